@@ -1,0 +1,43 @@
+// The form the calculate tool asks for, and the result it returns. One zod schema is the
+// source of both the app's strict check and the requestedSchema sent on the wire.
+import type { ElicitRequestFormParams } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+
+export const CalculateForm = z.strictObject({
+  units: z.int().min(1).max(10).describe("How many units (1..10)"),
+  unit_value: z.int().min(1).max(100).describe("Value of one unit (1..100)"),
+});
+export type CalculateForm = z.infer<typeof CalculateForm>;
+
+/** The restricted JSON Schema for elicitation/create, derived from the zod form. */
+export function requestedSchema(): ElicitRequestFormParams["requestedSchema"] {
+  // ajv in the SDK compiles draft-07 by default; a $schema naming 2020-12 would not resolve.
+  const { $schema: _dropped, ...schema } = z.toJSONSchema(CalculateForm, { target: "draft-7" });
+  // The JSON Schema keeps additionalProperties:false, which the SDK's own validator enforces.
+  return schema as ElicitRequestFormParams["requestedSchema"];
+}
+
+export const VALID_ANSWER = { units: 3, unit_value: 7 } as const;
+
+export type CalculateStatus =
+  | "calculated" // a valid accept: the only status that computes
+  | "declined"
+  | "cancelled"
+  | "invalid_content" // accepted content failed a check (see rejectedBy)
+  | "invalid_response" // accept with no content: nothing to compute from
+  | "unsupported" // the client declared no form elicitation; nothing was sent
+  | "protocol_error" // the elicitation request itself failed (see code)
+  | "raw_response"; // diagnostic: the raw answer, never computed
+
+export interface CalculateResult {
+  status: CalculateStatus;
+  computed: boolean;
+  value: number | null;
+  /** which layer refused the content: the SDK's elicitInput (JSON Schema) or the app's zod check */
+  rejectedBy?: "sdk" | "app";
+  code?: number;
+  action?: string;
+  content?: Record<string, unknown> | null;
+  /** URL mode: what an accept means there */
+  meaning?: string;
+}

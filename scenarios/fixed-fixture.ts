@@ -1,0 +1,11 @@
+// Negative control: the callback answers from a fixture and never touches the session.
+import { VALID_ANSWER } from "../lab/form.js";
+import { reentrancyScenario } from "../lab/scenario.js";
+
+const FIXTURE = { action: "accept", content: { ...VALID_ANSWER } } as const;
+
+export default reentrancyScenario(
+  "fixed-fixture",
+  "callback #1 answers accept 3, 7 from a fixture (negative control)",
+  () => ({ action: FIXTURE.action, content: { ...FIXTURE.content } }),
+);
