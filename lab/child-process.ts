@@ -1,0 +1,209 @@
+// One stdio child and everything the lab keeps about its life: stdout split into lines,
+// stderr captured apart, exit code or signal, and a close that never waits without a bound.
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { performance } from "node:perf_hooks";
+
+/** Grace after stdin is closed before the child is killed, then the wait for the kill. */
+export const EXIT_GRACE_MS = 5_000;
+export const KILL_WAIT_MS = 2_000;
+/** After exit, how long stdout/stderr may take to reach EOF (a grandchild could hold them). */
+export const DRAIN_WAIT_MS = 1_000;
+export const SPAWN_BOUND_MS = 10_000;
+export const STDERR_KEEP_CHARS = 64 * 1024;
+const LINE_KEEP_CHARS = 2_000;
+
+export type ChildEvidence = {
+  kind: "stdio-child";
+  command: string;
+  args: string[];
+  pid: number | null;
+  exitCode: number | null;
+  signal: string | null;
+  /** the child outlived its grace after stdin closed and was killed with SIGKILL */
+  forcedKill: boolean;
+  /** the child exited before the lab closed it */
+  exitedDuringSession: boolean;
+  stdoutDrained: boolean;
+  stderrDrained: boolean;
+  /** stdout lines that were not one JSON-RPC message each (a partial last line included) */
+  stdoutErrors: string[];
+  stdinErrors: string[];
+  /** the last STDERR_KEEP_CHARS characters of stderr */
+  stderr: string;
+  stderrTruncated: boolean;
+  spawnToInitializedMs?: number;
+  /** from the lab closing stdin to the child's exit */
+  closeToExitMs?: number;
+};
+
+// Every child the lab started, by pid, for the test that checks none survive.
+const startedPids: number[] = [];
+const live = new Set<ChildProcessWithoutNullStreams>();
+export const startedChildPids = (): number[] => [...startedPids];
+
+// Safety net: if this process exits with children still running, kill those (by handle only).
+process.once("exit", () => {
+  for (const child of live) child.kill("SIGKILL");
+});
+
+export interface ChildHandlers {
+  line(line: string): void;
+  /** a line that cannot be used; `line` is the offending text, shortened if huge */
+  badLine(line: string, reason: string): void;
+  /** the child exited and its streams are done (or the drain bound passed) */
+  closed(exitCode: number | null, signal: string | null): void;
+}
+
+export class StdioChild {
+  readonly process: ChildProcessWithoutNullStreams;
+  readonly spawnedAt = performance.now();
+  readonly evidence: ChildEvidence;
+  private stdoutBuffer: Buffer | undefined;
+  private readonly exited: Promise<void>;
+  private readonly streamsClosed: Promise<void>;
+  private closing: Promise<ChildEvidence> | undefined;
+  private closedReported = false;
+  private stdinEndedAt: number | undefined;
+  private spawnError: Error | undefined;
+
+  constructor(command: string, args: string[], private readonly handlers: ChildHandlers) {
+    this.process = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env: process.env });
+    const child = this.process;
+    this.evidence = {
+      kind: "stdio-child", command, args, pid: child.pid ?? null, exitCode: null, signal: null,
+      forcedKill: false, exitedDuringSession: false, stdoutDrained: false, stderrDrained: false,
+      stdoutErrors: [], stdinErrors: [], stderr: "", stderrTruncated: false,
+    };
+    if (child.pid !== undefined) startedPids.push(child.pid);
+    live.add(child);
+
+    // Listening for 'error' at once: an unhandled one would crash the lab (e.g. ENOENT, EPIPE).
+    child.once("error", (error) => (this.spawnError = error));
+    child.stdin.on("error", (error) => this.evidence.stdinErrors.push(error.message));
+    child.stdout.on("data", (chunk: Buffer) => this.stdout(chunk));
+    child.stdout.on("end", () => {
+      this.evidence.stdoutDrained = true;
+      const rest = this.stdoutBuffer;
+      this.stdoutBuffer = undefined;
+      if (rest && rest.length > 0) this.bad(rest.toString("utf8"), "partial last line at EOF (no newline)");
+    });
+    child.stdout.on("error", (error) => this.bad("", `stdout error: ${error.message}`));
+    child.stderr.on("data", (chunk: Buffer) => this.stderr(chunk.toString("utf8")));
+    child.stderr.on("end", () => (this.evidence.stderrDrained = true));
+    child.stderr.on("error", (error) => this.stderr(`\n[lab: stderr error: ${error.message}]\n`));
+
+    this.exited = new Promise((resolve) =>
+      child.once("exit", (code, signal) => {
+        this.evidence.exitCode = code;
+        this.evidence.signal = signal;
+        // Exiting before the lab closed stdin means the child died on its own.
+        if (this.stdinEndedAt === undefined) this.evidence.exitedDuringSession = true;
+        else this.evidence.closeToExitMs = ms(performance.now() - this.stdinEndedAt);
+        live.delete(child);
+        resolve();
+      }),
+    );
+    this.streamsClosed = new Promise((resolve) => child.once("close", () => resolve()));
+    // Report closure once the streams are done, but never later than DRAIN_WAIT_MS after exit.
+    void this.exited.then(async () => {
+      await within(this.streamsClosed, DRAIN_WAIT_MS);
+      this.reportClosed();
+    });
+  }
+
+  /** Resolves once the OS has started the child; rejects if it could not be spawned. */
+  spawned(): Promise<void> {
+    const child = this.process;
+    if (child.pid !== undefined) return Promise.resolve();
+    if (this.spawnError) return Promise.reject(this.spawnError);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`child did not spawn within ${SPAWN_BOUND_MS} ms`)), SPAWN_BOUND_MS);
+      child.once("spawn", () => (clearTimeout(timer), resolve()));
+      child.once("error", (error) => (clearTimeout(timer), live.delete(child), reject(error)));
+    });
+  }
+
+  get running(): boolean {
+    return this.process.exitCode === null && this.process.signalCode === null;
+  }
+
+  /** Ends stdin (the child's cue to exit); later sends are refused by the transport. */
+  endStdin(): void {
+    this.stdinEndedAt ??= performance.now();
+    if (!this.process.stdin.writableEnded) this.process.stdin.end();
+  }
+
+  /** Closes stdin, waits EXIT_GRACE_MS, then SIGKILLs this child and waits KILL_WAIT_MS. */
+  close(): Promise<ChildEvidence> {
+    this.closing ??= (async () => {
+      const evidence = this.evidence;
+      this.endStdin();
+      if (this.running && !(await within(this.exited, EXIT_GRACE_MS))) {
+        evidence.forcedKill = true;
+        this.process.kill("SIGKILL");
+        await within(this.exited, KILL_WAIT_MS);
+      }
+      await within(this.streamsClosed, DRAIN_WAIT_MS);
+      this.reportClosed();
+      return evidence;
+    })();
+    return this.closing;
+  }
+
+  private reportClosed(): void {
+    if (this.closedReported || this.running) return;
+    this.closedReported = true;
+    this.handlers.closed(this.evidence.exitCode, this.evidence.signal);
+  }
+
+  private stdout(chunk: Buffer): void {
+    // Split on the newline byte, as the SDK's ReadBuffer does (shared/stdio.js); safe in UTF-8.
+    let buffer = this.stdoutBuffer ? Buffer.concat([this.stdoutBuffer, chunk]) : chunk;
+    for (let index = buffer.indexOf(0x0a); index !== -1; index = buffer.indexOf(0x0a)) {
+      const line = buffer.toString("utf8", 0, index).replace(/\r$/, "");
+      buffer = buffer.subarray(index + 1);
+      this.handlers.line(line);
+    }
+    this.stdoutBuffer = buffer.length > 0 ? buffer : undefined;
+  }
+
+  /** Records an unusable stdout line in the evidence and hands it to the transport. */
+  bad(line: string, reason: string): void {
+    const kept = line.length > LINE_KEEP_CHARS ? `${line.slice(0, LINE_KEEP_CHARS)}…(${line.length - LINE_KEEP_CHARS} more chars)` : line;
+    this.evidence.stdoutErrors.push(kept);
+    this.handlers.badLine(kept, reason);
+  }
+
+  private stderr(text: string): void {
+    const all = this.evidence.stderr + text;
+    if (all.length > STDERR_KEEP_CHARS) this.evidence.stderrTruncated = true;
+    this.evidence.stderr = all.slice(-STDERR_KEEP_CHARS);
+  }
+}
+
+/** Waits for `promise` at most `bound` ms; true if it settled in time. */
+export async function within(promise: Promise<unknown>, bound: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), bound)));
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export const ms = (value: number): number => Math.round(value * 1000) / 1000;
+
+/** Lifecycle rules of a normal run, as readable violations (empty when all hold). */
+export function lifecycleProblems(evidence: Record<string, unknown>): string[] {
+  if (evidence.kind !== "stdio-child") return [];
+  const e = evidence as ChildEvidence;
+  const problems: string[] = [];
+  if (e.forcedKill) problems.push(`child ${e.pid} did not exit within ${EXIT_GRACE_MS} ms of stdin closing and was killed`);
+  if (e.exitCode !== 0) problems.push(`child ${e.pid} ended with ${e.exitCode === null ? `signal ${e.signal ?? "unknown"}` : `exit code ${e.exitCode}`}, not 0`);
+  if (e.exitedDuringSession) problems.push(`child ${e.pid} exited before the session closed it`);
+  for (const line of e.stdoutErrors) problems.push(`child ${e.pid} wrote a stdout line that is not one JSON-RPC message: ${JSON.stringify(line)}`);
+  if (!e.stdoutDrained) problems.push(`child ${e.pid} stdout was not drained to EOF`);
+  if (!e.stderrDrained) problems.push(`child ${e.pid} stderr was not drained to EOF`);
+  return problems;
+}

@@ -1,0 +1,84 @@
+// The calculate server as a real stdio child: the same transport-free server as in memory,
+// connected to the SDK's StdioServerTransport. Run from build/ (compiled JS), never transpiled
+// at spawn. Fault switches exist only for tests and are off unless passed with --fault.
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { createCalculateServer } from "./calculate-server.js";
+
+export const CHILD_FAULTS = ["stdout-garbage", "die-mid-call", "ignore-stdin-close"] as const;
+export type ChildFault = (typeof CHILD_FAULTS)[number];
+
+/** The one non-JSON line the stdout-garbage fault writes (tests look for it by name). */
+export const GARBAGE_LINE = "lab fault: this line is not JSON-RPC";
+/** Exit code of the die-mid-call fault. */
+export const DIE_EXIT_CODE = 3;
+
+function parseFaults(argv: readonly string[]): Set<ChildFault> {
+  const faults = new Set<ChildFault>();
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] !== "--fault") continue;
+    const name = argv[++i];
+    if (!CHILD_FAULTS.includes(name as ChildFault)) {
+      process.stderr.write(`child-server: unknown fault '${String(name)}' (known: ${CHILD_FAULTS.join(", ")})\n`);
+      process.exit(2);
+    }
+    faults.add(name as ChildFault);
+  }
+  return faults;
+}
+
+async function main(): Promise<void> {
+  const faults = parseFaults(process.argv.slice(2));
+  const mcp = createCalculateServer();
+  const transport = new StdioServerTransport();
+
+  if (faults.has("die-mid-call")) {
+    // The only request the server sends is elicitation/create, from inside the calculate tool
+    // handler: dying there leaves the client's tools/call in flight. Stderr to a pipe is
+    // synchronous on POSIX, so the line is out before exit.
+    const send = transport.send.bind(transport);
+    transport.send = async (message: JSONRPCMessage) => {
+      if ("method" in message && message.method === "elicitation/create") {
+        process.stderr.write(`child-server: fault die-mid-call: exiting with ${DIE_EXIT_CODE} inside tools/call\n`);
+        process.exit(DIE_EXIT_CODE);
+      }
+      return send(message);
+    };
+  }
+  if (faults.has("stdout-garbage")) {
+    // After the handshake completes, one line on stdout that is not JSON-RPC.
+    mcp.server.oninitialized = () => {
+      process.stdout.write(`${GARBAGE_LINE}\n`);
+    };
+  }
+
+  mcp.server.onerror = (error) => process.stderr.write(`child-server: sdk error: ${error.message}\n`);
+  await mcp.connect(transport);
+
+  if (faults.has("ignore-stdin-close")) {
+    // Misbehaves on purpose: a timer keeps the event loop alive and stdin EOF is ignored.
+    setInterval(() => {}, 1_000);
+    return;
+  }
+  // StdioServerTransport never listens for EOF (server/stdio.js only subscribes to 'data' and
+  // 'error'): without this the child relies on the loop draining by itself. Closing the server
+  // clears its pending timers, and the process then exits 0 once nothing is left to run.
+  let closing = false;
+  const shutdown = () => {
+    if (closing) return;
+    closing = true;
+    mcp.close().catch((error: unknown) => {
+      process.stderr.write(`child-server: close failed: ${String(error)}\n`);
+      process.exitCode = 1;
+    });
+  };
+  process.stdin.once("end", shutdown);
+  process.stdin.once("close", shutdown);
+  // A parent that went away makes stdout fail with EPIPE: nothing left to talk to.
+  process.stdout.on("error", shutdown);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`child-server: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

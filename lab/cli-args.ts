@@ -1,0 +1,91 @@
+// Parses the lab's command line. Bad usage is a UsageError: the CLI prints it and exits 2.
+import { DISPATCH_MODELS, type DispatchModel, type OnDeadlock } from "./receive-loop.js";
+
+export class UsageError extends Error {}
+
+export interface RunArgs {
+  target: string;
+  dispatch: DispatchModel[];
+  transports: string[];
+  repeat: number;
+  json: boolean;
+  onDeadlock: OnDeadlock;
+  outDir: string | undefined;
+  rest: string[];
+}
+
+export const USAGE = `usage: tsx lab/run.ts <scenario|all|list|bench> [options]
+
+options:
+  --dispatch sdk|serial|both     receive-loop model on the client (default both)
+                                 sdk: the TypeScript SDK as shipped
+                                 serial: a model of the MCP Python SDK 1.29.0 client loop
+  --transport <name>|both        memory, stdio, or both (default both)
+  --repeat N                     fresh sessions per case (default 2)
+  --on-deadlock wait|break       serial only: let the SDK timeout fire, or fail the nested
+                                 request the moment the cycle is detected (default wait)
+  --json                         print the reports as JSON instead of swimlanes
+  --out DIR                      where run output goes (default run-output/)`;
+
+function valueOf(argv: string[], i: number, flag: string): string {
+  const value = argv[i + 1];
+  if (value === undefined || value.startsWith("--")) throw new UsageError(`${flag} needs a value`);
+  return value;
+}
+
+export function parseArgs(argv: string[], transportNames: string[]): RunArgs {
+  const args: RunArgs = {
+    target: "",
+    dispatch: [...DISPATCH_MODELS],
+    transports: [...transportNames],
+    repeat: 2,
+    json: false,
+    onDeadlock: "wait",
+    outDir: undefined,
+    rest: [],
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    switch (arg) {
+      case "--dispatch": {
+        const v = valueOf(argv, i++, arg);
+        if (v === "both") args.dispatch = [...DISPATCH_MODELS];
+        else if ((DISPATCH_MODELS as readonly string[]).includes(v)) args.dispatch = [v as DispatchModel];
+        else throw new UsageError(`--dispatch must be sdk, serial or both, not '${v}'`);
+        break;
+      }
+      case "--transport": {
+        const v = valueOf(argv, i++, arg);
+        if (v === "both") args.transports = [...transportNames];
+        else if (transportNames.includes(v)) args.transports = [v];
+        else throw new UsageError(`--transport must be ${transportNames.join(", ")} or both, not '${v}'`);
+        break;
+      }
+      case "--repeat": {
+        const v = valueOf(argv, i++, arg);
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1 || n > 100) throw new UsageError(`--repeat must be a whole number from 1 to 100, not '${v}'`);
+        args.repeat = n;
+        break;
+      }
+      case "--on-deadlock": {
+        const v = valueOf(argv, i++, arg);
+        if (v !== "wait" && v !== "break") throw new UsageError(`--on-deadlock must be wait or break, not '${v}'`);
+        args.onDeadlock = v;
+        break;
+      }
+      case "--json":
+        args.json = true;
+        break;
+      case "--out":
+        args.outDir = valueOf(argv, i++, arg);
+        break;
+      default:
+        if (arg.startsWith("--")) args.rest.push(arg);
+        else if (!args.target) args.target = arg;
+        else throw new UsageError(`unexpected argument '${arg}'`);
+    }
+  }
+  if (!args.target) throw new UsageError("name a scenario, or all, list or bench");
+  return args;
+}

@@ -1,0 +1,48 @@
+// Text for one case: a header per run, its swimlane, one line per expectation, a summary.
+import type { CaseReport, RunRecord } from "../pipeline.js";
+import { renderSwimlane } from "./swimlane.js";
+
+const mark = (ok: boolean, color: boolean) => (color ? (ok ? "\x1b[32m✔\x1b[0m" : "\x1b[31m✘\x1b[0m") : ok ? "PASS" : "FAIL");
+
+export function runHeader(report: CaseReport, run: RunRecord): string {
+  return `== ${report.scenario} · ${report.dispatch} (${report.dispatchMeaning}) · ${run.transport} · repeat ${run.repeat} ==`;
+}
+
+export function renderVerdicts(run: RunRecord, color: boolean): string {
+  const lines: string[] = [];
+  for (const v of run.verdicts) {
+    lines.push(`  ${mark(v.ok, color)} ${v.check}`);
+    for (const d of v.details) lines.push(`      ${d}`);
+  }
+  return lines.join("\n");
+}
+
+export function renderRun(report: CaseReport, run: RunRecord, color: boolean): string {
+  return [runHeader(report, run), renderSwimlane(run.events, { color }), "", renderVerdicts(run, color)].join("\n");
+}
+
+export function resultLine(run: RunRecord): string {
+  const results = run.events
+    .filter((e) => e.kind === "tool.result")
+    .map((e) => {
+      const r = (e.detail?.result ?? e.detail?.error) as { status?: unknown; value?: unknown } | null;
+      return `${String(e.detail?.call)}=${String(r?.status)}${r && "value" in r && r.value !== null ? `(${String(r.value)})` : ""}`;
+    });
+  return results.join(" ");
+}
+
+export function renderSummary(reports: CaseReport[], color: boolean): string {
+  const lines = ["", "summary"];
+  for (const report of reports) {
+    for (const run of report.runs) {
+      const failed = run.verdicts.filter((v) => !v.ok).length;
+      lines.push(
+        `  ${mark(run.ok, color)} ${report.scenario.padEnd(14)} ${report.dispatch.padEnd(7)} ${run.transport.padEnd(7)} #${run.repeat}  ${resultLine(run).padEnd(44)} ${run.durationMs.toFixed(0).padStart(5)} ms  ${run.verdicts.length - failed}/${run.verdicts.length} checks`,
+      );
+    }
+  }
+  const runs = reports.flatMap((r) => r.runs);
+  const bad = runs.filter((r) => !r.ok).length;
+  lines.push(`${runs.length - bad} runs passed, ${bad} failed`);
+  return lines.join("\n");
+}

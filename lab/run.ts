@@ -1,0 +1,99 @@
+// The lab's command line: tsx lab/run.ts <scenario|all|list|bench> [options]
+// Exit 0 when every expectation holds, 1 when one fails, 2 on bad usage.
+import { parseArgs, USAGE, UsageError, type RunArgs } from "./cli-args.js";
+import { ExpectationError, loadExpectation } from "./expectations.js";
+import { RUN_OUTPUT_DIR, runOutputPath, writeJsonAtomic } from "./output.js";
+import { runCase, type CaseReport } from "./pipeline.js";
+import { renderRun, renderSummary } from "./render/report.js";
+import { wantsColor } from "./render/swimlane.js";
+import { TRANSPORT_NAMES } from "./transports.js";
+import { assertPinnedSdk, readVersions, VersionMismatch } from "./versions.js";
+import { findScenario, SCENARIOS } from "../scenarios/index.js";
+import type { Scenario } from "./scenario.js";
+
+type Command = (argv: string[]) => Promise<number>;
+
+/** Commands other than running scenarios. Each returns its exit code. */
+const COMMANDS: Record<string, Command> = {
+  list: async () => {
+    for (const s of SCENARIOS) console.log(`${s.name.padEnd(16)} ${s.summary}`);
+    return 0;
+  },
+  bench: async (argv) => (await import("./bench.js")).main(argv),
+};
+
+async function runScenarios(args: RunArgs): Promise<number> {
+  const versions = readVersions();
+  assertPinnedSdk(versions);
+  const scenarios: Scenario[] = args.target === "all" ? [...SCENARIOS] : [findScenario(args.target)!];
+  // Load every expectation before running anything: a malformed file is a usage error.
+  const work = scenarios.flatMap((scenario) =>
+    args.dispatch.map((dispatch) => ({ scenario, dispatch, expectation: loadExpectation(scenario.name, dispatch) })),
+  );
+  const color = !args.json && wantsColor(process.stdout);
+  const outDir = args.outDir ?? RUN_OUTPUT_DIR;
+  const reports: CaseReport[] = [];
+  for (const { scenario, dispatch, expectation } of work) {
+    const report = await runCase(
+      scenario,
+      dispatch,
+      { transports: args.transports, repeat: args.repeat, onDeadlock: args.onDeadlock },
+      versions,
+      expectation,
+    );
+    const suffix = args.onDeadlock === "break" ? ".break" : "";
+    // Written before anything is judged, so a failing run keeps its evidence.
+    writeJsonAtomic(runOutputPath(outDir, scenario.name, dispatch, suffix), report);
+    reports.push(report);
+    if (!args.json) for (const run of report.runs) console.log(`${renderRun(report, run, color)}\n`);
+  }
+  if (args.json) console.log(JSON.stringify(reports.map(jsonSummary), null, 2));
+  else console.log(renderSummary(reports, color));
+  return reports.every((r) => r.ok) ? 0 : 1;
+}
+
+function jsonSummary(report: CaseReport) {
+  return {
+    scenario: report.scenario,
+    dispatch: report.dispatch,
+    ok: report.ok,
+    runs: report.runs.map((run) => ({
+      transport: run.transport,
+      repeat: run.repeat,
+      ok: run.ok,
+      durationMs: run.durationMs,
+      failed: run.verdicts.filter((v) => !v.ok),
+    })),
+  };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const command = argv[0] !== undefined ? COMMANDS[argv[0]] : undefined;
+    if (command) return await command(argv.slice(1));
+    if (argv.includes("--help") || argv.includes("-h")) {
+      console.log(USAGE);
+      return 0;
+    }
+    const args = parseArgs(argv, TRANSPORT_NAMES());
+    if (args.rest.length) throw new UsageError(`unknown option ${args.rest.join(", ")}`);
+    if (args.target !== "all" && !findScenario(args.target)) {
+      throw new UsageError(`unknown scenario '${args.target}'. Valid: ${[...SCENARIOS.map((s) => s.name), "all", ...Object.keys(COMMANDS)].join(", ")}`);
+    }
+    return await runScenarios(args);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`error: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof ExpectationError || error instanceof VersionMismatch) {
+      console.error(`error: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,190 @@
+// Verifiers: pure functions of the evidence (timeline + wire) and a hand-written expectation.
+// They never change the evidence and never look at anything else.
+import { differences } from "./compare.js";
+import type { EventSelector, Expectation } from "./expectations.js";
+import type { TimelineEvent, WireFrame } from "./timeline.js";
+
+export interface Evidence {
+  events: TimelineEvent[];
+  wire: WireFrame[];
+  /** failures of the session itself (bound exceeded, transport problems) */
+  errors?: string[];
+}
+
+export interface Verdict {
+  check: string;
+  ok: boolean;
+  details: string[];
+}
+
+const verdict = (check: string, details: string[]): Verdict => ({ check, ok: details.length === 0, details });
+
+export function verify(evidence: Evidence, expected: Expectation): Verdict[] {
+  return [
+    verdict("session ran to the end", evidence.errors ?? []),
+    verdict("timeline is intact", integrity(evidence)),
+    verdict("results (type-aware)", differences(expected.results, resultsOf(evidence.events))),
+    verdict("results match the wire", resultsAgreeWithWire(evidence)),
+    verdict("callback answers", differences(expected.callbacks, callbackAnswers(evidence.events))),
+    verdict("frames on the wire", differences(expected.wire, wireCounts(evidence.wire, Object.keys(expected.wire)))),
+    verdict("each request has one reply with its id", replyProblems(evidence.wire)),
+    verdict("server requests sit inside a tools/call", nestingProblems(evidence.wire)),
+    verdict("nested requests", differences(expected.nested, nestedOutcomes(evidence.events))),
+    verdict("client events", differences(expected.events, eventCounts(evidence.events, Object.keys(expected.events)))),
+    ...expected.order.map((rule) => verdict(`order: ${rule.why}`, orderProblems(evidence.events, rule.first, rule.then))),
+  ];
+}
+
+export function resultsOf(events: TimelineEvent[]): Record<string, unknown> {
+  const results: Record<string, unknown> = {};
+  for (const e of events) {
+    if (e.kind !== "tool.result" || !e.detail) continue;
+    const call = String(e.detail.call);
+    results[call] = "error" in e.detail ? { error: e.detail.error } : e.detail.result;
+  }
+  return results;
+}
+
+export function callbackAnswers(events: TimelineEvent[]): { call: unknown; action: unknown }[] {
+  return events
+    .filter((e) => e.kind === "callback.left")
+    .map((e) => ({ call: e.detail?.call, action: e.detail?.action ?? `error: ${String(e.detail?.error)}` }));
+}
+
+export function wireCounts(wire: WireFrame[], methods: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const method of methods) counts[method] = 0;
+  for (const { message } of wire) {
+    const method = (message as { method?: string }).method;
+    if (method !== undefined && method in counts) counts[method] = (counts[method] ?? 0) + 1;
+  }
+  return counts;
+}
+
+export function nestedOutcomes(events: TimelineEvent[]): { method: unknown; outcome: string; code?: unknown }[] {
+  return events.flatMap((e) => {
+    if (e.kind === "nested.ok") return [{ method: e.method, outcome: "ok" }];
+    if (e.kind === "nested.failed") return [{ method: e.method, outcome: "failed", code: e.detail?.code }];
+    return [];
+  });
+}
+
+export function eventCounts(events: TimelineEvent[], kinds: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const kind of kinds) counts[kind] = events.filter((e) => e.side === "client" && e.kind === kind).length;
+  return counts;
+}
+
+/** Sequence numbers run 0..n-1 in order, time never goes back, frame events point at their frame. */
+function integrity({ events, wire }: Evidence): string[] {
+  const out: string[] = [];
+  events.forEach((e, i) => {
+    if (e.seq !== i) out.push(`event at position ${i} has seq ${e.seq}`);
+    const prev = events[i - 1];
+    if (prev && e.t < prev.t) out.push(`event seq ${e.seq} (${e.kind}) is earlier (${e.t} ms) than the one before it (${prev.t} ms)`);
+    if (e.frame !== undefined) {
+      const frame = wire[e.frame];
+      const message = frame?.message as { id?: unknown; method?: unknown } | undefined;
+      if (!frame || !message) out.push(`event seq ${e.seq} names frame ${e.frame}, which is not on the wire`);
+      else {
+        if (e.id !== undefined && message.id !== e.id) out.push(`event seq ${e.seq} has id ${String(e.id)}, its frame ${e.frame} has id ${String(message.id)}`);
+        if (e.kind === "frame.sent" && e.side !== frame.from) out.push(`event seq ${e.seq}: sent by ${e.side}, frame ${e.frame} is from ${frame.from}`);
+        if (e.kind !== "frame.sent" && e.side !== frame.to) out.push(`event seq ${e.seq}: ${e.kind} at ${e.side}, frame ${e.frame} goes to ${frame.to}`);
+      }
+    }
+  });
+  wire.forEach((f, i) => {
+    if (f.index !== i) out.push(`wire frame at position ${i} has index ${f.index}`);
+    const prev = wire[i - 1];
+    if (prev && f.t < prev.t) out.push(`wire frame ${i} is earlier than frame ${i - 1}`);
+  });
+  return out;
+}
+
+/** The tool.result the client recorded must be the structuredContent of that call's reply frame. */
+function resultsAgreeWithWire({ events, wire }: Evidence): string[] {
+  const calls = wire.filter((f) => f.from === "client" && (f.message as { method?: string }).method === "tools/call");
+  const recorded = events.filter((e) => e.kind === "tool.result");
+  const out: string[] = [];
+  if (calls.length !== recorded.length) out.push(`${calls.length} tools/call on the wire, ${recorded.length} tool.result events`);
+  calls.forEach((call, i) => {
+    const id = (call.message as { id: unknown }).id;
+    const reply = wire.find((f) => f.from === "server" && isReplyTo(f, id)) as WireFrame | undefined;
+    const event = recorded[i];
+    if (!reply || !event?.detail || "error" in event.detail) return;
+    const onWire = (reply.message as { result?: { structuredContent?: unknown } }).result?.structuredContent ?? null;
+    out.push(...differences(onWire, event.detail.result, `$.${String(event.detail.call)}`).map((d) => `wire vs recorded: ${d}`));
+  });
+  return out;
+}
+
+function isReplyTo(frame: WireFrame, id: unknown): boolean {
+  const m = frame.message as { id?: unknown; method?: unknown };
+  return m.method === undefined && m.id === id;
+}
+
+/** Ids are per direction: a request from X is answered by exactly one frame from the other side. */
+export function replyProblems(wire: WireFrame[]): string[] {
+  const out: string[] = [];
+  const requests = wire.filter((f) => isRequest(f));
+  for (const req of requests) {
+    const { id, method } = req.message as { id: unknown; method: string };
+    const replies = wire.filter((f) => f.from === req.to && isReplyTo(f, id));
+    if (replies.length !== 1) out.push(`${method} #${String(id)} from ${req.from} has ${replies.length} replies`);
+    else if (replies[0]!.index < req.index) out.push(`${method} #${String(id)} from ${req.from} is answered before it was sent`);
+  }
+  for (const f of wire) {
+    const m = f.message as { id?: unknown; method?: unknown };
+    if (m.method !== undefined || m.id === undefined) continue;
+    if (!requests.some((r) => r.from === f.to && (r.message as { id: unknown }).id === m.id)) {
+      out.push(`frame ${f.index} from ${f.from} replies to #${String(m.id)}, which ${f.to} never sent`);
+    }
+  }
+  return out;
+}
+
+/** Every request the server sends lies between a client tools/call and that call's reply. */
+export function nestingProblems(wire: WireFrame[]): string[] {
+  const windows = wire
+    .filter((f) => f.from === "client" && (f.message as { method?: string }).method === "tools/call")
+    .map((call) => {
+      const id = (call.message as { id: unknown }).id;
+      const reply = wire.find((f) => f.from === "server" && isReplyTo(f, id));
+      return { start: call.index, end: reply?.index ?? Infinity };
+    });
+  return wire
+    .filter((f) => f.from === "server" && isRequest(f))
+    .filter((f) => !windows.some((w) => w.start < f.index && f.index < w.end))
+    .map((f) => `${(f.message as { method: string }).method} #${String((f.message as { id: unknown }).id)} (frame ${f.index}) is outside every tools/call`);
+}
+
+function isRequest(frame: WireFrame): boolean {
+  const m = frame.message as { id?: unknown; method?: unknown };
+  return m.method !== undefined && m.id !== undefined;
+}
+
+export function selectEvent(events: TimelineEvent[], selector: EventSelector): TimelineEvent | undefined {
+  const matches = events.filter(
+    (e) =>
+      e.kind === selector.kind &&
+      (selector.side === undefined || e.side === selector.side) &&
+      (selector.method === undefined || e.method === selector.method) &&
+      (selector.frameType === undefined || e.frameType === selector.frameType) &&
+      (selector.call === undefined || e.detail?.call === selector.call),
+  );
+  return matches[(selector.nth ?? 1) - 1];
+}
+
+export function describeSelector(s: EventSelector): string {
+  const parts = [s.side, s.kind, s.method, s.frameType, s.call && `call=${s.call}`].filter(Boolean);
+  return `${parts.join(" ")}${s.nth && s.nth > 1 ? ` (#${s.nth})` : ""}`;
+}
+
+function orderProblems(events: TimelineEvent[], first: EventSelector, then: EventSelector): string[] {
+  const a = selectEvent(events, first);
+  const b = selectEvent(events, then);
+  if (!a) return [`no event matches ${describeSelector(first)}`];
+  if (!b) return [`no event matches ${describeSelector(then)}`];
+  if (a.seq < b.seq) return [];
+  return [`${describeSelector(first)} is seq ${a.seq}, not before ${describeSelector(then)} at seq ${b.seq}`];
+}
