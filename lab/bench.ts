@@ -9,9 +9,12 @@ import { createCalculateServer } from "./calculate-server.js";
 import { VALID_ANSWER } from "./form.js";
 import { createLinkedPair } from "./linked-transport.js";
 import { openMemoryTransport } from "./memory-transport.js";
-import { runSession } from "./session.js";
+import type { DispatchModel, OnDeadlock } from "./receive-loop.js";
+import { runSession, type SessionEvidence } from "./session.js";
 import { Recorder } from "./timeline.js";
+import fanOut from "../scenarios/fan-out.js";
 import fixedFixture from "../scenarios/fixed-fixture.js";
+import nested from "../scenarios/nested.js";
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -74,6 +77,57 @@ export async function benchTransportRatio(calls = 1000, rounds = 5): Promise<{ i
   return { instrumentedMs: round(instrumentedMs, 1), bareMs: round(bareMs, 1), ratio: round(instrumentedMs / bareMs) };
 }
 
+function span(evidence: SessionEvidence, fromKind: string, toKind: string, call = "first"): number {
+  const from = evidence.events.find((e) => e.kind === fromKind && e.detail?.call === call);
+  const to = evidence.events.find((e) => e.kind === toKind && e.detail?.call === call);
+  if (!from || !to) throw new Error(`bench: no ${fromKind}/${toKind} for ${call}`);
+  return to.t - from.t;
+}
+
+async function nestedRun(onDeadlock: OnDeadlock): Promise<SessionEvidence> {
+  const evidence = await runSession(nested, openMemoryTransport, "memory", { dispatch: "serial", onDeadlock });
+  if (evidence.errors.length) throw new Error(`bench session failed: ${evidence.errors.join("; ")}`);
+  return evidence;
+}
+
+/** Detection latency, and what breaking the cycle saves over waiting for the SDK timeout. */
+export async function benchDeadlock(samples = 7): Promise<{ detectionMs: number; waitMs: number; breakMs: number; speedup: number }> {
+  const detection: number[] = [];
+  const wait: number[] = [];
+  const broken: number[] = [];
+  await nestedRun("break");
+  for (let i = 0; i < samples; i++) {
+    let start = performance.now();
+    const b = await nestedRun("break");
+    broken.push(performance.now() - start);
+    start = performance.now();
+    const w = await nestedRun("wait");
+    wait.push(performance.now() - start);
+    for (const run of [b, w]) {
+      const cycle = run.events.find((e) => e.kind === "deadlock")!;
+      // the cycle is recorded right after the reply that closes it is queued
+      detection.push(cycle.t - run.events[cycle.seq - 1]!.t);
+    }
+  }
+  const waitMs = median(wait);
+  const breakMs = median(broken);
+  return { detectionMs: round(median(detection)), waitMs: round(waitMs, 1), breakMs: round(breakMs, 1), speedup: round(waitMs / breakMs, 1) };
+}
+
+/** How long the fan-out call takes under each model, from the same kind of session. */
+export async function benchFanOut(samples = 3): Promise<{ sdkMs: number; serialMs: number; ratio: number }> {
+  const times: Record<DispatchModel, number[]> = { sdk: [], serial: [] };
+  for (let i = 0; i < samples; i++) {
+    for (const dispatch of ["sdk", "serial"] as const) {
+      const evidence = await runSession(fanOut, openMemoryTransport, "memory", { dispatch });
+      times[dispatch].push(span(evidence, "call.started", "tool.result"));
+    }
+  }
+  const sdkMs = median(times.sdk);
+  const serialMs = median(times.serial);
+  return { sdkMs: round(sdkMs, 1), serialMs: round(serialMs, 1), ratio: round(serialMs / sdkMs, 2) };
+}
+
 export async function main(_argv: string[] = []): Promise<number> {
   const sessionMs = await benchSession();
   console.log(`in-memory fixed-fixture session (sdk), median after warm-up: ${round(sessionMs, 2)} ms   (goal < 25 ms)`);
@@ -81,6 +135,13 @@ export async function main(_argv: string[] = []): Promise<number> {
   console.log(
     `1000 tools/call round trips: instrumented ${ratio.instrumentedMs} ms vs bare InMemoryTransport ${ratio.bareMs} ms: ratio ${ratio.ratio}x   (goal <= 1.3x)`,
   );
+  const deadlock = await benchDeadlock();
+  console.log(`nested reply queued -> deadlock event, median: ${deadlock.detectionMs} ms   (goal < 1 ms)`);
+  console.log(
+    `nested session under serial, median: wait ${deadlock.waitMs} ms vs break ${deadlock.breakMs} ms: break is ${deadlock.speedup}x faster   (goal >= 50x)`,
+  );
+  const fan = await benchFanOut();
+  console.log(`fan-out of 8 (50 ms callbacks), call time: serial ${fan.serialMs} ms / sdk ${fan.sdkMs} ms = ${fan.ratio}x`);
   return 0;
 }
 

@@ -4,6 +4,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ElicitResultSchema, McpError, type CallToolResult, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { registerConcurrencyTools } from "./concurrency-tools.js";
 import { CalculateForm, requestedSchema, type CalculateResult } from "./form.js";
 
 export const SERVER_INFO = { name: "mcp-reentrancy-lab", version: "0.1.0" };
@@ -79,6 +80,7 @@ export function createCalculateServer(): McpServer {
     return server.getClientCapabilities()?.elicitation?.form !== undefined;
   }
 
+  registerConcurrencyTools(mcp);
   return mcp;
 }
 

@@ -1,10 +1,11 @@
 // The shape of a hand-written expectation file, and its loader. A malformed file is reported
 // with its name and the path inside it, never half-used.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import type { OnDeadlock } from "./receive-loop.js";
 
-const Json: z.ZodType<unknown> = z.lazy(() =>
+export const Json: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(Json), z.record(z.string(), Json)]),
 );
 
@@ -27,9 +28,26 @@ export const OrderRule = z.strictObject({
 });
 export type OrderRule = z.infer<typeof OrderRule>;
 
+/**
+ * A time span between two events, bounded in units of the run's own longest callback
+ * (callback.entered -> callback.left), so bounds hold on slow and fast machines alike.
+ */
+export const TimingRule = z.strictObject({
+  why: z.string().min(1),
+  from: EventSelector,
+  to: EventSelector,
+  atLeastCallbacks: z.number().min(0).optional(),
+  atMostCallbacks: z.number().min(0).optional(),
+  /** an absolute bound, only where the protocol gives one (a request's own timeout) */
+  atMostMs: z.number().min(0).optional(),
+});
+export type TimingRule = z.infer<typeof TimingRule>;
+
 export const Expectation = z.strictObject({
   scenario: z.string(),
   dispatch: z.enum(["sdk", "serial"]),
+  /** present only in .break.json files: the lab fails the nested request at detection */
+  onDeadlock: z.enum(["wait", "break"]).optional(),
   /** free text: what this expectation means and where it comes from */
   basis: z.string().min(1),
   /** tool results by call label, compared type-aware */
@@ -45,6 +63,9 @@ export const Expectation = z.strictObject({
   /** counts of client-side timeline events by kind (kinds not listed are not checked) */
   events: z.record(z.string(), z.int().min(0)),
   order: z.array(OrderRule),
+  /** most client callbacks running at once (fan-out) */
+  peakCallbacks: z.int().min(0).optional(),
+  timing: z.array(TimingRule).optional(),
 });
 export type Expectation = z.infer<typeof Expectation>;
 
@@ -52,18 +73,27 @@ export class ExpectationError extends Error {}
 
 export const EXPECTED_DIR = new URL("../expected/", import.meta.url).pathname;
 
-export function expectationPath(scenario: string, dispatch: string): string {
+/**
+ * `<scenario>.<dispatch>.json`; with --on-deadlock break, `<scenario>.<dispatch>.break.json`
+ * where breaking changes what happens (elsewhere nothing deadlocks and the plain file holds).
+ */
+export function expectationPath(scenario: string, dispatch: string, onDeadlock: OnDeadlock = "wait"): string {
+  const broken = join(EXPECTED_DIR, `${scenario}.${dispatch}.break.json`);
+  if (onDeadlock === "break" && existsSync(broken)) return broken;
   return join(EXPECTED_DIR, `${scenario}.${dispatch}.json`);
 }
 
-export function parseExpectation(text: string, file: string): Expectation {
+export function parseExpectation(text: string, file: string): Expectation;
+/** The same, against another expectation schema (e.g. lab/contract.ts). */
+export function parseExpectation<T>(text: string, file: string, schema: z.ZodType<T>): T;
+export function parseExpectation(text: string, file: string, schema: z.ZodType<unknown> = Expectation): unknown {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
     throw new ExpectationError(`${file}: not valid JSON: ${(error as Error).message}`);
   }
-  const parsed = Expectation.safeParse(raw);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const at = (path: PropertyKey[]) => `$${path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")}`;
     const lines = parsed.error.issues.flatMap((issue) =>
@@ -77,8 +107,8 @@ export function parseExpectation(text: string, file: string): Expectation {
   return parsed.data;
 }
 
-export function loadExpectation(scenario: string, dispatch: string): Expectation {
-  const file = expectationPath(scenario, dispatch);
+export function loadExpectation(scenario: string, dispatch: string, onDeadlock: OnDeadlock = "wait"): Expectation {
+  const file = expectationPath(scenario, dispatch, onDeadlock);
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -86,8 +116,9 @@ export function loadExpectation(scenario: string, dispatch: string): Expectation
     throw new ExpectationError(`${file}: no expectation written for ${scenario} under ${dispatch}`);
   }
   const expectation = parseExpectation(text, file);
-  if (expectation.scenario !== scenario || expectation.dispatch !== dispatch) {
-    throw new ExpectationError(`${file}: names ${expectation.scenario}/${expectation.dispatch}, expected ${scenario}/${dispatch}`);
+  const mode = expectation.onDeadlock ?? "wait";
+  if (expectation.scenario !== scenario || expectation.dispatch !== dispatch || (file.endsWith(".break.json") !== (mode === "break"))) {
+    throw new ExpectationError(`${file}: names ${expectation.scenario}/${expectation.dispatch}/${mode}, expected ${scenario}/${dispatch}/${onDeadlock}`);
   }
   return expectation;
 }

@@ -43,7 +43,7 @@ export async function runCase(
   dispatch: DispatchModel,
   options: CaseOptions,
   versions: Versions,
-  expectation: Expectation = loadExpectation(scenario.name, dispatch),
+  expectation: Expectation = loadExpectation(scenario.name, dispatch, options.onDeadlock),
 ): Promise<CaseReport> {
   const runs: RunRecord[] = [];
   for (let repeat = 1; repeat <= options.repeat; repeat++) {
@@ -68,7 +68,7 @@ export async function runCase(
     dispatchMeaning: DISPATCH_MEANING[dispatch],
     onDeadlock: options.onDeadlock,
     versions,
-    expectedFile: expectationPath(scenario.name, dispatch),
+    expectedFile: expectationPath(scenario.name, dispatch, options.onDeadlock),
     runs,
     ok: runs.every((r) => r.ok),
   };

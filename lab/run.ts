@@ -28,7 +28,7 @@ async function runScenarios(args: RunArgs): Promise<number> {
   const scenarios: Scenario[] = args.target === "all" ? [...SCENARIOS] : [findScenario(args.target)!];
   // Load every expectation before running anything: a malformed file is a usage error.
   const work = scenarios.flatMap((scenario) =>
-    args.dispatch.map((dispatch) => ({ scenario, dispatch, expectation: loadExpectation(scenario.name, dispatch) })),
+    args.dispatch.map((dispatch) => ({ scenario, dispatch, expectation: loadExpectation(scenario.name, dispatch, args.onDeadlock) })),
   );
   const color = !args.json && wantsColor(process.stdout);
   const outDir = args.outDir ?? RUN_OUTPUT_DIR;

@@ -1,7 +1,7 @@
 // Verifiers: pure functions of the evidence (timeline + wire) and a hand-written expectation.
 // They never change the evidence and never look at anything else.
 import { differences } from "./compare.js";
-import type { EventSelector, Expectation } from "./expectations.js";
+import type { EventSelector, Expectation, TimingRule } from "./expectations.js";
 import type { TimelineEvent, WireFrame } from "./timeline.js";
 
 export interface Evidence {
@@ -32,7 +32,53 @@ export function verify(evidence: Evidence, expected: Expectation): Verdict[] {
     verdict("nested requests", differences(expected.nested, nestedOutcomes(evidence.events))),
     verdict("client events", differences(expected.events, eventCounts(evidence.events, Object.keys(expected.events)))),
     ...expected.order.map((rule) => verdict(`order: ${rule.why}`, orderProblems(evidence.events, rule.first, rule.then))),
+    ...(expected.peakCallbacks === undefined
+      ? []
+      : [verdict("callbacks running at once (peak)", differences(expected.peakCallbacks, peakCallbacks(evidence.events)))]),
+    ...(expected.timing ?? []).map((rule) => verdict(`timing: ${rule.why}`, timingProblems(evidence.events, rule))),
   ];
+}
+
+/** The most client callbacks that were inside their handler at the same moment. */
+export function peakCallbacks(events: TimelineEvent[]): number {
+  let running = 0;
+  let peak = 0;
+  for (const e of events) {
+    if (e.side !== "client") continue;
+    if (e.kind === "callback.entered") peak = Math.max(peak, ++running);
+    if (e.kind === "callback.left") running--;
+  }
+  return peak;
+}
+
+/** The longest time a client callback spent in its handler: the unit timing bounds are written in. */
+export function callbackTime(events: TimelineEvent[]): number | undefined {
+  const entered = new Map<unknown, number>();
+  const spans: number[] = [];
+  for (const e of events) {
+    if (e.side !== "client") continue;
+    if (e.kind === "callback.entered") entered.set(e.detail?.n, e.t);
+    if (e.kind === "callback.left" && entered.has(e.detail?.n)) spans.push(e.t - entered.get(e.detail?.n)!);
+  }
+  return spans.length === 0 ? undefined : Math.max(...spans);
+}
+
+function timingProblems(events: TimelineEvent[], rule: TimingRule): string[] {
+  const from = selectEvent(events, rule.from);
+  const to = selectEvent(events, rule.to);
+  if (!from) return [`no event matches ${describeSelector(rule.from)}`];
+  if (!to) return [`no event matches ${describeSelector(rule.to)}`];
+  const span = to.t - from.t;
+  const out: string[] = [];
+  if (rule.atMostMs !== undefined && span > rule.atMostMs) out.push(`${span.toFixed(1)} ms, expected at most ${rule.atMostMs} ms`);
+  if (rule.atLeastCallbacks === undefined && rule.atMostCallbacks === undefined) return out;
+  const unit = callbackTime(events);
+  if (unit === undefined || unit <= 0) return ["no callback ran, so there is no callback time to measure against"];
+  const ratio = span / unit;
+  const shown = `${span.toFixed(1)} ms = ${ratio.toFixed(2)} x the longest callback (${unit.toFixed(1)} ms)`;
+  if (rule.atLeastCallbacks !== undefined && ratio < rule.atLeastCallbacks) out.push(`${shown}, expected at least ${rule.atLeastCallbacks} x`);
+  if (rule.atMostCallbacks !== undefined && ratio > rule.atMostCallbacks) out.push(`${shown}, expected at most ${rule.atMostCallbacks} x`);
+  return out;
 }
 
 export function resultsOf(events: TimelineEvent[]): Record<string, unknown> {

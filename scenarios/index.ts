@@ -1,10 +1,12 @@
 // Every scenario the CLI knows, by name. Add a scenario: one file, one line here.
 import type { Scenario } from "../lab/scenario.js";
+import fanOut from "./fan-out.js";
 import fixedFixture from "./fixed-fixture.js";
+import liveness from "./liveness.js";
 import nested from "./nested.js";
 import prefetch from "./prefetch.js";
 
-export const SCENARIOS: readonly Scenario[] = [nested, prefetch, fixedFixture];
+export const SCENARIOS: readonly Scenario[] = [nested, prefetch, fixedFixture, fanOut, liveness];
 
 export function findScenario(name: string): Scenario | undefined {
   return SCENARIOS.find((s) => s.name === name);

@@ -15,7 +15,7 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 function leafPaths(value: Json, path: (string | number)[] = []): (string | number)[][] {
   if (value !== null && typeof value === "object") {
     const entries = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value);
-    return entries.flatMap(([k, v]) => (k === "basis" || k === "why" || (path.length === 0 && (k === "scenario" || k === "dispatch")) ? [] : leafPaths(v as Json, [...path, k])));
+    return entries.flatMap(([k, v]) => (k === "basis" || k === "why" || (path.length === 0 && (k === "scenario" || k === "dispatch" || k === "onDeadlock")) ? [] : leafPaths(v as Json, [...path, k])));
   }
   return [path];
 }
@@ -26,18 +26,26 @@ function mutated(doc: Json, path: (string | number)[]): Json {
   for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, Json>;
   const last = path.at(-1)!;
   const old = parent[last];
-  parent[last] = typeof old === "boolean" ? !old : typeof old === "number" ? old + 1 : typeof old === "string" ? `${old}-changed` : 0;
+  // Bounds and ordering ranks are changed in the direction that makes the claim stronger:
+  // a weaker claim (a looser bound, "before the 2nd" where "before the 1st" held) is implied
+  // by the original and so, by its nature, invisible to any passing run.
+  const key = String(last);
+  const parentKey = String(path.at(-2));
+  if (typeof old === "number" && key === "atLeastCallbacks") parent[last] = old * 100 + 10;
+  else if (typeof old === "number" && (key === "atMostCallbacks" || key === "atMostMs")) parent[last] = 0;
+  else if (typeof old === "number" && key === "nth" && parentKey === "then") parent[last] = old - 1;
+  else parent[last] = typeof old === "boolean" ? !old : typeof old === "number" ? old + 1 : typeof old === "string" ? `${old}-changed` : 0;
   return copy;
 }
 
-const files = readdirSync(EXPECTED_DIR).filter((f) => /^[a-z-]+\.(sdk|serial)\.json$/.test(f));
+const files = readdirSync(EXPECTED_DIR).filter((f) => /^[a-z-]+\.(sdk|serial)(\.break)?\.json$/.test(f));
 
 for (const file of files) {
   test(`changing any value in expected/${file} makes the real run fail`, async () => {
-    const [scenario, dispatch] = file.split(".") as [string, DispatchModel];
+    const [scenario, dispatch, mode] = file.split(".") as [string, DispatchModel, string];
     const text = readFileSync(join(EXPECTED_DIR, file), "utf8");
     const doc = JSON.parse(text) as Json;
-    const run = await memoryRun(scenario, dispatch);
+    const run = await memoryRun(scenario, dispatch, mode === "break" ? "break" : "wait");
     assert.ok(verify(run, parseExpectation(text, file)).every((v) => v.ok), "the unchanged file passes");
     const survivors: string[] = [];
     const paths = leafPaths(doc);

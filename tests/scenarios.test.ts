@@ -16,6 +16,12 @@ for (const scenario of SCENARIOS) {
   }
 }
 
+test("nested under serial with --on-deadlock break meets expected/nested.serial.break.json", async () => {
+  const run = await memoryRun("nested", "serial", "break");
+  const failed = verify(run, expectation("nested", "serial", "break")).filter((v) => !v.ok);
+  assert.equal(failed, [], failed.map((v) => `${v.check}: ${v.details.join("; ")}`).join("\n"));
+});
+
 test("serial nested: the held reply really sat in the queue for the whole nested timeout", async () => {
   const run = await memoryRun("nested", "serial");
   const dispatched = run.events.filter((e) => e.side === "client" && e.kind === "frame.dispatched" && e.method === "tools/list" && e.frameType === "result");

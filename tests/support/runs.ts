@@ -1,26 +1,26 @@
 // Real runs shared by the test files: each scenario x model once in memory, made on first use.
 import { loadExpectation, type Expectation } from "../../lab/expectations.js";
 import { openMemoryTransport } from "../../lab/memory-transport.js";
-import type { DispatchModel } from "../../lab/receive-loop.js";
+import type { DispatchModel, OnDeadlock } from "../../lab/receive-loop.js";
 import { runSession, type SessionEvidence } from "../../lab/session.js";
 import { findScenario } from "../../scenarios/index.js";
 
 const cache = new Map<string, Promise<SessionEvidence>>();
 
-export function memoryRun(scenario: string, dispatch: DispatchModel): Promise<SessionEvidence> {
-  const key = `${scenario}.${dispatch}`;
+export function memoryRun(scenario: string, dispatch: DispatchModel, onDeadlock: OnDeadlock = "wait"): Promise<SessionEvidence> {
+  const key = `${scenario}.${dispatch}.${onDeadlock}`;
   let run = cache.get(key);
   if (!run) {
     const found = findScenario(scenario);
     if (!found) throw new Error(`no scenario ${scenario}`);
-    run = runSession(found, openMemoryTransport, "memory", { dispatch });
+    run = runSession(found, openMemoryTransport, "memory", { dispatch, onDeadlock });
     cache.set(key, run);
   }
   return run;
 }
 
-export function expectation(scenario: string, dispatch: DispatchModel): Expectation {
-  return loadExpectation(scenario, dispatch);
+export function expectation(scenario: string, dispatch: DispatchModel, onDeadlock: OnDeadlock = "wait"): Expectation {
+  return loadExpectation(scenario, dispatch, onDeadlock);
 }
 
 /** A deep copy to corrupt, so the shared real evidence stays as it was recorded. */

@@ -1,0 +1,30 @@
+// Many server-to-client requests at once. A receive loop that awaits each request's handler
+// answers them one at a time (python-sdk #2489: 5 sampling calls x 0.5 s took 2.5 s).
+import { setTimeout as delay } from "node:timers/promises";
+import { FAN_OUT_DEFAULT } from "../lab/concurrency-tools.js";
+import { VALID_ANSWER } from "../lab/form.js";
+import { acceptValid, FORM_CAPABILITY, type Scenario } from "../lab/scenario.js";
+
+/** The fixed time each callback takes before it answers: the stimulus, like a user thinking. */
+export const FAN_OUT_CALLBACK_MS = 50;
+
+const scenario: Scenario = {
+  name: "fan-out",
+  summary: `the tool sends ${FAN_OUT_DEFAULT} elicitation requests at once; each callback takes ${FAN_OUT_CALLBACK_MS} ms`,
+  capabilities: FORM_CAPABILITY,
+  listToolsFirst: true,
+  calls: [
+    {
+      label: "first",
+      tool: "fan_out",
+      args: { n: FAN_OUT_DEFAULT },
+      answer: async () => {
+        await delay(FAN_OUT_CALLBACK_MS);
+        return { action: "accept", content: { ...VALID_ANSWER } };
+      },
+    },
+    { label: "recovery", answer: acceptValid },
+  ],
+};
+
+export default scenario;

@@ -1,0 +1,28 @@
+// A ping while a callback runs. A receive loop that awaits each request's handler cannot answer
+// the ping until the callback returns (python-sdk #188: a ping waits behind a long handler).
+import { setTimeout as delay } from "node:timers/promises";
+import { VALID_ANSWER } from "../lab/form.js";
+import { acceptValid, FORM_CAPABILITY, type Scenario } from "../lab/scenario.js";
+
+/** The fixed time the callback takes before it answers. */
+export const LIVENESS_CALLBACK_MS = 300;
+
+const scenario: Scenario = {
+  name: "liveness",
+  summary: `the server pings the client while a ${LIVENESS_CALLBACK_MS} ms callback runs; then a tools/call follows`,
+  capabilities: FORM_CAPABILITY,
+  listToolsFirst: true,
+  calls: [
+    {
+      label: "first",
+      tool: "liveness",
+      answer: async () => {
+        await delay(LIVENESS_CALLBACK_MS);
+        return { action: "accept", content: { ...VALID_ANSWER } };
+      },
+    },
+    { label: "recovery", answer: acceptValid },
+  ],
+};
+
+export default scenario;
