@@ -6,6 +6,7 @@ import { ElicitResultSchema, McpError, type CallToolResult, type ElicitResult } 
 import { z } from "zod";
 import { registerConcurrencyTools } from "./concurrency-tools.js";
 import { CalculateForm, requestedSchema, type CalculateResult } from "./form.js";
+import { askByUrl } from "./url-mode.js";
 
 export const SERVER_INFO = { name: "mcp-reentrancy-lab", version: "0.1.0" };
 export const ELICITATION_MESSAGE = "Synthetic arithmetic inputs only: how many units, and the value of one unit?";
@@ -17,8 +18,10 @@ export const ELICITATION_TIMEOUT_MS = 10_000;
  *            app's own strict zod check; only a valid accept computes.
  * raw:       low-level request, reports the raw action and content, never computes.
  * unchecked: diagnostic: skips the capability guard on purpose and sends the raw request.
+ * url:       URL mode (lab/url-mode.ts): asks the client to open a link; an accept means only
+ *            that the user agreed to open it; never computes.
  */
-export const POLICIES = ["validated", "raw", "unchecked"] as const;
+export const POLICIES = ["validated", "raw", "unchecked", "url"] as const;
 export type Policy = (typeof POLICIES)[number];
 
 export function createCalculateServer(): McpServer {
@@ -37,6 +40,7 @@ export function createCalculateServer(): McpServer {
   );
 
   async function calculate(policy: Policy): Promise<CalculateResult> {
+    if (policy === "url") return askByUrl(server, ELICITATION_TIMEOUT_MS).catch(protocolError);
     if (policy !== "unchecked" && !clientSupportsForm()) {
       return { status: "unsupported", computed: false, value: null };
     }

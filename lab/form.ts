@@ -27,7 +27,8 @@ export type CalculateStatus =
   | "invalid_response" // accept with no content: nothing to compute from
   | "unsupported" // the client declared no form elicitation; nothing was sent
   | "protocol_error" // the elicitation request itself failed (see code)
-  | "raw_response"; // diagnostic: the raw answer, never computed
+  | "raw_response" // diagnostic: the raw answer, never computed
+  | "url_accepted"; // URL mode: the user agreed to open the link (see meaning); never computed
 
 export interface CalculateResult {
   status: CalculateStatus;

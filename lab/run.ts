@@ -20,6 +20,7 @@ const COMMANDS: Record<string, Command> = {
     return 0;
   },
   bench: async (argv) => (await import("./bench.js")).main(argv),
+  contract: async (argv) => (await import("./contract-cli.js")).main(argv),
 };
 
 async function runScenarios(args: RunArgs): Promise<number> {

@@ -2,7 +2,12 @@
 // over whichever transport is given, recording the callback's side of the story.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ElicitRequestSchema, McpError, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ElicitationCompleteNotificationSchema,
+  ElicitRequestSchema,
+  McpError,
+  type ElicitResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { DispatchModel, OnDeadlock } from "./receive-loop.js";
 import type { CallbackContext, Scenario } from "./scenario.js";
 import { Recorder, type TimelineEvent, type WireFrame } from "./timeline.js";
@@ -52,6 +57,13 @@ export async function runSession(
   let transportEvidence: Record<string, unknown> = {};
   const client = new Client(CLIENT_INFO, { capabilities: scenario.capabilities });
   client.onerror = (error) => recorder.event("client", "sdk.error", { detail: { message: error.message } });
+  // URL mode: the server says the out-of-band part of an elicitation finished.
+  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
+    recorder.event("client", "elicitation.complete", {
+      method: notification.method,
+      detail: { elicitationId: notification.params.elicitationId },
+    });
+  });
 
   let label = "";
   let listedTools: string[] = [];

@@ -23,6 +23,7 @@ export type EventKind =
   | "call.started"
   | "tool.result"
   | "deadlock"
+  | "elicitation.complete" // URL mode: the server said an out-of-band interaction finished
   | "note";
 
 export interface TimelineEvent {

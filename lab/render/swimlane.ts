@@ -10,7 +10,8 @@ export interface SwimlaneOptions {
 
 const paint = (on: boolean, code: string, text: string) => (on ? `\x1b[${code}m${text}\x1b[0m` : text);
 
-function rpc(e: TimelineEvent): string {
+/** "tools/list #3", "result tools/list #3": how every renderer names a frame. */
+export function rpc(e: Pick<TimelineEvent, "id" | "frameType" | "method">): string {
   const id = e.id === undefined ? "" : ` #${String(e.id)}`;
   const type = e.frameType === "request" || e.frameType === "notification" || e.frameType === undefined ? "" : `${e.frameType} `;
   return `${type}${e.method ?? "?"}${id}`;
@@ -49,6 +50,8 @@ function describe(e: TimelineEvent): { lane: "client" | "wire" | "server"; text:
       return { lane: e.side, text: `nested ${e.method} returned`, tone: "32" };
     case "nested.failed":
       return { lane: e.side, text: `nested ${e.method} FAILED ${String(d.code)} ${String(d.message)}`, tone: "31" };
+    case "elicitation.complete":
+      return { lane: e.side, text: `elicitation ${String(d.elicitationId)} complete (URL mode, out of band)`, tone: "32" };
     case "call.started":
       return { lane: e.side, text: `── call ${String(d.call)} ──`, tone: "1" };
     case "tool.result":

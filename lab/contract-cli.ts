@@ -1,0 +1,77 @@
+// tsx lab/run.ts contract [<case>] [--transport <name>|both] [--repeat N] [--json] [--out DIR]
+// Runs the form-elicitation contract over every registered transport, prints one row per case
+// and transport, writes run-output/contract.json (also when a check fails). Exit 0 when every
+// check holds, 1 when one fails; bad usage throws UsageError (exit 2 in lab/run.ts).
+import { join } from "node:path";
+import { parseArgs, UsageError } from "./cli-args.js";
+import { contractRow, loadContractExpectation, runContractCase } from "./contract.js";
+import { RUN_OUTPUT_DIR, writeJsonAtomic } from "./output.js";
+import { DISPATCH_MEANING, type CaseReport } from "./pipeline.js";
+import { TRANSPORT_NAMES } from "./transports.js";
+import { assertPinnedSdk, readVersions } from "./versions.js";
+import { CONTRACT_CASES, findContractCase } from "../scenarios/contract/index.js";
+
+export const CONTRACT_USAGE = "usage: tsx lab/run.ts contract [<case>] [--transport <name>|both] [--repeat N] [--json] [--out DIR]";
+
+export async function main(argv: string[]): Promise<number> {
+  const named = argv[0] !== undefined && !argv[0].startsWith("--") ? argv[0] : undefined;
+  const rest = named === undefined ? argv : argv.slice(1);
+  const usage = (message: string) => new UsageError(`contract: ${message}\n${CONTRACT_USAGE}`);
+  let args;
+  try {
+    args = parseArgs(["contract", ...rest], TRANSPORT_NAMES());
+  } catch (error) {
+    throw error instanceof UsageError ? usage(error.message) : error;
+  }
+  if (args.rest.length) throw usage(`unknown option ${args.rest.join(", ")}`);
+  if (rest.includes("--dispatch") && args.dispatch.join() !== "sdk") {
+    throw usage("the contract runs under the sdk dispatch model only (its callbacks never call back, so the model cannot matter)");
+  }
+  const cases = named === undefined ? CONTRACT_CASES : [findContractCase(named)].filter((c) => c !== undefined);
+  if (cases.length === 0) throw usage(`unknown case '${named}'. Valid: ${CONTRACT_CASES.map((c) => c.name).join(", ")}`);
+
+  const versions = readVersions();
+  assertPinnedSdk(versions);
+  // Every expectation is read before anything runs: a malformed file is a usage error.
+  const work = cases.map((c) => ({ c, expectation: loadContractExpectation(c.name) }));
+  const options = { transports: args.transports, repeat: rest.includes("--repeat") ? args.repeat : 1 };
+  const reports: CaseReport[] = [];
+  for (const { c, expectation } of work) reports.push(await runContractCase(c, expectation, options, versions));
+
+  const ok = reports.every((r) => r.ok);
+  const file = join(args.outDir ?? RUN_OUTPUT_DIR, "contract.json");
+  writeJsonAtomic(file, { command: "contract", dispatch: "sdk", dispatchMeaning: DISPATCH_MEANING.sdk, versions, ok, cases: reports });
+
+  const rows = reports.flatMap((report) =>
+    report.runs.map((run) => ({
+      case: report.scenario,
+      transport: run.transport,
+      repeat: run.repeat,
+      ...contractRow(report.scenario, run),
+      ok: run.ok,
+      failed: run.verdicts.filter((v) => !v.ok),
+    })),
+  );
+  if (args.json) {
+    console.log(JSON.stringify({ ok, output: file, rows }, null, 2));
+    return ok ? 0 : 1;
+  }
+  console.log(`form-elicitation contract: ${cases.length} cases, dispatch sdk (${DISPATCH_MEANING.sdk}); callbacks never call back, so the model cannot matter\n`);
+  console.log(table(rows.map((r) => [r.case, r.transport, r.action, r.status, show(r.computed), show(r.value), r.layer, r.ok ? "ok" : "FAIL"])));
+  for (const r of rows.filter((r) => !r.ok)) {
+    console.log(`\nFAIL ${r.case} (${r.transport}, repeat ${r.repeat})`);
+    for (const v of r.failed) console.log(`  ${v.check}:\n${v.details.map((d) => `    ${d}`).join("\n")}`);
+  }
+  const failed = rows.filter((r) => !r.ok).length;
+  console.log(`\n${rows.length - failed}/${rows.length} runs hold their contract; run output: ${file}`);
+  return ok ? 0 : 1;
+}
+
+const show = (value: unknown) => (value === undefined ? "-" : JSON.stringify(value));
+
+function table(body: string[][]): string {
+  const head = ["case", "transport", "action", "status", "computed", "value", "refused by", ""];
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
+  const line = (row: string[]) => row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd();
+  return [line(head), widths.map((w) => "─".repeat(w)).join("  ").trimEnd(), ...body.map(line)].join("\n");
+}

@@ -1,0 +1,154 @@
+// The form-elicitation contract (scenarios/contract/): what a server does AFTER the client
+// answers. A contract expectation is an ordinary expectation (lab/expectations.ts) plus three
+// optional fields about the elicitation itself; it is checked by the ordinary verifier plus
+// three checks of its own. Every case runs under `sdk`: its callback never calls back into the
+// session, so the dispatch model cannot change anything.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { differences } from "./compare.js";
+import { Expectation, ExpectationError, Json, parseExpectation } from "./expectations.js";
+import { runCase, type CaseOptions, type CaseReport, type RunRecord } from "./pipeline.js";
+import type { TimelineEvent, WireFrame } from "./timeline.js";
+import type { Versions } from "./versions.js";
+import { callbackAnswers, resultsOf, verify, type Evidence, type Verdict } from "./verify.js";
+import { contractScenario, type ContractCase } from "../scenarios/contract/index.js";
+
+export const ContractExpectation = Expectation.extend({
+  dispatch: z.literal("sdk"),
+  nested: Expectation.shape.nested.default([]),
+  order: Expectation.shape.order.default([]),
+  /** the exact requestedSchema of every form-mode elicitation/create on the wire */
+  requestedSchema: Json.optional(),
+  /** what the client put on the wire for each elicitation/create, in order: {result} or {error: {code}} */
+  replies: z.array(Json).optional(),
+  /** elicitationIds of the notifications/elicitation/complete the client recorded, in order */
+  completions: z.array(z.string()).optional(),
+});
+export type ContractExpectation = z.infer<typeof ContractExpectation>;
+
+export const CONTRACT_EXPECTED_DIR = new URL("../expected/contract/", import.meta.url).pathname;
+export const contractExpectationPath = (name: string) => join(CONTRACT_EXPECTED_DIR, `${name}.json`);
+
+export function loadContractExpectation(name: string): ContractExpectation {
+  const file = contractExpectationPath(name);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    throw new ExpectationError(`${file}: no expectation written for contract case ${name}`);
+  }
+  const expectation = parseExpectation(text, file, ContractExpectation);
+  if (expectation.scenario !== name) throw new ExpectationError(`${file}: names ${expectation.scenario}, expected ${name}`);
+  return expectation;
+}
+
+const verdict = (check: string, details: string[]): Verdict => ({ check, ok: details.length === 0, details });
+
+export function verifyContract(evidence: Evidence, expected: ContractExpectation): Verdict[] {
+  return [...verify(evidence, expected), ...contractChecks(evidence, expected)];
+}
+
+/** The checks a contract expectation adds to the ordinary ones. */
+export function contractChecks(evidence: Evidence, expected: ContractExpectation): Verdict[] {
+  return [
+    ...(expected.requestedSchema === undefined
+      ? []
+      : [verdict("requestedSchema on the wire (exact)", requestedSchemaProblems(evidence.wire, expected.requestedSchema))]),
+    ...(expected.replies === undefined
+      ? []
+      : [verdict("elicitation replies on the wire", differences(expected.replies, elicitationReplies(evidence.wire)))]),
+    ...(expected.completions === undefined
+      ? []
+      : [verdict("URL completions", completionProblems(evidence, expected.completions))]),
+  ];
+}
+
+type Message = { id?: unknown; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code?: unknown } };
+const msg = (f: WireFrame) => f.message as Message;
+
+function elicitationRequests(wire: WireFrame[]): WireFrame[] {
+  return wire.filter((f) => f.from === "server" && msg(f).method === "elicitation/create" && msg(f).id !== undefined);
+}
+
+function replyTo(wire: WireFrame[], request: WireFrame): WireFrame | undefined {
+  return wire.find((f) => f.from === request.to && msg(f).method === undefined && msg(f).id === msg(request).id);
+}
+
+/** The client's reply to each elicitation/create, as {result} or {error: {code}}; null if none. */
+export function elicitationReplies(wire: WireFrame[]): unknown[] {
+  return elicitationRequests(wire).map((request) => {
+    const reply = replyTo(wire, request);
+    if (!reply) return null;
+    const m = msg(reply);
+    return m.error !== undefined ? { error: { code: m.error.code } } : { result: m.result };
+  });
+}
+
+export function requestedSchemaProblems(wire: WireFrame[], expected: unknown): string[] {
+  const forms = elicitationRequests(wire).filter((f) => (msg(f).params?.mode ?? "form") === "form");
+  if (forms.length === 0) return ["no form-mode elicitation/create on the wire to check"];
+  return forms.flatMap((f) => differences(expected, msg(f).params?.requestedSchema, `$.frame${f.index}.requestedSchema`));
+}
+
+/**
+ * Each notifications/elicitation/complete names the elicitationId of a URL-mode elicitation/create
+ * that the client had already answered, and the client recorded exactly the expected ids.
+ */
+export function completionProblems({ events, wire }: Evidence, expected: string[]): string[] {
+  const out = differences(expected, completionsRecorded(events), "$.recorded");
+  const urlRequests = elicitationRequests(wire).filter((f) => msg(f).params?.mode === "url");
+  for (const note of wire.filter((f) => msg(f).method === "notifications/elicitation/complete")) {
+    const id = msg(note).params?.elicitationId;
+    const request = urlRequests.find((f) => msg(f).params?.elicitationId === id);
+    const reply = request && replyTo(wire, request);
+    if (note.from !== "server") out.push(`frame ${note.index}: completion sent by the ${note.from}`);
+    if (!request) out.push(`frame ${note.index}: completion for ${String(id)}, which no URL-mode elicitation/create asked for`);
+    else if (!reply || reply.index > note.index) out.push(`frame ${note.index}: completion for ${String(id)} before the client answered the request`);
+  }
+  return out;
+}
+
+export function completionsRecorded(events: TimelineEvent[]): unknown[] {
+  return events.filter((e) => e.side === "client" && e.kind === "elicitation.complete").map((e) => e.detail?.elicitationId);
+}
+
+/** Runs one case over every transport and repeat, and verifies each run against its contract. */
+export async function runContractCase(
+  c: ContractCase,
+  expectation: ContractExpectation,
+  options: Omit<CaseOptions, "onDeadlock">,
+  versions: Versions,
+): Promise<CaseReport> {
+  const report = await runCase(contractScenario(c), "sdk", { ...options, onDeadlock: "wait" }, versions, expectation);
+  // runCase has run the ordinary verifier (with the transport's own problems); add the rest.
+  const runs = report.runs.map((run): RunRecord => {
+    const verdicts = [...run.verdicts, ...contractChecks(run, expectation)];
+    return { ...run, verdicts, ok: verdicts.every((v) => v.ok) };
+  });
+  return { ...report, expectedFile: contractExpectationPath(c.name), runs, ok: runs.every((r) => r.ok) };
+}
+
+/** One row of the contract table: what the callback said, what came back, who refused. */
+export function contractRow(name: string, run: Pick<RunRecord, "events" | "wire">) {
+  const result = resultsOf(run.events)[name] as Record<string, unknown> | undefined;
+  const answer = callbackAnswers(run.events)[0];
+  const replies = elicitationReplies(run.wire) as ({ error?: { code?: unknown } } | null)[];
+  return {
+    action: answer ? String(answer.action) : "-",
+    status: String(result?.status ?? result?.error ?? "-"),
+    computed: result?.computed,
+    value: result?.value,
+    layer: refusedBy(result, replies),
+  };
+}
+
+function refusedBy(result: Record<string, unknown> | undefined, replies: ({ error?: { code?: unknown } } | null)[]): string {
+  if (result?.rejectedBy === "sdk") return "server SDK: elicitInput (JSON Schema)";
+  if (result?.rejectedBy === "app") return "app: zod";
+  const code = replies.find((r) => r?.error)?.error?.code;
+  if (code === -32601) return "client SDK: no handler (-32601)";
+  if (code !== undefined) return `client SDK: refused (${String(code)})`;
+  if (result?.status === "unsupported") return "app guard: nothing sent";
+  return "-";
+}
