@@ -29,13 +29,15 @@ export const OrderRule = z.strictObject({
 export type OrderRule = z.infer<typeof OrderRule>;
 
 /**
- * A time span between two events, bounded in units of the run's own longest callback
- * (callback.entered -> callback.left), so bounds hold on slow and fast machines alike.
+ * A time span between two events, bounded in units of the run's own measured callback time
+ * (median callback.entered -> callback.left of the callbacks during `unitCall`, default
+ * "first"), so bounds hold on slow and fast machines alike.
  */
 export const TimingRule = z.strictObject({
   why: z.string().min(1),
   from: EventSelector,
   to: EventSelector,
+  unitCall: z.string().optional(),
   atLeastCallbacks: z.number().min(0).optional(),
   atMostCallbacks: z.number().min(0).optional(),
   /** an absolute bound, only where the protocol gives one (a request's own timeout) */

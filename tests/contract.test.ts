@@ -5,9 +5,10 @@ import * as assert from "uvu/assert";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CONTRACT_EXPECTED_DIR, ContractExpectation, loadContractExpectation, verifyContract } from "../lab/contract.js";
+import { CONTRACT_EXPECTED_DIR, ContractExpectation, contractExpectationPath, loadContractExpectation, verifyContract } from "../lab/contract.js";
 import { ExpectationError, parseExpectation } from "../lab/expectations.js";
 import { runCli } from "./support/cli.js";
+import { survivingChanges, type Json } from "./support/expectation-mutations.js";
 import { CASE_NAMES, contractRun } from "./support/contract-runs.js";
 
 test("there are at least 12 cases, each with exactly one expected file", () => {
@@ -100,5 +101,22 @@ test("contract --json names one case and prints machine-readable rows", () => {
     rmSync(out, { recursive: true, force: true });
   }
 });
+
+for (const name of CASE_NAMES) {
+  test(`changing any value in expected/contract/${name}.json makes the real run fail`, async () => {
+    const run = await contractRun(name);
+    const file = contractExpectationPath(name);
+    const doc = JSON.parse(readFileSync(file, "utf8")) as Json;
+    const { checked, survivors } = survivingChanges(doc, (changed) => {
+      try {
+        return verifyContract(run, parseExpectation(changed, file, ContractExpectation) as ContractExpectation).some((v) => !v.ok);
+      } catch (error) {
+        return error instanceof ExpectationError;
+      }
+    });
+    assert.ok(checked >= 10, `${checked} values checked`);
+    assert.equal(survivors, [], `changes that went unnoticed: ${survivors.join(", ")}`);
+  });
+}
 
 test.run();
