@@ -29,7 +29,11 @@ export async function childBuildStaleness(): Promise<string | undefined> {
 
 let building: Promise<void> | undefined;
 
-/** Builds the child at most once per process; rejects with tsc's output if that fails. */
+/**
+ * Builds the child at most once per process; rejects with tsc's output if that fails. A failure
+ * is kept for the rest of the process: tsc emits JS even on type errors (exit 2), and a retry
+ * would then find a fresh build and quietly run code that does not type-check.
+ */
 export function ensureChildBuilt(): Promise<void> {
   building ??= (async () => {
     const reason = await childBuildStaleness();
@@ -38,8 +42,6 @@ export function ensureChildBuilt(): Promise<void> {
     const still = await childBuildStaleness();
     if (still !== undefined) throw new Error(`building the stdio child did not help: ${still}`);
   })();
-  // A failed build is not cached: the next caller tries again.
-  building.catch(() => (building = undefined));
   return building;
 }
 

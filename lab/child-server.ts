@@ -4,14 +4,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { createCalculateServer } from "./calculate-server.js";
-
-export const CHILD_FAULTS = ["stdout-garbage", "die-mid-call", "ignore-stdin-close"] as const;
-export type ChildFault = (typeof CHILD_FAULTS)[number];
-
-/** The one non-JSON line the stdout-garbage fault writes (tests look for it by name). */
-export const GARBAGE_LINE = "lab fault: this line is not JSON-RPC";
-/** Exit code of the die-mid-call fault. */
-export const DIE_EXIT_CODE = 3;
+import { CHILD_FAULTS, DIE_EXIT_CODE, DIE_STDERR_LINE, FAULT_LIFETIME_MS, GARBAGE_LINE, type ChildFault } from "./child-faults.js";
 
 function parseFaults(argv: readonly string[]): Set<ChildFault> {
   const faults = new Set<ChildFault>();
@@ -39,7 +32,7 @@ async function main(): Promise<void> {
     const send = transport.send.bind(transport);
     transport.send = async (message: JSONRPCMessage) => {
       if ("method" in message && message.method === "elicitation/create") {
-        process.stderr.write(`child-server: fault die-mid-call: exiting with ${DIE_EXIT_CODE} inside tools/call\n`);
+        process.stderr.write(`${DIE_STDERR_LINE}\n`);
         process.exit(DIE_EXIT_CODE);
       }
       return send(message);
@@ -57,7 +50,13 @@ async function main(): Promise<void> {
 
   if (faults.has("ignore-stdin-close")) {
     // Misbehaves on purpose: a timer keeps the event loop alive and stdin EOF is ignored.
-    setInterval(() => {}, 1_000);
+    // Still bounded, so a parent that died without killing it cannot leave it behind:
+    // it leaves once orphaned (re-parented) or after FAULT_LIFETIME_MS.
+    const parent = process.ppid;
+    const born = Date.now();
+    setInterval(() => {
+      if (process.ppid !== parent || Date.now() - born > FAULT_LIFETIME_MS) process.exit(4);
+    }, 250);
     return;
   }
   // StdioServerTransport never listens for EOF (server/stdio.js only subscribes to 'data' and

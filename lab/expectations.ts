@@ -65,6 +65,11 @@ export const Expectation = z.strictObject({
   /** counts of client-side timeline events by kind (kinds not listed are not checked) */
   events: z.record(z.string(), z.int().min(0)),
   order: z.array(OrderRule),
+  /**
+   * Differences between the in-memory and the stdio timeline that are real and allowed, each
+   * with the reason (lab/parity.ts names the rules). Absent: the two must agree exactly.
+   */
+  parityAllows: z.array(z.strictObject({ rule: z.enum(["concurrent-arrivals"]), why: z.string().min(1) })).optional(),
   /** most client callbacks running at once (fan-out) */
   peakCallbacks: z.int().min(0).optional(),
   timing: z.array(TimingRule).optional(),

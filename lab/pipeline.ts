@@ -1,6 +1,7 @@
 // One case = one scenario under one dispatch model: every transport x repeat as a fresh
 // session, each verified against the same hand-written expectation.
 import { loadExpectation, expectationPath, type Expectation } from "./expectations.js";
+import { compareParity, PARITY_RULES, type ParityResult } from "./parity.js";
 import type { DispatchModel, OnDeadlock } from "./receive-loop.js";
 import type { Scenario } from "./scenario.js";
 import { runSession, type SessionEvidence } from "./session.js";
@@ -14,6 +15,14 @@ export interface RunRecord extends SessionEvidence {
   ok: boolean;
 }
 
+export interface ParityVerdict {
+  repeat: number;
+  ok: boolean;
+  /** the expectation's reasons for the allowances the comparison needed */
+  allowed: string[];
+  result: ParityResult;
+}
+
 export interface CaseReport {
   scenario: string;
   summary: string;
@@ -24,6 +33,8 @@ export interface CaseReport {
   versions: Versions;
   expectedFile: string;
   runs: RunRecord[];
+  /** memory vs stdio, per repeat, when both ran */
+  parity: ParityVerdict[];
   ok: boolean;
 }
 
@@ -46,6 +57,7 @@ export async function runCase(
   expectation: Expectation = loadExpectation(scenario.name, dispatch, options.onDeadlock),
 ): Promise<CaseReport> {
   const runs: RunRecord[] = [];
+  for (const name of options.transports) await TRANSPORTS[name]?.prepare?.();
   for (let repeat = 1; repeat <= options.repeat; repeat++) {
     for (const name of options.transports) {
       const transport = TRANSPORTS[name];
@@ -61,6 +73,7 @@ export async function runCase(
       });
     }
   }
+  const parity = parityVerdicts(runs, expectation);
   return {
     scenario: scenario.name,
     summary: scenario.summary,
@@ -70,8 +83,24 @@ export async function runCase(
     versions,
     expectedFile: expectationPath(scenario.name, dispatch, options.onDeadlock),
     runs,
-    ok: runs.every((r) => r.ok),
+    parity,
+    ok: runs.every((r) => r.ok) && parity.every((p) => p.ok),
   };
+}
+
+/** The client-side story must be the same in memory and over a real child (lab/parity.ts). */
+export function parityVerdicts(runs: RunRecord[], expectation: Expectation): ParityVerdict[] {
+  const allows = expectation.parityAllows ?? [];
+  const allowed = allows.flatMap((a) => PARITY_RULES[a.rule]);
+  const verdicts: ParityVerdict[] = [];
+  for (const memory of runs.filter((r) => r.transport === "memory")) {
+    const stdio = runs.find((r) => r.transport === "stdio" && r.repeat === memory.repeat);
+    if (!stdio) continue;
+    const result = compareParity(memory.events, stdio.events, allowed);
+    const used = allows.filter((a) => PARITY_RULES[a.rule].some((rule) => result.allowedUsed.includes(rule.reason)));
+    verdicts.push({ repeat: memory.repeat, ok: result.ok, allowed: used.map((a) => `${a.rule}: ${a.why}`), result });
+  }
+  return verdicts;
 }
 
 function negotiatedProtocol(evidence: SessionEvidence): string | null {

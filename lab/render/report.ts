@@ -31,6 +31,20 @@ export function resultLine(run: RunRecord): string {
   return results.join(" ");
 }
 
+export function renderParity(report: CaseReport, color: boolean): string {
+  return report.parity
+    .map((p) => {
+      const head = `  ${mark(p.ok, color)} parity ${report.scenario} ${report.dispatch} #${p.repeat}: memory and stdio client timelines ${p.ok ? "agree" : "differ"} (${p.result.memoryCount} vs ${p.result.stdioCount} events)`;
+      const allowed = p.allowed.map((a) => `      allowed: ${a}`);
+      const diff = p.result.firstDifference;
+      const where = diff
+        ? [`      first difference in ${diff.sequence} at ${diff.index}/${diff.stdioIndex}: memory ${JSON.stringify(diff.memory)} vs stdio ${JSON.stringify(diff.stdio)}`]
+        : [];
+      return [head, ...allowed, ...where].join("\n");
+    })
+    .join("\n");
+}
+
 export function renderSummary(reports: CaseReport[], color: boolean): string {
   const lines = ["", "summary"];
   for (const report of reports) {
@@ -41,8 +55,12 @@ export function renderSummary(reports: CaseReport[], color: boolean): string {
       );
     }
   }
+  const parity = reports.map((r) => renderParity(r, color)).filter(Boolean);
+  if (parity.length) lines.push("", "parity (memory vs stdio)", ...parity);
   const runs = reports.flatMap((r) => r.runs);
   const bad = runs.filter((r) => !r.ok).length;
-  lines.push(`${runs.length - bad} runs passed, ${bad} failed`);
+  const checks = reports.flatMap((r) => r.parity);
+  const badParity = checks.filter((p) => !p.ok).length;
+  lines.push(`${runs.length - bad} runs passed, ${bad} failed${checks.length ? `; parity ${checks.length - badParity} agreed, ${badParity} differed` : ""}`);
   return lines.join("\n");
 }

@@ -1,0 +1,108 @@
+// What a real stdio child costs: spawn-to-initialized next to a bare `node -e 0`, and the wall
+// time of a full stdio parity run. Measured side by side in one run, never asserted in tests.
+//   npx tsx lab/bench-stdio.ts
+import { spawn } from "node:child_process";
+import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import { ensureChildBuilt } from "./child-build.js";
+import { within } from "./child-process.js";
+import { openMemoryTransport } from "./memory-transport.js";
+import { compareParity } from "./parity.js";
+import { DISPATCH_MODELS } from "./receive-loop.js";
+import { runSession } from "./session.js";
+import { lifecycleProblems, openStdioTransport, type ChildEvidence } from "./stdio-transport.js";
+import fixedFixture from "../scenarios/fixed-fixture.js";
+import nested from "../scenarios/nested.js";
+import prefetch from "../scenarios/prefetch.js";
+
+const CHILDREN = 10;
+const REPEATS = 2;
+const NODE_BOUND_MS = 10_000;
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** Wall time of spawning `node -e 0` until it has exited. */
+async function bareNode(): Promise<number> {
+  const start = performance.now();
+  const child = spawn(process.execPath, ["-e", "0"], { stdio: "ignore" });
+  const exited = new Promise<void>((resolve, reject) => {
+    child.once("exit", () => resolve());
+    child.once("error", reject);
+  });
+  if (!(await within(exited, NODE_BOUND_MS))) {
+    child.kill("SIGKILL");
+    throw new Error(`node -e 0 did not exit within ${NODE_BOUND_MS} ms`);
+  }
+  return performance.now() - start;
+}
+
+/** Spawn to initialize result of one child, read from a real (fixed-fixture) session's evidence. */
+async function childToInitialized(): Promise<number> {
+  const run = await runSession(fixedFixture, openStdioTransport, "stdio", { dispatch: "sdk" });
+  const evidence = run.transportEvidence as ChildEvidence;
+  const problems = [...run.errors, ...lifecycleProblems(run.transportEvidence)];
+  if (problems.length || evidence.spawnToInitializedMs === undefined) throw new Error(`bench child failed: ${problems.join("; ")}`);
+  return evidence.spawnToInitializedMs;
+}
+
+/** 3 scenarios x 2 models x REPEATS over stdio, each checked for parity against memory. */
+async function parityRun(): Promise<{ wall: number; stdio: number }> {
+  const start = performance.now();
+  let stdioMs = 0;
+  for (let repeat = 1; repeat <= REPEATS; repeat++) {
+    for (const scenario of [nested, prefetch, fixedFixture]) {
+      for (const dispatch of DISPATCH_MODELS) {
+        const memory = await runSession(scenario, openMemoryTransport, "memory", { dispatch }, repeat);
+        const stdioStart = performance.now();
+        const stdio = await runSession(scenario, openStdioTransport, "stdio", { dispatch }, repeat);
+        stdioMs += performance.now() - stdioStart;
+        const parity = compareParity(memory.events, stdio.events);
+        if (!parity.ok) throw new Error(`parity broke for ${scenario.name}/${dispatch}: ${JSON.stringify(parity.firstDifference)}`);
+      }
+    }
+  }
+  return { wall: performance.now() - start, stdio: stdioMs };
+}
+
+export async function benchStdio(): Promise<Record<string, number>> {
+  await ensureChildBuilt(); // a rebuild is not part of any measurement
+  await bareNode(); // warm the OS caches for both kinds of spawn alike
+  await childToInitialized();
+  const bare: number[] = [];
+  const child: number[] = [];
+  // Interleaved, so load on the machine affects both series alike.
+  for (let i = 0; i < CHILDREN; i++) {
+    bare.push(await bareNode());
+    child.push(await childToInitialized());
+  }
+  const parity = await parityRun();
+  const childMedian = median(child);
+  const bareMedian = median(bare);
+  return {
+    children: CHILDREN,
+    spawnToInitializedMedianMs: round(childMedian),
+    nodeE0MedianMs: round(bareMedian),
+    ratio: round(childMedian / bareMedian),
+    ratioGoal: 2.5,
+    parityRunSessions: 3 * DISPATCH_MODELS.length * REPEATS,
+    /** memory and stdio sessions plus the comparisons */
+    parityRunWallMs: round(parity.wall),
+    /** the stdio sessions alone */
+    parityRunStdioMs: round(parity.stdio),
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  benchStdio().then(
+    (result) => console.log(JSON.stringify(result, null, 2)),
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    },
+  );
+}

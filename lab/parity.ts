@@ -1,0 +1,203 @@
+// Parity: the same scenario must tell the same client-side story in memory and over stdio.
+// Over stdio the server lives in another process, so only client events can be compared, and
+// only what does not depend on timing: kinds, ids, methods, frame types, order, and a few
+// semantic detail keys. Any difference left is reported, or allowed with a written reason.
+import type { EventKind, TimelineEvent } from "./timeline.js";
+
+/** Detail keys that carry meaning rather than timing (waitedMs, queued, frame indexes are dropped). */
+export const STABLE_DETAIL_KEYS = [
+  "action", // callback.left, deadlock
+  "call", // call.started, callback.*, tool.result
+  "n", // callback.* (which callback of the session)
+  "result", // tool.result
+  "isError", // tool.result
+  "error", // tool.result, callback.left
+  "code", // nested.failed
+  "message", // nested.failed, sdk.error
+  "heldBehind", // frame.arrived (serial)
+  "heldBehindMethod",
+  "holder", // deadlock
+  "waiting",
+  "stdoutError", // note (stdio only, a failing run)
+  "childExited", // note (stdio only, a failing run)
+  "elicitationId", // elicitation.complete (deterministic: calculate-url-<n>)
+] as const;
+
+export interface ParityEvent {
+  kind: EventKind;
+  side: TimelineEvent["side"];
+  id?: number | string;
+  origin?: TimelineEvent["origin"];
+  method?: string;
+  frameType?: TimelineEvent["frameType"];
+  detail?: Record<string, unknown>;
+}
+
+export function normalise(events: readonly TimelineEvent[]): ParityEvent[] {
+  return events
+    .filter((event) => event.side === "client")
+    .map((event) => {
+      const out: ParityEvent = { kind: event.kind, side: event.side };
+      if (event.id !== undefined) out.id = event.id;
+      if (event.origin !== undefined) out.origin = event.origin;
+      if (event.method !== undefined) out.method = event.method;
+      if (event.frameType !== undefined) out.frameType = event.frameType;
+      const detail: Record<string, unknown> = {};
+      for (const key of STABLE_DETAIL_KEYS) {
+        const value = event.detail?.[key];
+        if (value !== undefined) detail[key] = key === "message" && typeof value === "string" ? canonicalMessage(value) : value;
+      }
+      if (Object.keys(detail).length > 0) out.detail = detail;
+      return out;
+    });
+}
+
+/**
+ * The SDK echoes frames into some error texts with JSON.stringify ("Received a response for an
+ * unknown message ID: {...}"). In memory that is the object the server built ({result, jsonrpc,
+ * id}); over stdio it is JSONRPCMessageSchema's output, keys in schema order ({jsonrpc, id,
+ * result}). Same content: the echoed JSON is re-serialised with sorted keys on both sides.
+ */
+export function canonicalMessage(message: string): string {
+  const start = message.indexOf("{");
+  if (start === -1) return message;
+  try {
+    return message.slice(0, start) + JSON.stringify(sortKeys(JSON.parse(message.slice(start))));
+  } catch {
+    return message;
+  }
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== "object") return value;
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.map(([k, v]) => [k, sortKeys(v)]));
+}
+
+/** A difference accepted on purpose; `reason` says why it is not a behaviour difference. */
+export interface AllowedDifference {
+  reason: string;
+  kind: EventKind;
+  /** detail keys of that kind whose values may differ (everything else must match) */
+  detailKeys?: readonly string[];
+  /** an event of that kind that may appear in one run only */
+  onlyIn?: "memory" | "stdio";
+  /**
+   * Events of that kind keep their order among themselves, but their position against the
+   * other events is not compared (e.g. when concurrent frames land between the client's steps).
+   */
+  floating?: boolean;
+}
+
+/**
+ * For scenarios with several frames in flight at once (fan-out), not for the reentrancy ones:
+ * in memory a burst of server sends all lands in the client queue before the pump's microtask
+ * runs; over stdio each line is its own write, and how many the parent reads per chunk is up to
+ * the OS. Arrival order (the pipe is FIFO) and dispatch order still have to match.
+ */
+export const CONCURRENT_ARRIVALS: readonly AllowedDifference[] = [
+  {
+    reason: "arrivals of concurrent frames interleave with client steps as the pipe delivers them; order kept, position and heldBehind not compared",
+    kind: "frame.arrived",
+    floating: true,
+    detailKeys: ["heldBehind", "heldBehindMethod"],
+  },
+  {
+    reason: "under the sdk model a frame is dispatched as soon as it arrives, so dispatches float with arrivals; their order is kept",
+    kind: "frame.dispatched",
+    floating: true,
+  },
+];
+
+export interface ParityDifference {
+  /** "events", or the floating kind whose own order differs */
+  sequence: string;
+  index: number;
+  stdioIndex: number;
+  memory: ParityEvent | undefined;
+  stdio: ParityEvent | undefined;
+}
+
+export interface ParityResult {
+  ok: boolean;
+  firstDifference?: ParityDifference;
+  memoryCount: number;
+  stdioCount: number;
+  /** reasons of the allowances that were actually used */
+  allowedUsed: string[];
+}
+
+export function compareParity(
+  memoryEvents: readonly TimelineEvent[],
+  stdioEvents: readonly TimelineEvent[],
+  allowed: readonly AllowedDifference[] = [],
+): ParityResult {
+  const memory = normalise(memoryEvents);
+  const stdio = normalise(stdioEvents);
+  const used = new Set<string>();
+  const result = (firstDifference?: ParityDifference): ParityResult => ({
+    ok: firstDifference === undefined,
+    ...(firstDifference && { firstDifference }),
+    memoryCount: memory.length,
+    stdioCount: stdio.length,
+    allowedUsed: [...used],
+  });
+  // Strict first: an allowance is only reported as used when the strict comparison fails.
+  const strict = walk(memory, stdio, [], used, "events");
+  if (!strict || allowed.length === 0) return result(strict);
+  const floating = allowed.filter((a) => a.floating);
+  for (const rule of floating) {
+    const pick = (events: ParityEvent[]) => events.filter((e) => e.kind === rule.kind);
+    const difference = walk(pick(memory), pick(stdio), [rule], used, rule.kind);
+    if (difference) return result(difference);
+    if (pick(memory).length > 0) used.add(rule.reason);
+  }
+  const rest = (events: ParityEvent[]) => events.filter((e) => !floating.some((a) => a.kind === e.kind));
+  return result(walk(rest(memory), rest(stdio), allowed.filter((a) => !a.floating), used, "events"));
+}
+
+/** Walks both sequences in step; returns the first difference no allowance covers. */
+function walk(
+  memory: ParityEvent[],
+  stdio: ParityEvent[],
+  allowed: readonly AllowedDifference[],
+  used: Set<string>,
+  sequence: string,
+): ParityDifference | undefined {
+  let i = 0;
+  let j = 0;
+  while (i < memory.length || j < stdio.length) {
+    const m = memory[i];
+    const s = stdio[j];
+    if (m && s && same(m, s)) {
+      i++, j++;
+      continue;
+    }
+    const rule =
+      (m && s && allowed.find((a) => a.kind === m.kind && a.detailKeys && sameExcept(m, s, a.detailKeys))) ||
+      (s && allowed.find((a) => a.onlyIn === "stdio" && a.kind === s.kind)) ||
+      (m && allowed.find((a) => a.onlyIn === "memory" && a.kind === m.kind));
+    if (!rule) return { sequence, index: i, stdioIndex: j, memory: m, stdio: s };
+    used.add(rule.reason);
+    if (rule.onlyIn === "stdio") j++;
+    else if (rule.onlyIn === "memory") i++;
+    else i++, j++;
+  }
+  return undefined;
+}
+
+const same = (a: ParityEvent, b: ParityEvent): boolean => JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+
+function sameExcept(a: ParityEvent, b: ParityEvent, keys: readonly string[]): boolean {
+  const strip = (e: ParityEvent): ParityEvent => {
+    const detail = Object.fromEntries(Object.entries(e.detail ?? {}).filter(([k]) => !keys.includes(k)));
+    return { ...e, detail };
+  };
+  return same(strip(a), strip(b));
+}
+
+/** The allowances an expectation may name (`parityAllows[].rule`), by name. */
+export const PARITY_RULES: Record<"concurrent-arrivals", readonly AllowedDifference[]> = {
+  "concurrent-arrivals": CONCURRENT_ARRIVALS,
+};

@@ -1,0 +1,150 @@
+// The same scenarios over a real stdio child: same results and same client-side story as in
+// memory, faults that end quickly with their evidence kept, and no child left behind.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { withBound } from "../lab/bound.js";
+import { childBuildStaleness, ensureChildBuilt } from "../lab/child-build.js";
+import { DIE_EXIT_CODE, DIE_STDERR_LINE, GARBAGE_LINE } from "../lab/child-faults.js";
+import { EXIT_GRACE_MS, KILL_WAIT_MS, type ChildEvidence } from "../lab/child-process.js";
+import { openMemoryTransport } from "../lab/memory-transport.js";
+import { compareParity, CONCURRENT_ARRIVALS } from "../lab/parity.js";
+import { DISPATCH_MODELS } from "../lab/receive-loop.js";
+import { runSession, type SessionEvidence } from "../lab/session.js";
+import { lifecycleProblems, openStdioTransport, startedChildPids, stdioTransport } from "../lab/stdio-transport.js";
+import { SCENARIOS } from "../scenarios/index.js";
+import fixedFixture from "../scenarios/fixed-fixture.js";
+import nested from "../scenarios/nested.js";
+import prefetch from "../scenarios/prefetch.js";
+
+/** The reentrancy scenarios whose stdio parity this file guards. */
+const PARITY_SCENARIOS = [nested, prefetch, fixedFixture];
+
+const SESSION_TEST_BOUND_MS = 20_000;
+
+function toolResults(evidence: SessionEvidence): Record<string, unknown> {
+  const results: Record<string, unknown> = {};
+  for (const event of evidence.events) {
+    if (event.kind !== "tool.result" || !event.detail) continue;
+    const { call, result, error } = event.detail as { call: string; result?: unknown; error?: unknown };
+    results[call] = result ?? { error };
+  }
+  return results;
+}
+
+const child = (evidence: SessionEvidence) => evidence.transportEvidence as ChildEvidence;
+
+test("the compiled child is up to date before any spawn", async () => {
+  await withBound(ensureChildBuilt(), 130_000, "building the child");
+  assert.is(await childBuildStaleness(), undefined);
+});
+
+for (const scenario of PARITY_SCENARIOS) {
+  for (const dispatch of DISPATCH_MODELS) {
+    test(`${scenario.name} / ${dispatch}: stdio gives the memory results and the same client story`, async () => {
+      const memory = await runSession(scenario, openMemoryTransport, "memory", { dispatch });
+      const stdio = await withBound(runSession(scenario, openStdioTransport, "stdio", { dispatch }), SESSION_TEST_BOUND_MS, "stdio session");
+      assert.equal(stdio.errors, []);
+      assert.equal(lifecycleProblems(stdio.transportEvidence), []);
+      const results = toolResults(stdio);
+      assert.ok(results.first !== undefined && results.recovery !== undefined, "both calls produced a tool.result");
+      assert.equal(results, toolResults(memory));
+      const parity = compareParity(memory.events, stdio.events);
+      assert.ok(parity.ok, `parity broke at ${JSON.stringify(parity.firstDifference)}`);
+      assert.is(child(stdio).exitCode, 0);
+      assert.is(child(stdio).forcedKill, false);
+    });
+  }
+}
+
+// Scenarios with several frames in flight at once: how many stdout lines the parent reads per
+// chunk is up to the OS, so arrivals may land between client steps; order must still match.
+for (const scenario of SCENARIOS.filter((s) => !PARITY_SCENARIOS.includes(s))) {
+  for (const dispatch of DISPATCH_MODELS) {
+    test(`${scenario.name} / ${dispatch}: stdio matches memory once concurrent arrivals float`, async () => {
+      const memory = await runSession(scenario, openMemoryTransport, "memory", { dispatch });
+      const stdio = await withBound(runSession(scenario, openStdioTransport, "stdio", { dispatch }), SESSION_TEST_BOUND_MS, "stdio session");
+      assert.equal(stdio.errors, []);
+      assert.equal(lifecycleProblems(stdio.transportEvidence), []);
+      assert.equal(toolResults(stdio), toolResults(memory));
+      const parity = compareParity(memory.events, stdio.events, CONCURRENT_ARRIVALS);
+      assert.ok(parity.ok, `parity broke at ${JSON.stringify(parity.firstDifference)}`);
+    });
+  }
+}
+
+test("stdout-garbage: the run fails with a stdout error naming the line", async () => {
+  const run = await withBound(
+    runSession(nested, stdioTransport({ faults: ["stdout-garbage"] }), "stdio", { dispatch: "sdk" }),
+    SESSION_TEST_BOUND_MS,
+    "stdout-garbage session",
+  );
+  assert.equal(child(run).stdoutErrors, [GARBAGE_LINE]);
+  const problems = lifecycleProblems(run.transportEvidence);
+  assert.ok(problems.some((p) => p.includes(GARBAGE_LINE)), `problems name the line: ${JSON.stringify(problems)}`);
+  const note = run.events.find((e) => e.kind === "note" && e.side === "client" && e.detail?.stdoutError !== undefined);
+  assert.is(note?.detail?.stdoutError, GARBAGE_LINE);
+});
+
+test("a partial last line at EOF is a stdout error, and the child's early exit ends the session", async () => {
+  const partial = '{"jsonrpc":"2.0",';
+  const run = await withBound(
+    runSession(nested, stdioTransport({ childArgs: ["-e", `process.stdout.write(${JSON.stringify(partial)})`] }), "stdio", { dispatch: "sdk" }),
+    SESSION_TEST_BOUND_MS,
+    "partial-line session",
+  );
+  assert.equal(child(run).stdoutErrors, [partial]);
+  assert.is(child(run).exitedDuringSession, true);
+  assert.ok(run.errors.some((e) => e.includes("Connection closed")), `session errors: ${JSON.stringify(run.errors)}`);
+});
+
+test("die-mid-call: the session ends promptly, exit code 3 and stderr kept, the call errors", async () => {
+  const started = performance.now();
+  const run = await withBound(
+    runSession(nested, stdioTransport({ faults: ["die-mid-call"] }), "stdio", { dispatch: "sdk" }),
+    SESSION_TEST_BOUND_MS,
+    "die-mid-call session",
+  );
+  const elapsed = performance.now() - started;
+  assert.ok(elapsed < 10_000, `ended after ${Math.round(elapsed)} ms`);
+  const evidence = child(run);
+  assert.is(evidence.exitCode, DIE_EXIT_CODE);
+  assert.is(evidence.exitedDuringSession, true);
+  assert.ok(evidence.stderr.includes(DIE_STDERR_LINE), `stderr tail: ${evidence.stderr}`);
+  assert.ok(lifecycleProblems(run.transportEvidence).some((p) => p.includes(`exit code ${DIE_EXIT_CODE}`)));
+  const first = run.events.find((e) => e.kind === "tool.result" && e.detail?.call === "first");
+  const error = first?.detail?.error as { code: number | null } | undefined;
+  assert.is(error?.code, -32000, "ConnectionClosed from the SDK");
+});
+
+test("ignore-stdin-close: killed after the grace, and that is a failure", async () => {
+  const run = await withBound(
+    runSession(nested, stdioTransport({ faults: ["ignore-stdin-close"] }), "stdio", { dispatch: "sdk" }),
+    SESSION_TEST_BOUND_MS,
+    "ignore-stdin-close session",
+  );
+  const evidence = child(run);
+  assert.is(evidence.forcedKill, true);
+  assert.is(evidence.signal, "SIGKILL");
+  const waited = evidence.closeToExitMs ?? -1;
+  assert.ok(waited >= EXIT_GRACE_MS && waited < EXIT_GRACE_MS + KILL_WAIT_MS, `killed ${waited} ms after stdin closed`);
+  assert.ok(lifecycleProblems(run.transportEvidence).some((p) => p.includes("killed")));
+  // The calls themselves were fine: the failure is the lifecycle alone.
+  assert.equal(toolResults(run).recovery, { status: "calculated", computed: true, value: 21 });
+});
+
+test("no child the lab started is still alive", () => {
+  const pids = startedChildPids();
+  assert.ok(pids.length >= PARITY_SCENARIOS.length * DISPATCH_MODELS.length + 3, `${pids.length} children started`);
+  // Signal 0 only checks existence: ESRCH means the pid is gone (reaped), anything else is not.
+  const alive = pids.filter((pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code !== "ESRCH";
+    }
+  });
+  assert.equal(alive, []);
+});
+
+test.run();
