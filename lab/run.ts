@@ -6,6 +6,7 @@ import { RUN_OUTPUT_DIR, runOutputPath, writeJsonAtomic } from "./output.js";
 import { runCase, type CaseReport } from "./pipeline.js";
 import { renderRun, renderSummary } from "./render/report.js";
 import { wantsColor } from "./render/swimlane.js";
+import { writeRunSvgs } from "./render/svg.js";
 import { TRANSPORT_NAMES } from "./transports.js";
 import { assertPinnedSdk, readVersions, VersionMismatch } from "./versions.js";
 import { findScenario, SCENARIOS } from "../scenarios/index.js";
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, Command> = {
     return 0;
   },
   bench: async (argv) => (await import("./bench.js")).main(argv),
+  notebooks: async (argv) => (await import("./notebooks.js")).main(argv),
   contract: async (argv) => (await import("./contract-cli.js")).main(argv),
 };
 
@@ -45,6 +47,7 @@ async function runScenarios(args: RunArgs): Promise<number> {
     const suffix = args.onDeadlock === "break" ? ".break" : "";
     // Written before anything is judged, so a failing run keeps its evidence.
     writeJsonAtomic(runOutputPath(outDir, scenario.name, dispatch, suffix), report);
+    writeRunSvgs(outDir, report, suffix);
     reports.push(report);
     if (!args.json) for (const run of report.runs) console.log(`${renderRun(report, run, color)}\n`);
   }

@@ -1,0 +1,232 @@
+// What the pictures (SVG, Mermaid) draw, read from the timeline and the wire and nothing else:
+// one view per wire frame (when it left, arrived, was dispatched; held? late?) and the moments
+// worth a note (timeout, deadlock, callback answers, results...). Both renderers share it, so
+// the two pictures of a run tell the same story in the same words.
+import type { FrameLabel, FrameType, Side, TimelineEvent, WireFrame } from "../timeline.js";
+import { rpc } from "./swimlane.js";
+
+/** A gap between two moments longer than this is drawn shorter (SVG) or noted (Mermaid). */
+export const LONG_GAP_MS = 40;
+
+export interface FrameView {
+  index: number;
+  from: Side;
+  to: Side;
+  label: FrameLabel;
+  /** "tools/list #3", "result tools/list #3" (ids are per direction) */
+  text: string;
+  /** when it left its sender: the sender's frame.sent; if this process could not see the send, when it was read */
+  sent: number;
+  sentSeen: boolean;
+  /** when it entered the receiver's inbound queue, if that side is recorded */
+  arrived?: number;
+  /** when the receiver's loop handed it to the SDK */
+  dispatched?: number;
+  /** set when the frame was queued behind a request holding the receiver's loop */
+  held?: { behindId: unknown; behindMethod: unknown };
+  /** dispatched after its requester gave up (reply.late) */
+  late: boolean;
+  /** seq of the first event about this frame: orders frames recorded at the same ms */
+  seq: number;
+}
+
+export type Tone = "plain" | "call" | "callback" | "ok" | "result" | "loop" | "held" | "timeout" | "failed" | "deadlock" | "late" | "error";
+
+export interface Moment {
+  t: number;
+  seq: number;
+  side: Side;
+  kind: "call" | "callback" | "nested" | "timeout" | "deadlock" | "held" | "released-held" | "late" | "loop.held" | "loop.released" | "result" | "sdk.error" | "note";
+  tone: Tone;
+  /** one or more lines of plain text (renderers escape it) */
+  lines: string[];
+  /** for held / released-held / late: the frame concerned */
+  frame?: number;
+}
+
+function messageLabel(frame: WireFrame): FrameLabel {
+  const m = frame.message as { id?: number | string; method?: string; error?: unknown };
+  const frameType: FrameType =
+    m.method !== undefined ? (m.id !== undefined ? "request" : "notification") : m.error !== undefined ? "error" : "result";
+  return { frameType, ...(m.id !== undefined && { id: m.id }), ...(m.method !== undefined && { method: m.method }) };
+}
+
+export function frameViews(events: readonly TimelineEvent[], wire: readonly WireFrame[]): FrameView[] {
+  return wire.map((frame) => {
+    const about = events.filter((e) => e.frame === frame.index);
+    const labelled = about.find((e) => e.frameType !== undefined);
+    const label: FrameLabel = labelled
+      ? {
+          frameType: labelled.frameType!,
+          ...(labelled.id !== undefined && { id: labelled.id }),
+          ...(labelled.origin !== undefined && { origin: labelled.origin }),
+          ...(labelled.method !== undefined && { method: labelled.method }),
+        }
+      : messageLabel(frame);
+    const sent = about.find((e) => e.kind === "frame.sent" && e.side === frame.from);
+    const arrived = about.find((e) => e.kind === "frame.arrived" && e.side === frame.to);
+    const dispatched = about.find((e) => e.kind === "frame.dispatched" && e.side === frame.to);
+    // Held: queued behind the request holding the loop (heldBehind), or already queued when a
+    // request took the loop before this frame's turn (several frames arriving together).
+    const holder =
+      arrived?.detail?.heldBehind !== undefined
+        ? { behindId: arrived.detail.heldBehind, behindMethod: arrived.detail.heldBehindMethod }
+        : heldWhileQueued(events, frame.to, arrived?.seq, dispatched?.seq);
+    return {
+      index: frame.index,
+      from: frame.from,
+      to: frame.to,
+      label,
+      text: rpc(label),
+      sent: sent?.t ?? frame.t,
+      sentSeen: sent !== undefined,
+      ...(arrived && { arrived: arrived.t }),
+      ...(dispatched && { dispatched: dispatched.t }),
+      ...(holder && { held: holder }),
+      late: about.some((e) => e.kind === "reply.late"),
+      seq: about[0]?.seq ?? Number.MAX_SAFE_INTEGER,
+    };
+  });
+}
+
+function heldWhileQueued(
+  events: readonly TimelineEvent[],
+  side: Side,
+  arrivedSeq: number | undefined,
+  dispatchedSeq: number | undefined,
+): FrameView["held"] | undefined {
+  if (arrivedSeq === undefined) return undefined;
+  const end = dispatchedSeq ?? Number.MAX_SAFE_INTEGER;
+  const held = events.find((e) => e.kind === "loop.held" && e.side === side && e.seq > arrivedSeq && e.seq < end);
+  return held && { behindId: held.id, behindMethod: held.method };
+}
+
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+/** "MCP error -32001: Request timed out" -> "Request timed out" */
+const bareMessage = (message: unknown) => String(message ?? "").replace(/^MCP error -?\d+: /, "");
+
+function resultText(detail: Record<string, unknown>): string {
+  const call = String(detail.call);
+  if ("error" in detail) {
+    const error = detail.error as { code?: unknown; message?: unknown } | null;
+    return `${call} = error ${String(error?.code)} ${bareMessage(error?.message)}`;
+  }
+  const r = detail.result as { status?: unknown; value?: unknown } | null;
+  const value = r && r.value !== null && r.value !== undefined ? ` (${String(r.value)})` : "";
+  return `${call} = ${String(r?.status)}${value}`;
+}
+
+/** The moments worth a note, in timeline order. Frame events are drawn as arrows, not here. */
+export function moments(events: readonly TimelineEvent[], frames: readonly FrameView[]): Moment[] {
+  const out: Moment[] = [];
+  const at = (e: TimelineEvent, kind: Moment["kind"], tone: Tone, lines: string[], frame?: number) =>
+    out.push({ t: e.t, seq: e.seq, side: e.side, kind, tone, lines, ...(frame !== undefined && { frame }) });
+  let nestedSentAt: number | undefined;
+  for (const e of events) {
+    const d = e.detail ?? {};
+    const frame = e.frame === undefined ? undefined : frames[e.frame];
+    switch (e.kind) {
+      case "call.started":
+        at(e, "call", "call", [`call ${String(d.call)}`]);
+        break;
+      case "callback.entered":
+        at(e, "callback", "callback", [`callback #${String(d.n)} (${String(d.call)}) entered`]);
+        break;
+      case "callback.left":
+        at(e, "callback", "callback", [
+          d.action !== undefined ? `callback #${String(d.n)} answers ${String(d.action)}` : `callback #${String(d.n)} threw ${String(d.error)}`,
+        ]);
+        break;
+      case "nested.sent":
+        nestedSentAt = e.t;
+        at(e, "nested", "callback", [`callback awaits nested ${String(e.method)}`]);
+        break;
+      case "nested.ok":
+        at(e, "nested", "ok", [`nested ${String(e.method)} returned`]);
+        break;
+      case "nested.failed": {
+        const waited = nestedSentAt === undefined ? "" : ` after ${ms(e.t - nestedSentAt)}`;
+        const timeout = d.code === -32001;
+        at(e, timeout ? "timeout" : "nested", timeout ? "timeout" : "failed", [
+          `${timeout ? "TIMEOUT: " : ""}nested ${String(e.method)} failed ${String(d.code)}`,
+          `${bareMessage(d.message)}${waited}`,
+        ]);
+        break;
+      }
+      case "deadlock": {
+        const holder = (d.holder ?? {}) as { id?: unknown; method?: unknown };
+        const waiting = (d.waiting ?? {}) as { id?: unknown; method?: unknown };
+        const h = `${String(holder.method)} #${String(holder.id)}`;
+        const w = `${String(waiting.method)} #${String(waiting.id)}`;
+        at(e, "deadlock", "deadlock", [
+          `DEADLOCK: a wait-for cycle on the ${e.side}`,
+          `${h} waits for ${w}`,
+          `${w}'s reply waits behind ${h}`,
+          d.action === "break" ? "the lab breaks it now (--on-deadlock break)" : "only a timeout can break it",
+        ]);
+        break;
+      }
+      case "frame.arrived":
+        if (frame?.held) {
+          at(e, "held", "held", [`${frame.text} HELD in ${e.side} queue`, `behind ${String(frame.held.behindMethod)} #${String(frame.held.behindId)}`], frame.index);
+        }
+        break;
+      case "frame.dispatched":
+        if (frame?.held) {
+          const lines = [`${frame.text} dispatched after ${ms(Number(d.waitedMs ?? 0))} in queue`];
+          if (frame.late) lines.push("LATE: its requester already gave up");
+          at(e, "released-held", frame.late ? "late" : "held", lines, frame.index);
+        }
+        break;
+      case "reply.late":
+        // A held reply's lateness is told with its dispatch; a reply late for another reason stands alone.
+        if (!frame?.held) at(e, "late", "late", [`LATE reply ${rpc(e)}: its requester gave up`], e.frame);
+        break;
+      case "loop.held":
+        at(e, "loop.held", "loop", [`${e.side} loop HELD by ${rpc({ ...e, frameType: "request" })}`]);
+        break;
+      case "loop.released":
+        at(e, "loop.released", "loop", [`${e.side} loop released (${String(d.queued)} queued)`]);
+        break;
+      case "tool.result":
+        at(e, "result", "result", [resultText(d)]);
+        break;
+      case "sdk.error":
+        at(e, "sdk.error", "error", [`${e.side} SDK onerror: ${String(d.message).split(": {")[0]!.slice(0, 70)}`]);
+        break;
+      case "note":
+        at(e, "note", "plain", [`note: ${JSON.stringify(d).slice(0, 70)}`]);
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+/** Spans of the serial model: a side's loop held by an inbound request, from loop.held to loop.released. */
+export function loopSpans(events: readonly TimelineEvent[]): { side: Side; from: number; to: number | undefined; text: string }[] {
+  const spans: { side: Side; from: number; to: number | undefined; text: string }[] = [];
+  for (const e of events) {
+    if (e.kind === "loop.held") spans.push({ side: e.side, from: e.t, to: undefined, text: rpc({ ...e, frameType: "request" }) });
+    if (e.kind === "loop.released") {
+      const open = spans.find((s) => s.side === e.side && s.to === undefined);
+      if (open) open.to = e.t;
+    }
+  }
+  return spans;
+}
+
+/** Spans of each callback, from callback.entered to callback.left (matched by n). */
+export function callbackSpans(events: readonly TimelineEvent[]): { n: unknown; from: number; to: number | undefined }[] {
+  const spans: { n: unknown; from: number; to: number | undefined }[] = [];
+  for (const e of events) {
+    if (e.kind === "callback.entered") spans.push({ n: e.detail?.n, from: e.t, to: undefined });
+    if (e.kind === "callback.left") {
+      const open = spans.find((s) => s.n === e.detail?.n && s.to === undefined);
+      if (open) open.to = e.t;
+    }
+  }
+  return spans;
+}

@@ -1,0 +1,181 @@
+// The notebooks engine: the committed notebooks match fresh runs; a corrupted output block is
+// caught and named; malformed markers are errors naming file and line; rewriting touches only
+// the blocks, never the prose.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cliRunner, NotebookError, normalise, parseNotebook, runNotebooks, type RunOutput, type Runner } from "../lab/notebooks.js";
+import { ROOT, runCli } from "./support/cli.js";
+
+const NOTEBOOK = "02-callback-deadlock.md";
+
+/** One real run per `run` string for the whole file: the in-process tests share them. */
+const cache = new Map<string, Promise<RunOutput>>();
+const real = cliRunner(120_000);
+const shared: Runner = (run) => {
+  if (!cache.has(run)) cache.set(run, real(run));
+  return cache.get(run)!;
+};
+
+function copyNotebooks(): string {
+  const dir = mkdtempSync(join(tmpdir(), "lab-notebooks-"));
+  cpSync(join(ROOT, "notebooks"), dir, { recursive: true });
+  return dir;
+}
+
+const prose = (text: string) => parseNotebook("x", text).lines.filter((_, i, all) => {
+  // lines outside output blocks (markers included)
+  const blocks = parseNotebook("x", all.join("\n")).blocks;
+  return !blocks.some((b) => i + 1 > b.open && i + 1 < b.close);
+});
+
+test("notebooks --check: the committed notebooks match a fresh run (exit 0)", () => {
+  const r = runCli(["notebooks", "--check"], 240_000);
+  assert.is(r.code, 0, `${r.stdout}\n${r.stderr}`);
+  assert.match(r.stdout, /all match a fresh run/);
+});
+
+test("a corrupted output block fails --check, naming the notebook, the block and the line; times alone do not", async () => {
+  const dir = copyNotebooks();
+  try {
+    const path = join(dir, NOTEBOOK);
+    const original = readFileSync(path, "utf8");
+    const { blocks } = parseNotebook(NOTEBOOK, original);
+    const results = blocks.find((b) => b.show === "results" && b.run.startsWith("nested --dispatch serial"))!;
+    const lines = original.split("\n");
+    // A real change: the recovery result.
+    const row = lines.findIndex((l, i) => i >= results.open && l.includes("| recovery | calculated | true | 21 |"));
+    assert.ok(row > 0);
+    lines[row] = lines[row]!.replace("| 21 |", "| 22 |");
+    // Not a change: a different time in a swimlane.
+    const timeLine = lines.findIndex((l) => /^\s+\d+\.\d {2}/.test(l));
+    lines[timeLine] = lines[timeLine]!.replace(/\d+\.\d/, "9999.9");
+    writeFileSync(path, lines.join("\n"));
+
+    const log: string[] = [];
+    const result = await runNotebooks({ dir, check: true, runner: shared, log: (l) => log.push(l) });
+    assert.is(result.code, 1);
+    assert.is(result.mismatches.length, 1, log.join("\n"));
+    const [m] = result.mismatches;
+    assert.is(m!.block.show, "results");
+    assert.is(m!.block.run, "nested --dispatch serial --transport memory --repeat 1");
+    assert.is(m!.line, row + 1);
+    const said = log.join("\n");
+    assert.match(said, `${NOTEBOOK}:${row + 1}: output block run="nested --dispatch serial --transport memory --repeat 1" show="results"`);
+    assert.match(said, "| 22 |");
+    assert.is(readFileSync(path, "utf8"), lines.join("\n"), "--check writes nothing");
+
+    // Rewriting fixes the block and leaves every prose line as it was.
+    const rewrite = await runNotebooks({ dir, check: false, runner: shared, log: () => {} });
+    assert.is(rewrite.code, 0);
+    const after = readFileSync(path, "utf8");
+    assert.equal(prose(after), prose(original));
+    assert.not.match(after, "| 22 |");
+    assert.is((await runNotebooks({ dir, check: true, runner: shared, log: () => {} })).code, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("malformed markers are errors naming file and line", () => {
+  const cases: [string, number, RegExp][] = [
+    ['intro\n<!-- lab:output run="nested" show="picture" -->\n<!-- /lab:output -->', 2, /unknown show="picture".*swimlane/],
+    ['<!-- lab:output run="nested" -->\n<!-- /lab:output -->', 1, /needs show=/],
+    ['<!-- lab:output show="results" -->\n<!-- /lab:output -->', 1, /needs run=/],
+    ['<!-- lab:output run=nested show="results" -->\n<!-- /lab:output -->', 1, /malformed/],
+    ['<!-- lab:output run="nested" show="results" colour="red" -->\n<!-- /lab:output -->', 1, /unknown attribute 'colour'/],
+    ['a\nb\n<!-- lab:output run="nested" show="results" -->\nbody', 3, /never closed/],
+    ["a\n<!-- /lab:output -->", 2, /without an opening/],
+    ['<!-- lab:output run="nested" show="results" -->\n<!-- lab:output run="nested" show="results" -->', 2, /inside the output block opened at line 1/],
+    ["<!-- lab:outptu -->", 1, /malformed marker/],
+    ['<!-- lab:output run="nested --out x" show="results" -->\n<!-- /lab:output -->', 1, /--out/],
+  ];
+  for (const [text, line, message] of cases) {
+    try {
+      parseNotebook("nb.md", text);
+      assert.unreachable(text);
+    } catch (error) {
+      assert.instance(error, NotebookError, text);
+      const e = error as NotebookError;
+      assert.is(e.line, line, text);
+      assert.match(e.message, `nb.md:${line}: `);
+      assert.match(e.message, message);
+    }
+  }
+});
+
+test("markers in fenced code in the prose are text; blocks parse with their run and show", () => {
+  const text = [
+    "```md",
+    '<!-- lab:output run="nested" show="nonsense" -->',
+    "```",
+    '<!-- lab:output run="prefetch --dispatch sdk" show="verdicts" -->',
+    "```text",
+    "<!-- not a marker, inside the block -->",
+    "```",
+    "<!-- /lab:output -->",
+  ].join("\n");
+  const { blocks } = parseNotebook("nb.md", text);
+  assert.equal(
+    blocks.map((b) => [b.open, b.close, b.run, b.show, b.body.length]),
+    [[4, 8, "prefetch --dispatch sdk", "verdicts", 3]],
+  );
+});
+
+test("normalise erases times, durations, pids and the texts only timing decides, and nothing else", () => {
+  assert.equal(
+    normalise([
+      "     16.5  LOOP HELD by elicitation/create #0",
+      "     16.6  dispatched result tools/call #2 after 1.3 ms in queue   ",
+      "     16.7  dispatched result tools/call #4                  │                     │",
+      "     16.8                          │                     │ dispatched tools/call #4",
+      "  588 ms  20/20 checks",
+      '"pid": 4242, pid=17',
+      "    Note over C,S: ... 504.4 ms pass ...",
+      "",
+    ]),
+    [
+      "<n> LOOP HELD by elicitation/create #0",
+      "<n> dispatched result tools/call #2",
+      "<n> dispatched result tools/call #4",
+      "<n> │ │ dispatched tools/call #4",
+      "<n> ms 20/20 checks",
+      '"pid": <pid>, pid=<pid>',
+    ],
+  );
+  assert.not.equal(normalise(["| 21 |"]), normalise(["| 22 |"]));
+  assert.not.equal(normalise(["tools/list #3"]), normalise(["tools/list #4"]));
+});
+
+test("the CLI: a malformed notebook exits 2 naming file and line; an unknown option exits 2", () => {
+  const dir = mkdtempSync(join(tmpdir(), "lab-notebooks-bad-"));
+  try {
+    writeFileSync(join(dir, "bad.md"), '# t\n\n<!-- lab:output run="nested" show="pictures" -->\n<!-- /lab:output -->\n');
+    const r = runCli(["notebooks", "--check", "--dir", dir]);
+    assert.is(r.code, 2, r.stderr);
+    assert.match(r.stderr, /bad\.md:3: unknown show="pictures"/);
+    assert.is(runCli(["notebooks", "--frobnicate"]).code, 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a block whose run is not a valid lab command is an error naming the block", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "lab-notebooks-run-"));
+  try {
+    writeFileSync(join(dir, "nb.md"), 'x\n<!-- lab:output run="no-such-scenario" show="command" -->\n<!-- /lab:output -->\n');
+    try {
+      await runNotebooks({ dir, check: true, runner: shared, log: () => {} });
+      assert.unreachable();
+    } catch (error) {
+      assert.instance(error, NotebookError);
+      assert.match((error as Error).message, /nb\.md:2: run="no-such-scenario" is not a valid lab command: error: unknown scenario/);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
