@@ -7,6 +7,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { createCalculateServer } from "./calculate-server.js";
 import { VALID_ANSWER } from "./form.js";
+import { benchStdio } from "./bench-stdio.js";
 import { createLinkedPair } from "./linked-transport.js";
 import { openMemoryTransport } from "./memory-transport.js";
 import type { DispatchModel, OnDeadlock } from "./receive-loop.js";
@@ -142,6 +143,13 @@ export async function main(_argv: string[] = []): Promise<number> {
   );
   const fan = await benchFanOut();
   console.log(`fan-out of 8 (50 ms callbacks), call time: serial ${fan.serialMs} ms / sdk ${fan.sdkMs} ms = ${fan.ratio}x`);
+  const stdio = await benchStdio();
+  console.log(
+    `stdio child, spawn -> initialize result, median: ${stdio.spawnToInitializedMedianMs} ms vs node -e 0 ${stdio.nodeE0MedianMs} ms: ${stdio.ratio}x   (goal <= 2.5x)`,
+  );
+  console.log(
+    `stdio parity run (3 scenarios x 2 models x 2 repeats, memory + stdio): ${round(stdio.parityRunWallMs! / 1000, 2)} s wall, of which stdio sessions ${round(stdio.parityRunStdioMs! / 1000, 2)} s`,
+  );
   return 0;
 }
 

@@ -1,53 +1,69 @@
-// The stdio child runs compiled JS from build/, so a spawn never pays for transpiling TS.
-// `npm ci` builds it (prepare → build:child); this module rebuilds on first use when the build
-// is missing or older than a lab source, with a bounded wait and a clear error.
+// The stdio child never transpiles TS at spawn. It is bundled into one CommonJS file and then
+// captured in a V8 startup snapshot: the SDK, zod and ajv are already initialised when a child
+// starts, which halves its start-up time (see README, benchmarks). `npm ci` builds it
+// (prepare → build:child); this module rebuilds on first use when the build is missing, older
+// than a lab source, or was made by another Node, with a bounded wait and a clear error.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { basename, dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-/** Works from lab/*.ts (tsx) and from build/lab/*.js alike. */
-export const PROJECT_ROOT = basename(dirname(here)) === "build" ? resolve(here, "../..") : resolve(here, "..");
-export const CHILD_SCRIPT = join(PROJECT_ROOT, "build", "lab", "child-server.js");
+export const PROJECT_ROOT = resolve(here, "..");
+export const CHILD_BUNDLE = join(PROJECT_ROOT, "build", "child-server.cjs");
+export const CHILD_SNAPSHOT = join(PROJECT_ROOT, "build", "child-server.blob");
+/** The Node that made the snapshot: a blob only loads in the same Node binary. */
+const CHILD_STAMP = join(PROJECT_ROOT, "build", "child-server.node");
+/** How a child is started: argv[1] is a name, as for a script, so faults follow from argv[2]. */
+export const CHILD_ARGS: readonly string[] = ["--snapshot-blob", CHILD_SNAPSHOT, "child-server"];
 export const BUILD_BOUND_MS = 120_000;
 
-/** Why the compiled child cannot be used as is, or undefined when it is up to date. */
+/** Why the built child cannot be used as is, or undefined when it is up to date. */
 export async function childBuildStaleness(): Promise<string | undefined> {
-  if (!existsSync(CHILD_SCRIPT)) return `${CHILD_SCRIPT} is missing`;
-  const built = (await stat(CHILD_SCRIPT)).mtimeMs;
+  for (const file of [CHILD_BUNDLE, CHILD_SNAPSHOT, CHILD_STAMP]) if (!existsSync(file)) return `${file} is missing`;
+  const madeBy = readFileSync(CHILD_STAMP, "utf8").trim();
+  if (madeBy !== process.version) return `the snapshot was made by Node ${madeBy}, this is ${process.version}`;
+  const built = Math.min((await stat(CHILD_BUNDLE)).mtimeMs, (await stat(CHILD_SNAPSHOT)).mtimeMs);
   const labDir = join(PROJECT_ROOT, "lab");
   for (const name of await readdir(labDir)) {
     if (!name.endsWith(".ts")) continue;
-    const source = join(labDir, name);
-    if ((await stat(source)).mtimeMs > built) return `lab/${name} is newer than ${CHILD_SCRIPT}`;
+    if ((await stat(join(labDir, name))).mtimeMs > built) return `lab/${name} is newer than the built child`;
   }
   return undefined;
 }
 
 let building: Promise<void> | undefined;
 
-/**
- * Builds the child at most once per process; rejects with tsc's output if that fails. A failure
- * is kept for the rest of the process: tsc emits JS even on type errors (exit 2), and a retry
- * would then find a fresh build and quietly run code that does not type-check.
- */
+/** Builds the child at most once per process; rejects with the builder's output if that fails. */
 export function ensureChildBuilt(): Promise<void> {
   building ??= (async () => {
     const reason = await childBuildStaleness();
     if (reason === undefined) return;
-    await runBuild(reason);
+    await buildChild(reason);
     const still = await childBuildStaleness();
     if (still !== undefined) throw new Error(`building the stdio child did not help: ${still}`);
   })();
   return building;
 }
 
-function runBuild(reason: string): Promise<void> {
-  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-  const child = spawn(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+export async function buildChild(reason: string): Promise<void> {
+  const { build } = await import("esbuild");
+  await build({
+    entryPoints: [join(PROJECT_ROOT, "lab", "child-server.ts")],
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    outfile: CHILD_BUNDLE,
+    logLevel: "warning",
+  });
+  await run(process.execPath, ["--snapshot-blob", CHILD_SNAPSHOT, "--build-snapshot", CHILD_BUNDLE], reason);
+  writeFileSync(CHILD_STAMP, `${process.version}\n`);
+}
+
+function run(command: string, args: string[], reason: string): Promise<void> {
+  const child = spawn(command, args, { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
@@ -58,12 +74,22 @@ function runBuild(reason: string): Promise<void> {
     }, BUILD_BOUND_MS);
     child.on("error", (error) => {
       clearTimeout(timer);
-      reject(new Error(`could not start tsc to build the stdio child: ${error.message}`));
+      reject(new Error(`could not start ${command} to build the stdio child: ${error.message}`));
     });
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolvePromise();
-      else reject(new Error(`building the stdio child (${reason}) failed (tsc exit ${code ?? signal}); run npm run build:child:\n${output.slice(-4000)}`));
+      else reject(new Error(`building the stdio child (${reason}) failed (exit ${code ?? signal}); run npm run build:child:\n${output.slice(-4000)}`));
     });
   });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    await buildChild("npm run build:child");
+    console.log(`built ${CHILD_BUNDLE} and its snapshot ${CHILD_SNAPSHOT}`);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  }
 }

@@ -1,6 +1,7 @@
 // The calculate server as a real stdio child: the same transport-free server as in memory,
 // connected to the SDK's StdioServerTransport. Run from build/ (compiled JS), never transpiled
 // at spawn. Fault switches exist only for tests and are off unless passed with --fault.
+import v8 from "node:v8";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { createCalculateServer } from "./calculate-server.js";
@@ -77,7 +78,14 @@ async function main(): Promise<void> {
   process.stdout.on("error", shutdown);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`child-server: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+function start(): void {
+  main().catch((error: unknown) => {
+    process.stderr.write(`child-server: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}
+
+// Built into a V8 startup snapshot (lab/child-build.ts), the modules above are initialised at
+// build time and only start() runs when a child is spawned from the snapshot.
+if (v8.startupSnapshot?.isBuildingSnapshot()) v8.startupSnapshot.setDeserializeMainFunction(start);
+else start();

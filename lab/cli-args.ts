@@ -14,7 +14,10 @@ export interface RunArgs {
   rest: string[];
 }
 
-export const USAGE = `usage: tsx lab/run.ts <scenario|all|list|bench> [options]
+export const USAGE = `usage: tsx lab/run.ts <scenario|all|list> [options]
+       tsx lab/run.ts contract [case] [--transport ...] [--json]   the form-elicitation contract
+       tsx lab/run.ts notebooks [--check]                          rewrite or check notebooks/
+       tsx lab/run.ts bench                                        benchmarks
 
 options:
   --dispatch sdk|serial|both     receive-loop model on the client (default both)

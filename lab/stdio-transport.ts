@@ -7,7 +7,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { performance } from "node:perf_hooks";
-import { CHILD_SCRIPT, ensureChildBuilt } from "./child-build.js";
+import { CHILD_ARGS, ensureChildBuilt } from "./child-build.js";
 import { ms, StdioChild, within } from "./child-process.js";
 import { ReceiveLoop } from "./receive-loop.js";
 import { CALL_TIMEOUT_MS, type OpenTransport } from "./session.js";
@@ -102,7 +102,7 @@ class StdioClientEnd implements Transport {
 export function stdioTransport(options: StdioTransportOptions = {}): OpenTransport {
   return async (recorder, sessionOptions) => {
     if (!options.childArgs) await ensureChildBuilt();
-    const args = [...(options.childArgs ?? [CHILD_SCRIPT]), ...(options.faults ?? []).flatMap((f) => ["--fault", f])];
+    const args = [...(options.childArgs ?? CHILD_ARGS), ...(options.faults ?? []).flatMap((f) => ["--fault", f])];
     let end: StdioClientEnd | undefined;
     const child = new StdioChild(options.command ?? process.execPath, args, {
       line: (line) => end?.line(line),
