@@ -62,8 +62,13 @@ export async function main(argv: string[]): Promise<number> {
     console.log(`\nFAIL ${r.case} (${r.transport}, repeat ${r.repeat})`);
     for (const v of r.failed) console.log(`  ${v.check}:\n${v.details.map((d) => `    ${d}`).join("\n")}`);
   }
+  const parity = reports.flatMap((r) => r.parity.map((p) => ({ case: r.scenario, ...p })));
+  for (const p of parity.filter((p) => !p.ok)) {
+    console.log(`\nFAIL parity ${p.case} #${p.repeat}: memory and stdio client timelines differ: ${JSON.stringify(p.result.firstDifference)}`);
+  }
   const failed = rows.filter((r) => !r.ok).length;
-  console.log(`\n${rows.length - failed}/${rows.length} runs hold their contract; run output: ${file}`);
+  const parityLine = parity.length ? `; parity memory vs stdio: ${parity.filter((p) => p.ok).length}/${parity.length} agree` : "";
+  console.log(`\n${rows.length - failed}/${rows.length} runs hold their contract${parityLine}; run output: ${file}`);
   return ok ? 0 : 1;
 }
 

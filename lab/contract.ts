@@ -126,7 +126,12 @@ export async function runContractCase(
     const verdicts = [...run.verdicts, ...contractChecks(run, expectation)];
     return { ...run, verdicts, ok: verdicts.every((v) => v.ok) };
   });
-  return { ...report, expectedFile: contractExpectationPath(c.name), runs, ok: runs.every((r) => r.ok) };
+  return {
+    ...report,
+    expectedFile: contractExpectationPath(c.name),
+    runs,
+    ok: runs.every((r) => r.ok) && report.parity.every((p) => p.ok),
+  };
 }
 
 /** One row of the contract table: what the callback said, what came back, who refused. */
