@@ -1,11 +1,19 @@
 // The calculate server as a real stdio child: the same transport-free server as in memory,
 // connected to the SDK's StdioServerTransport. Run from build/ (compiled JS), never transpiled
 // at spawn. Fault switches exist only for tests and are off unless passed with --fault.
+import { writeFileSync } from "node:fs";
 import v8 from "node:v8";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { createCalculateServer } from "./calculate-server.js";
+import { ObservedServerTransport } from "./observed-server-transport.js";
+import { Recorder } from "./timeline.js";
 import { CHILD_FAULTS, DIE_EXIT_CODE, DIE_STDERR_LINE, FAULT_LIFETIME_MS, GARBAGE_LINE, type ChildFault } from "./child-faults.js";
+
+function argValue(argv: readonly string[], flag: string): string | undefined {
+  const i = argv.indexOf(flag);
+  return i === -1 ? undefined : argv[i + 1];
+}
 
 function parseFaults(argv: readonly string[]): Set<ChildFault> {
   const faults = new Set<ChildFault>();
@@ -24,7 +32,11 @@ function parseFaults(argv: readonly string[]): Set<ChildFault> {
 async function main(): Promise<void> {
   const faults = parseFaults(process.argv.slice(2));
   const mcp = createCalculateServer();
-  const transport = new StdioServerTransport();
+  // With --events FILE the child records its own side and writes it to FILE when stdin ends.
+  const eventsFile = argValue(process.argv.slice(2), "--events");
+  const recorder = eventsFile ? new Recorder() : undefined;
+  const stdio = new StdioServerTransport();
+  const transport = recorder ? new ObservedServerTransport(stdio, recorder) : stdio;
 
   if (faults.has("die-mid-call")) {
     // The only request the server sends is elicitation/create, from inside the calculate tool
@@ -46,7 +58,10 @@ async function main(): Promise<void> {
     };
   }
 
-  mcp.server.onerror = (error) => process.stderr.write(`child-server: sdk error: ${error.message}\n`);
+  mcp.server.onerror = (error) => {
+    recorder?.event("server", "sdk.error", { detail: { message: error.message } });
+    process.stderr.write(`child-server: sdk error: ${error.message}\n`);
+  };
   await mcp.connect(transport);
 
   if (faults.has("ignore-stdin-close")) {
@@ -67,6 +82,14 @@ async function main(): Promise<void> {
   const shutdown = () => {
     if (closing) return;
     closing = true;
+    if (eventsFile && recorder) {
+      try {
+        writeFileSync(eventsFile, JSON.stringify({ events: recorder.events, wire: recorder.wire }));
+      } catch (error) {
+        process.stderr.write(`child-server: could not write ${eventsFile}: ${String(error)}\n`);
+        process.exitCode = 1;
+      }
+    }
     mcp.close().catch((error: unknown) => {
       process.stderr.write(`child-server: close failed: ${String(error)}\n`);
       process.exitCode = 1;

@@ -18,12 +18,18 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { lifecycleProblems, type ChildEvidence } from "./child-process.js";
+import { contractRow, elicitationReplies } from "./contract.js";
+import { loadExpectation } from "./expectations.js";
 import { writeAtomic } from "./output.js";
+import { normalise as parityEvents, PARITY_RULES, type ParityEvent } from "./parity.js";
 import type { CaseReport, RunRecord } from "./pipeline.js";
 import { DISPATCH_MODELS } from "./receive-loop.js";
 import { renderMermaid } from "./render/mermaid.js";
 import { renderVerdicts, runHeader } from "./render/report.js";
-import { renderSwimlane } from "./render/swimlane.js";
+import { frameViews } from "./render/story.js";
+import { renderSwimlane, rpc } from "./render/swimlane.js";
+import { callbackTime, peakCallbacks, resultsOf, selectEvent } from "./verify.js";
 import { SCENARIOS } from "../scenarios/index.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -37,6 +43,12 @@ export const SHOWS = {
   mermaid: "a Mermaid sequenceDiagram of each run (GitHub renders it)",
   results: "a Markdown table: run, call, status, computed, value",
   verdicts: "each run's checks against its hand-written expectation, PASS or FAIL",
+  contract: "a Markdown table of a contract run: each case's answer, the client's reply on the wire, the result, who refused",
+  held: "a Markdown table of every frame that waited in a queue behind a request holding the loop, and whether that was a deadlock",
+  timing: "a Markdown table: callbacks running at once (peak), the median callback time, each timed span in callback times",
+  parity: "each memory/stdio parity verdict, with the allowances its expectation names (needs --transport both)",
+  compared: "a Markdown table of the client events parity compares, memory beside stdio (needs --transport both)",
+  child: "a Markdown table of each stdio child's lifecycle: stdout lines, stderr, exit, forced kill",
 } as const;
 export type Show = keyof typeof SHOWS;
 
@@ -62,11 +74,13 @@ export interface Block {
   close: number;
   run: string;
   show: Show;
+  /** only these scenarios / contract cases of the run (by name); default: all of them */
+  only?: string[];
   /** the lines between the markers, as they are in the file */
   body: string[];
 }
 
-function parseAttributes(file: string, line: number, text: string): { run: string; show: Show } {
+function parseAttributes(file: string, line: number, text: string): { run: string; show: Show; only?: string[] } {
   const attrs = new Map<string, string>();
   const attr = /\s*([a-z]+)="([^"]*)"/y;
   let at = 0;
@@ -75,10 +89,10 @@ function parseAttributes(file: string, line: number, text: string): { run: strin
     const m = attr.exec(text);
     if (!m) {
       if (text.slice(at).trim() === "") break;
-      throw new NotebookError(file, line, `malformed lab:output marker near '${text.slice(at).trim()}': write name="value" pairs (run, show)`);
+      throw new NotebookError(file, line, `malformed lab:output marker near '${text.slice(at).trim()}': write name="value" pairs (run, show, only)`);
     }
     const [, name, value] = m as unknown as [string, string, string];
-    if (name !== "run" && name !== "show") throw new NotebookError(file, line, `unknown attribute '${name}' in lab:output marker (valid: run, show)`);
+    if (name !== "run" && name !== "show" && name !== "only") throw new NotebookError(file, line, `unknown attribute '${name}' in lab:output marker (valid: run, show, only)`);
     if (attrs.has(name)) throw new NotebookError(file, line, `attribute '${name}' given twice`);
     attrs.set(name, value);
     at = attr.lastIndex;
@@ -91,20 +105,23 @@ function parseAttributes(file: string, line: number, text: string): { run: strin
   const argv = run.split(/\s+/);
   if (argv[0] === "notebooks") throw new NotebookError(file, line, "a notebook cannot run the notebooks command");
   if (argv.includes("--out")) throw new NotebookError(file, line, "run must not set --out: the engine decides where run output goes");
-  return { run, show: show as Show };
+  const only = attrs.get("only")?.split(",").map((name) => name.trim()).filter(Boolean);
+  if (only !== undefined && only.length === 0) throw new NotebookError(file, line, `only="" names nothing: list scenario or contract case names, comma-separated`);
+  return { run, show: show as Show, ...(only && { only }) };
 }
 
 export function parseNotebook(file: string, text: string): { lines: string[]; blocks: Block[] } {
   const lines = text.split("\n");
   const blocks: Block[] = [];
-  let open: { line: number; run: string; show: Show; body: string[] } | undefined;
+  let open: { line: number; run: string; show: Show; only?: string[]; body: string[] } | undefined;
   let fence: string | undefined;
   lines.forEach((raw, i) => {
     const n = i + 1;
     const line = raw.trim();
     if (open) {
       if (CLOSE.test(line)) {
-        blocks.push({ open: open.line, close: n, run: open.run, show: open.show, body: open.body });
+        const { line: at, body, ...rest } = open;
+        blocks.push({ open: at, close: n, ...rest, body });
         open = undefined;
       } else if (MARKERISH.test(line)) {
         throw new NotebookError(file, n, `marker inside the output block opened at line ${open.line}: close it with <!-- /lab:output --> first`);
@@ -143,6 +160,8 @@ export interface RunOutput {
   stdout: string;
   stderr: string;
   reports: CaseReport[];
+  /** the reports came from a `contract` run (run-output/contract.json holds them as `cases`) */
+  contract?: boolean;
 }
 
 export type Runner = (run: string) => Promise<RunOutput>;
@@ -151,6 +170,12 @@ function reportOrder(report: CaseReport): number {
   const scenario = SCENARIOS.findIndex((s) => s.name === report.scenario);
   const dispatch = DISPATCH_MODELS.indexOf(report.dispatch);
   return (scenario < 0 ? 999 : scenario) * 10 + (dispatch < 0 ? 9 : dispatch) + (report.onDeadlock === "break" ? 5 : 0);
+}
+
+/** What `tsx lab/run.ts contract` writes to run-output/contract.json. */
+interface ContractOutput {
+  command: "contract";
+  cases: CaseReport[];
 }
 
 /** Runs `tsx lab/run.ts <run>` as a child process, within a bound, output to a temporary directory. */
@@ -166,11 +191,21 @@ export function cliRunner(boundMs = RUN_BOUND_MS): Runner {
         (error, stdout, stderr) => {
           const hide = (s: string) => s.split(`${out}/`).join("run-output/").split(out).join("run-output");
           let reports: CaseReport[] = [];
+          let contract = false;
           try {
             reports = readdirSync(out)
               .filter((f) => f.endsWith(".json"))
               .sort()
-              .map((f) => JSON.parse(readFileSync(join(out, f), "utf8")) as CaseReport)
+              .flatMap((f) => {
+                const data = JSON.parse(readFileSync(join(out, f), "utf8")) as CaseReport | ContractOutput;
+                // The contract command writes one file whose `cases` are ordinary case reports.
+                if ("command" in data && data.command === "contract") {
+                  contract = true;
+                  return data.cases;
+                }
+                return [data as CaseReport];
+              })
+              // Stable: contract cases keep the order the command ran them in.
               .sort((a, b) => reportOrder(a) - reportOrder(b));
           } finally {
             rmSync(out, { recursive: true, force: true });
@@ -183,6 +218,7 @@ export function cliRunner(boundMs = RUN_BOUND_MS): Runner {
             stdout: hide(stdout),
             stderr: hide(stderr),
             reports,
+            ...(contract ? { contract } : {}),
           });
         },
       );
@@ -209,21 +245,210 @@ const runName = (report: CaseReport, run: RunRecord) =>
 const cell = (value: unknown) => String(value).replace(/\|/g, "\\|");
 
 function resultsTable(output: RunOutput): string[] {
-  const rows = ["| run | call | status | computed | value |", "|---|---|---|---|---|"];
+  const show = (v: unknown) => (v === undefined ? "-" : cell(JSON.stringify(v)));
+  // Results with fields beyond status, computed and value (fan-out, liveness) get one more column.
+  const extra = runsOf(output).some(({ run }) =>
+    run.events.some((e) => e.kind === "tool.result" && Object.keys((e.detail?.result ?? {}) as object).some((k) => !["status", "computed", "value"].includes(k))),
+  );
+  const rows = extra
+    ? ["| run | call | status | computed | value | also |", "|---|---|---|---|---|---|"]
+    : ["| run | call | status | computed | value |", "|---|---|---|---|---|"];
   for (const { report, run } of runsOf(output)) {
     for (const e of run.events) {
       if (e.kind !== "tool.result" || !e.detail) continue;
       const call = cell(e.detail.call);
       if ("error" in e.detail) {
         const error = e.detail.error as { code?: unknown; message?: unknown } | null;
-        rows.push(`| ${runName(report, run)} | ${call} | error ${cell(error?.code)} | | ${cell(error?.message)} |`);
+        rows.push(`| ${runName(report, run)} | ${call} | error ${cell(error?.code)} | | ${cell(error?.message)} |${extra ? " |" : ""}`);
         continue;
       }
-      const r = (e.detail.result ?? {}) as { status?: unknown; computed?: unknown; value?: unknown };
-      rows.push(`| ${runName(report, run)} | ${call} | ${cell(r.status)} | ${cell(JSON.stringify(r.computed))} | ${cell(JSON.stringify(r.value))} |`);
+      const { status, computed, value, ...rest } = (e.detail.result ?? {}) as Record<string, unknown>;
+      const more = Object.keys(rest).length ? ` ${cell(Object.entries(rest).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", "))} |` : extra ? " |" : "";
+      rows.push(`| ${runName(report, run)} | ${call} | ${cell(status)} | ${show(computed)} | ${show(value)} |${more}`);
     }
   }
   return rows;
+}
+
+const code = (text: string) => `\`${cell(text)}\``;
+const ms1 = (value: number) => `${value.toFixed(1)} ms`;
+
+/** The contract table: what the callback said, what the client put on the wire, what came back. */
+function contractTable(output: RunOutput): string[] {
+  const runs = runsOf(output);
+  const several = new Set(runs.map(({ run }) => `${run.transport} #${run.repeat}`)).size > 1;
+  const rows = [
+    `| case |${several ? " run |" : ""} callback answered | the client's reply on the wire | status | computed | value | refused by |`,
+    `|---|${several ? "---|" : ""}---|---|---|---|---|---|`,
+  ];
+  for (const { report, run } of runs) {
+    const row = contractRow(report.scenario, run);
+    const result = resultsOf(run.events)[report.scenario] as { code?: unknown } | undefined;
+    const replies = elicitationReplies(run.wire) as ({ result?: unknown; error?: { code?: unknown } } | null)[];
+    const reply = replies.length
+      ? replies.map((r) => (r === null ? "no reply" : r.error !== undefined ? `error ${String(r.error.code)}` : code(JSON.stringify(r.result)))).join("; ")
+      : "no request was sent";
+    const status = result?.code !== undefined ? `${row.status} (${String(result.code)})` : row.status;
+    rows.push(
+      `| ${report.scenario} |${several ? ` ${run.transport} #${run.repeat} |` : ""} ${row.action === "-" ? "(never called)" : row.action} | ${reply} | ${cell(status)} | ${cell(JSON.stringify(row.computed) ?? "-")} | ${cell(JSON.stringify(row.value) ?? "-")} | ${cell(row.layer)} |`,
+    );
+  }
+  return rows;
+}
+
+/** Every frame that waited behind a request holding a loop, and whether the lab saw a cycle. */
+function heldTable(output: RunOutput): string[] {
+  const rows = ["| run | frame | held in | behind | waited in the queue | deadlock event |", "|---|---|---|---|---|---|"];
+  for (const { report, run } of runsOf(output)) {
+    const held = frameViews(run.events, run.wire).filter((f) => f.held);
+    if (held.length === 0) rows.push(`| ${runName(report, run)} | nothing was held | | | | |`);
+    for (const f of held) {
+      const dispatched = run.events.find((e) => e.kind === "frame.dispatched" && e.frame === f.index);
+      const waited = dispatched ? ms1(Number(dispatched.detail?.waitedMs ?? 0)) : "never dispatched";
+      const cycle = run.events.find((e) => {
+        if (e.kind !== "deadlock" || e.side !== f.to) return false;
+        const waiting = e.detail?.waiting as { id?: unknown } | undefined;
+        return (f.label.frameType === "result" || f.label.frameType === "error") && waiting?.id === f.label.id;
+      });
+      const holder = cycle?.detail?.holder as { id?: unknown; method?: unknown } | undefined;
+      const said = cycle ? `yes: ${String(holder?.method)} #${String(holder?.id)} waits for this reply` : "none";
+      const behind = `${String(f.held!.behindMethod)} #${String(f.held!.behindId)}`;
+      rows.push(`| ${runName(report, run)} | ${cell(f.text)} | ${f.to} | ${cell(behind)} | ${waited} | ${cell(said)} |`);
+    }
+  }
+  return rows;
+}
+
+/** Peaks exactly; every timed span in ms and in units of the run's own median callback time. */
+function timingTable(output: RunOutput): string[] {
+  const rows = [
+    "| run | callbacks at once (peak) | one callback (median) | timed span | span | in callback times | expected |",
+    "|---|---|---|---|---|---|---|",
+  ];
+  for (const report of output.reports) {
+    const expectation = loadExpectation(report.scenario, report.dispatch, report.onDeadlock);
+    for (const run of report.runs) {
+      const peak = peakCallbacks(run.events);
+      const peakText = expectation.peakCallbacks === undefined ? String(peak) : `${peak} (expected ${expectation.peakCallbacks})`;
+      const first = callbackTime(run.events);
+      const rules = expectation.timing ?? [];
+      if (rules.length === 0) rows.push(`| ${runName(report, run)} | ${peakText} | ${first === undefined ? "-" : ms1(first)} | - | | | |`);
+      for (const rule of rules) {
+        const unit = callbackTime(run.events, rule.unitCall);
+        const from = selectEvent(run.events, rule.from);
+        const to = selectEvent(run.events, rule.to);
+        const span = from && to ? to.t - from.t : undefined;
+        const bounds = [
+          rule.atLeastCallbacks !== undefined && `at least ${rule.atLeastCallbacks} x`,
+          rule.atMostCallbacks !== undefined && `at most ${rule.atMostCallbacks} x`,
+          rule.atMostMs !== undefined && `at most ${rule.atMostMs} ms`,
+        ].filter(Boolean);
+        rows.push(
+          `| ${runName(report, run)} | ${peakText} | ${unit === undefined ? "-" : ms1(unit)} | ${cell(rule.why)} | ${span === undefined ? "not found" : ms1(span)} | ${span !== undefined && unit && (rule.atLeastCallbacks !== undefined || rule.atMostCallbacks !== undefined) ? `${(span / unit).toFixed(2)} x` : "-"} | ${bounds.join(", ")} |`,
+        );
+      }
+    }
+  }
+  return rows;
+}
+
+function parityPair(report: CaseReport, repeat: number) {
+  const memory = report.runs.find((r) => r.transport === "memory" && r.repeat === repeat);
+  const stdio = report.runs.find((r) => r.transport === "stdio" && r.repeat === repeat);
+  return { memory, stdio };
+}
+
+const sideCounts = (run: RunRecord | undefined) => {
+  const client = run?.events.filter((e) => e.side === "client").length ?? 0;
+  return `${run?.events.length ?? 0} events (${client} client, ${(run?.events.length ?? 0) - client} server)`;
+};
+
+/**
+ * The parity verdicts, with the allowances the expectation NAMES (not the ones a run happened to
+ * need: whether concurrent arrivals interleave depends on how the pipe chunks them).
+ */
+function parityText(output: RunOutput): string[] {
+  const out: string[] = [];
+  for (const report of output.reports) {
+    const allows = loadExpectation(report.scenario, report.dispatch, report.onDeadlock).parityAllows ?? [];
+    const file = relative(ROOT, report.expectedFile);
+    for (const p of report.parity) {
+      const { memory, stdio } = parityPair(report, p.repeat);
+      if (out.length) out.push("");
+      out.push(
+        `== ${report.scenario} · ${report.dispatch}${report.onDeadlock === "break" ? " · break" : ""} · repeat ${p.repeat}: memory vs stdio ==`,
+        `  memory run: ${sideCounts(memory)}`,
+        `  stdio run:  ${sideCounts(stdio)}`,
+        `  ${p.ok ? "PASS" : "FAIL"} the client timelines ${p.ok ? "agree" : "differ"} (${p.result.memoryCount} vs ${p.result.stdioCount} client events compared)`,
+      );
+      const diff = p.result.firstDifference;
+      if (diff) out.push(`      first difference in ${diff.sequence} at ${diff.index}/${diff.stdioIndex}: memory ${JSON.stringify(diff.memory)} vs stdio ${JSON.stringify(diff.stdio)}`);
+      if (allows.length === 0) out.push(`  allowed differences named in ${file}: none, the two must agree exactly`);
+      else out.push(`  allowed differences named in ${file}:`);
+      for (const a of allows) {
+        out.push(`    ${a.rule}: ${a.why}`);
+        for (const rule of PARITY_RULES[a.rule]) out.push(`      ${rule.kind}: ${rule.reason}`);
+      }
+    }
+  }
+  return fenced("text", out);
+}
+
+function parityEventText(e: ParityEvent | undefined): string {
+  if (!e) return "(nothing)";
+  const frame = e.method !== undefined || e.id !== undefined ? ` ${rpc(e)}` : "";
+  return `${e.kind}${frame}${e.detail ? ` ${JSON.stringify(e.detail)}` : ""}`;
+}
+
+/** The client events parity compares, as it compares them: timing and server events dropped. */
+function comparedTable(output: RunOutput): string[] {
+  const out: string[] = [];
+  const pairs = output.reports.flatMap((report) => report.parity.map((p) => ({ report, ...parityPair(report, p.repeat), repeat: p.repeat })));
+  for (const { report, memory, stdio, repeat } of pairs) {
+    const a = parityEvents(memory?.events ?? []);
+    const b = parityEvents(stdio?.events ?? []);
+    if (pairs.length > 1) out.push(...(out.length ? [""] : []), `**${report.scenario} · ${report.dispatch} · repeat ${repeat}**`, "");
+    out.push("| # | memory | stdio |", "|---|---|---|");
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+      const same = JSON.stringify(a[i]) === JSON.stringify(b[i]);
+      out.push(`| ${i + 1} | ${code(parityEventText(a[i]))} | ${same ? "same" : `**differs:** ${code(parityEventText(b[i]))}`} |`);
+    }
+  }
+  return out;
+}
+
+/** Each stdio child's life as the parent saw it. */
+function childTable(output: RunOutput): string[] {
+  const rows = [
+    "| run | stdout lines | lines that were not one JSON-RPC message | stderr | stdin closed → exit | exit code | signal | killed after the grace | lifecycle problems |",
+    "|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const { report, run } of runsOf(output)) {
+    const e = run.transportEvidence as Partial<ChildEvidence>;
+    if (e.kind !== "stdio-child") continue;
+    const lines = run.wire.filter((f) => f.from === "server").length + (e.stdoutErrors?.length ?? 0);
+    const stderr = e.stderr ? `${e.stderr.trimEnd().split("\n").length} line(s): ${code(e.stderr.trimEnd().split("\n")[0]!.slice(0, 80))}` : "empty";
+    const problems = lifecycleProblems(run.transportEvidence).map((p) => p.replace(/^child \d+ /, "child "));
+    rows.push(
+      `| ${runName(report, run)} | ${lines} | ${e.stdoutErrors?.length ?? 0} | ${stderr} | ${e.closeToExitMs === undefined ? "-" : ms1(e.closeToExitMs)} | ${String(e.exitCode)} | ${e.signal ?? "none"} | ${e.forcedKill ? "yes" : "no"} | ${problems.length ? cell(problems.join("; ")) : "none"} |`,
+    );
+  }
+  return rows;
+}
+
+/** Why a show cannot be made from this run, or undefined when it can. */
+function unsuitable(show: Show, output: RunOutput): string | undefined {
+  if (show === "command") return undefined;
+  if (output.reports.length === 0) return `show="${show}" needs a scenario run, and run="${output.run}" wrote no case report`;
+  if (show === "contract" && !output.contract) return `show="contract" needs a contract run (run="contract ...")`;
+  if ((show === "timing" || show === "parity") && output.contract) return `show="${show}" needs a scenario run, not a contract run`;
+  if ((show === "parity" || show === "compared") && !output.reports.some((r) => r.parity.length > 0)) {
+    return `show="${show}" needs runs over both transports (--transport both)`;
+  }
+  if (show === "child" && !runsOf(output).some(({ run }) => run.transportEvidence.kind === "stdio-child")) {
+    return `show="child" needs a run over stdio (--transport stdio|both)`;
+  }
+  return undefined;
 }
 
 export function renderBlock(show: Show, output: RunOutput): string[] {
@@ -251,6 +476,18 @@ export function renderBlock(show: Show, output: RunOutput): string[] {
       ]);
     case "results":
       return resultsTable(output);
+    case "contract":
+      return contractTable(output);
+    case "held":
+      return heldTable(output);
+    case "timing":
+      return timingTable(output);
+    case "parity":
+      return parityText(output);
+    case "compared":
+      return comparedTable(output);
+    case "child":
+      return childTable(output);
   }
 }
 
@@ -329,7 +566,8 @@ export interface NotebookResult {
   failedRuns: string[];
 }
 
-const describeBlock = (b: Block) => `output block run="${b.run}" show="${b.show}" (lines ${b.open}-${b.close})`;
+const describeBlock = (b: Block) =>
+  `output block run="${b.run}" show="${b.show}"${b.only ? ` only="${b.only.join(",")}"` : ""} (lines ${b.open}-${b.close})`;
 
 export function describeMismatch(m: Mismatch): string {
   return [
@@ -375,10 +613,14 @@ export async function runNotebooks(options: NotebookOptions): Promise<NotebookRe
         throw new Error(`${nb.file}:${block.open}: run="${block.run}" did not finish (exit ${String(output.code)}, signal ${String(output.signal)}): ${output.stderr.trim().slice(0, 500)}`);
       }
       if (output.code === 1 && !result.failedRuns.includes(block.run)) result.failedRuns.push(block.run);
-      if (block.show !== "command" && output.reports.length === 0) {
-        throw new NotebookError(nb.file, block.open, `show="${block.show}" needs a scenario run, and run="${block.run}" wrote no case report`);
+      const missing = block.only?.filter((name) => !output.reports.some((r) => r.scenario === name)) ?? [];
+      if (missing.length) {
+        throw new NotebookError(nb.file, block.open, `only="${block.only!.join(",")}": run="${block.run}" has no ${missing.join(", ")} (it ran ${output.reports.map((r) => r.scenario).join(", ") || "nothing"})`);
       }
-      const fresh = renderBlock(block.show, output);
+      const shown = block.only ? { ...output, reports: output.reports.filter((r) => block.only!.includes(r.scenario)) } : output;
+      const why = unsuitable(block.show, shown);
+      if (why) throw new NotebookError(nb.file, block.open, why);
+      const fresh = renderBlock(block.show, shown);
       const at = firstDifference(block.body, fresh);
       if (at === undefined) {
         result.unchanged++;
@@ -415,7 +657,7 @@ Re-runs what each notebook's output blocks show and rewrites only those blocks.
   --check     rewrite nothing; exit 1 if any block differs from a fresh run (times and pids ignored)
   --dir DIR   where the notebooks are (default notebooks/)
 
-Blocks: <!-- lab:output run="<args of tsx lab/run.ts>" show="${Object.keys(SHOWS).join("|")}" --> ... <!-- /lab:output -->`;
+Blocks: <!-- lab:output run="<args of tsx lab/run.ts>" show="${Object.keys(SHOWS).join("|")}" [only="<name>,..."] --> ... <!-- /lab:output -->`;
 
 export async function main(argv: string[]): Promise<number> {
   const options: NotebookOptions = { check: false, files: [] };

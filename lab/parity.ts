@@ -2,7 +2,7 @@
 // Over stdio the server lives in another process, so only client events can be compared, and
 // only what does not depend on timing: kinds, ids, methods, frame types, order, and a few
 // semantic detail keys. Any difference left is reported, or allowed with a written reason.
-import type { EventKind, TimelineEvent } from "./timeline.js";
+import type { EventKind, Side, TimelineEvent } from "./timeline.js";
 
 /** Detail keys that carry meaning rather than timing (waitedMs, queued, frame indexes are dropped). */
 export const STABLE_DETAIL_KEYS = [
@@ -33,9 +33,9 @@ export interface ParityEvent {
   detail?: Record<string, unknown>;
 }
 
-export function normalise(events: readonly TimelineEvent[]): ParityEvent[] {
+export function normalise(events: readonly TimelineEvent[], side: Side = "client"): ParityEvent[] {
   return events
-    .filter((event) => event.side === "client")
+    .filter((event) => event.side === side)
     .map((event) => {
       const out: ParityEvent = { kind: event.kind, side: event.side };
       if (event.id !== undefined) out.id = event.id;
@@ -132,9 +132,10 @@ export function compareParity(
   memoryEvents: readonly TimelineEvent[],
   stdioEvents: readonly TimelineEvent[],
   allowed: readonly AllowedDifference[] = [],
+  side: Side = "client",
 ): ParityResult {
-  const memory = normalise(memoryEvents);
-  const stdio = normalise(stdioEvents);
+  const memory = normalise(memoryEvents, side);
+  const stdio = normalise(stdioEvents, side);
   const used = new Set<string>();
   const result = (firstDifference?: ParityDifference): ParityResult => ({
     ok: firstDifference === undefined,
@@ -201,3 +202,12 @@ function sameExcept(a: ParityEvent, b: ParityEvent, keys: readonly string[]): bo
 export const PARITY_RULES: Record<"concurrent-arrivals", readonly AllowedDifference[]> = {
   "concurrent-arrivals": CONCURRENT_ARRIVALS,
 };
+
+/**
+ * The server's side, as the child recorded it: what the client sends back to back (e.g.
+ * notifications/initialized then tools/list) reaches the child in whatever chunks the pipe
+ * gives, while in memory the server's pump runs between the two sends. So on this side
+ * arrivals and dispatches always float; their order among themselves, and everything the
+ * server sends, must still match.
+ */
+export const SERVER_SIDE_ALLOWANCES: readonly AllowedDifference[] = CONCURRENT_ARRIVALS;

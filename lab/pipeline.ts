@@ -1,10 +1,11 @@
 // One case = one scenario under one dispatch model: every transport x repeat as a fresh
 // session, each verified against the same hand-written expectation.
 import { loadExpectation, expectationPath, type Expectation } from "./expectations.js";
-import { compareParity, PARITY_RULES, type ParityResult } from "./parity.js";
+import { compareParity, PARITY_RULES, SERVER_SIDE_ALLOWANCES, type ParityResult } from "./parity.js";
 import type { DispatchModel, OnDeadlock } from "./receive-loop.js";
 import type { Scenario } from "./scenario.js";
 import { runSession, type SessionEvidence } from "./session.js";
+import type { ChildSide } from "./stdio-transport.js";
 import { TRANSPORTS } from "./transports.js";
 import type { Versions } from "./versions.js";
 import { verify, type Verdict } from "./verify.js";
@@ -20,7 +21,10 @@ export interface ParityVerdict {
   ok: boolean;
   /** the expectation's reasons for the allowances the comparison needed */
   allowed: string[];
+  /** client side: the parent's timeline in memory vs over stdio */
   result: ParityResult;
+  /** server side: memory's server events vs what the child recorded of itself (null: it wrote none) */
+  server: ParityResult | null;
 }
 
 export interface CaseReport {
@@ -98,7 +102,15 @@ export function parityVerdicts(runs: RunRecord[], expectation: Expectation): Par
     if (!stdio) continue;
     const result = compareParity(memory.events, stdio.events, allowed);
     const used = allows.filter((a) => PARITY_RULES[a.rule].some((rule) => result.allowedUsed.includes(rule.reason)));
-    verdicts.push({ repeat: memory.repeat, ok: result.ok, allowed: used.map((a) => `${a.rule}: ${a.why}`), result });
+    const child = (stdio.transportEvidence as { childSide?: ChildSide | null }).childSide ?? null;
+    const server = child && compareParity(memory.events, child.events, SERVER_SIDE_ALLOWANCES, "server");
+    verdicts.push({
+      repeat: memory.repeat,
+      ok: result.ok && server !== null && server.ok,
+      allowed: used.map((a) => `${a.rule}: ${a.why}`),
+      result,
+      server,
+    });
   }
   return verdicts;
 }

@@ -1,17 +1,21 @@
 // Opens a session's transport over a real stdio child: the calculate server runs in its own
-// process (build/lab/child-server.js) and the parent holds the client end. The client end
-// mirrors the in-memory one: every frame it sends is recorded then noted by its receive loop,
-// every stdout line becomes one arrival in that loop. The server's own events are invisible
-// from here, so a stdio timeline holds the client side only.
+// process (started from build/child-server.blob) and the parent holds the client end. The
+// client end mirrors the in-memory one: every frame it sends is recorded then noted by its
+// receive loop, every stdout line becomes one arrival in that loop. The server's own events are
+// invisible from here: the child records them itself and writes them to a file named with
+// --events, which the parent reads after the child exited (transport evidence `childSide`).
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { CHILD_ARGS, ensureChildBuilt } from "./child-build.js";
 import { ms, StdioChild, within } from "./child-process.js";
 import { ReceiveLoop } from "./receive-loop.js";
 import { CALL_TIMEOUT_MS, type OpenTransport } from "./session.js";
-import type { Recorder } from "./timeline.js";
+import type { Recorder, TimelineEvent, WireFrame } from "./timeline.js";
 
 export { lifecycleProblems, startedChildPids, type ChildEvidence } from "./child-process.js";
 /** Call before the first session so a rebuild does not land inside a session's timeline. */
@@ -20,7 +24,7 @@ export { ensureChildBuilt } from "./child-build.js";
 export interface StdioTransportOptions {
   /** fault switches passed to the child as `--fault <name>` (tests only) */
   faults?: readonly string[];
-  /** replaces [build/lab/child-server.js]; no build check is made then */
+  /** replaces the snapshot arguments (CHILD_ARGS); no build check and no --events then */
   childArgs?: readonly string[];
   /** replaces process.execPath */
   command?: string;
@@ -102,7 +106,13 @@ class StdioClientEnd implements Transport {
 export function stdioTransport(options: StdioTransportOptions = {}): OpenTransport {
   return async (recorder, sessionOptions) => {
     if (!options.childArgs) await ensureChildBuilt();
-    const args = [...(options.childArgs ?? CHILD_ARGS), ...(options.faults ?? []).flatMap((f) => ["--fault", f])];
+    const eventsFile = join(tmpdir(), `lab-child-events-${process.pid}-${++childCount}.json`);
+    const args = [
+      ...(options.childArgs ?? CHILD_ARGS),
+      ...(options.faults ?? []).flatMap((f) => ["--fault", f]),
+      // only the lab's own child knows --events; a replacement command gets nothing extra
+      ...(options.childArgs ? [] : ["--events", eventsFile]),
+    ];
     let end: StdioClientEnd | undefined;
     const child = new StdioChild(options.command ?? process.execPath, args, {
       line: (line) => end?.line(line),
@@ -116,10 +126,30 @@ export function stdioTransport(options: StdioTransportOptions = {}): OpenTranspo
       client: end,
       close: async () => {
         await end?.close();
-        return await child.close();
+        const evidence = await child.close();
+        return { ...evidence, childSide: takeChildSide(eventsFile) };
       },
     };
   };
 }
 
 export const openStdioTransport: OpenTransport = stdioTransport();
+
+let childCount = 0;
+
+/** What the child recorded of its own side (null if it wrote nothing: it died or misbehaved). */
+export interface ChildSide {
+  events: TimelineEvent[];
+  wire: WireFrame[];
+}
+
+function takeChildSide(file: string): ChildSide | null {
+  if (!existsSync(file)) return null;
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as ChildSide;
+  } catch {
+    return null;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}

@@ -7,10 +7,10 @@ import { childBuildStaleness, ensureChildBuilt } from "../lab/child-build.js";
 import { DIE_EXIT_CODE, DIE_STDERR_LINE, GARBAGE_LINE } from "../lab/child-faults.js";
 import { EXIT_GRACE_MS, KILL_WAIT_MS, type ChildEvidence } from "../lab/child-process.js";
 import { openMemoryTransport } from "../lab/memory-transport.js";
-import { compareParity, CONCURRENT_ARRIVALS } from "../lab/parity.js";
+import { compareParity, CONCURRENT_ARRIVALS, SERVER_SIDE_ALLOWANCES } from "../lab/parity.js";
 import { DISPATCH_MODELS } from "../lab/receive-loop.js";
 import { runSession, type SessionEvidence } from "../lab/session.js";
-import { lifecycleProblems, openStdioTransport, startedChildPids, stdioTransport } from "../lab/stdio-transport.js";
+import { lifecycleProblems, openStdioTransport, startedChildPids, stdioTransport, type ChildSide } from "../lab/stdio-transport.js";
 import { SCENARIOS } from "../scenarios/index.js";
 import fixedFixture from "../scenarios/fixed-fixture.js";
 import nested from "../scenarios/nested.js";
@@ -31,7 +31,36 @@ function toolResults(evidence: SessionEvidence): Record<string, unknown> {
   return results;
 }
 
-const child = (evidence: SessionEvidence) => evidence.transportEvidence as ChildEvidence;
+const child = (evidence: SessionEvidence) => evidence.transportEvidence as ChildEvidence & { childSide: ChildSide | null };
+
+/** The child's own record of the server side tells the same story as memory's server side. */
+function assertServerParity(memory: SessionEvidence, stdio: SessionEvidence): void {
+  const side = child(stdio).childSide;
+  assert.ok(side, "the child wrote its own events");
+  assert.ok(side.events.some((e) => e.side === "server" && e.kind === "frame.sent"), "the child recorded what it sent");
+  const parity = compareParity(memory.events, side.events, SERVER_SIDE_ALLOWANCES, "server");
+  assert.ok(parity.ok, `server-side parity broke at ${JSON.stringify(parity.firstDifference)}`);
+}
+
+test("parity rejects a changed story on either side (corrupted copies of real evidence)", async () => {
+  const memory = await runSession(nested, openMemoryTransport, "memory", { dispatch: "serial" });
+  const stdio = await withBound(runSession(nested, openStdioTransport, "stdio", { dispatch: "serial" }), SESSION_TEST_BOUND_MS, "stdio session");
+  const side = child(stdio).childSide!;
+  assert.ok(compareParity(memory.events, side.events, SERVER_SIDE_ALLOWANCES, "server").ok);
+  // the server's reply to the nested tools/list, dropped from the child's record
+  const withoutReply = side.events.filter((e) => !(e.kind === "frame.sent" && e.method === "tools/list" && e.id === 3));
+  assert.not.ok(compareParity(memory.events, withoutReply, SERVER_SIDE_ALLOWANCES, "server").ok);
+  // the client's timeout and its late reply swapped
+  const events = structuredClone(stdio.events);
+  const failed = events.findIndex((e) => e.kind === "nested.failed");
+  const late = events.findIndex((e) => e.kind === "reply.late");
+  [events[failed], events[late]] = [events[late]!, events[failed]!];
+  assert.not.ok(compareParity(memory.events, events).ok);
+  // an action changed in the callback's answer
+  const answered = structuredClone(stdio.events);
+  answered.find((e) => e.kind === "callback.left")!.detail!.action = "accept";
+  assert.not.ok(compareParity(memory.events, answered).ok);
+});
 
 test("the compiled child is up to date before any spawn", async () => {
   await withBound(ensureChildBuilt(), 130_000, "building the child");
@@ -50,6 +79,7 @@ for (const scenario of PARITY_SCENARIOS) {
       assert.equal(results, toolResults(memory));
       const parity = compareParity(memory.events, stdio.events);
       assert.ok(parity.ok, `parity broke at ${JSON.stringify(parity.firstDifference)}`);
+      assertServerParity(memory, stdio);
       assert.is(child(stdio).exitCode, 0);
       assert.is(child(stdio).forcedKill, false);
     });
@@ -68,6 +98,7 @@ for (const scenario of SCENARIOS.filter((s) => !PARITY_SCENARIOS.includes(s))) {
       assert.equal(toolResults(stdio), toolResults(memory));
       const parity = compareParity(memory.events, stdio.events, CONCURRENT_ARRIVALS);
       assert.ok(parity.ok, `parity broke at ${JSON.stringify(parity.firstDifference)}`);
+      assertServerParity(memory, stdio);
     });
   }
 }

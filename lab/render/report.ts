@@ -1,4 +1,5 @@
 // Text for one case: a header per run, its swimlane, one line per expectation, a summary.
+import type { ParityResult } from "../parity.js";
 import type { CaseReport, RunRecord } from "../pipeline.js";
 import { renderSwimlane } from "./swimlane.js";
 
@@ -34,12 +35,16 @@ export function resultLine(run: RunRecord): string {
 export function renderParity(report: CaseReport, color: boolean): string {
   return report.parity
     .map((p) => {
-      const head = `  ${mark(p.ok, color)} parity ${report.scenario} ${report.dispatch} #${p.repeat}: memory and stdio client timelines ${p.ok ? "agree" : "differ"} (${p.result.memoryCount} vs ${p.result.stdioCount} events)`;
+      const side = (name: string, r: ParityResult | null) =>
+        r === null ? `${name}: the child wrote no events` : `${name} ${r.ok ? "agrees" : "differs"} (${r.memoryCount} vs ${r.stdioCount} events)`;
+      const head = `  ${mark(p.ok, color)} parity ${report.scenario} ${report.dispatch} #${p.repeat}, memory vs stdio: ${side("client", p.result)}; ${side("server", p.server)}`;
       const allowed = p.allowed.map((a) => `      allowed: ${a}`);
-      const diff = p.result.firstDifference;
-      const where = diff
-        ? [`      first difference in ${diff.sequence} at ${diff.index}/${diff.stdioIndex}: memory ${JSON.stringify(diff.memory)} vs stdio ${JSON.stringify(diff.stdio)}`]
-        : [];
+      const where = [p.result, p.server].flatMap((r) => {
+        const diff = r?.firstDifference;
+        return diff
+          ? [`      first difference in ${diff.sequence} at ${diff.index}/${diff.stdioIndex}: memory ${JSON.stringify(diff.memory)} vs stdio ${JSON.stringify(diff.stdio)}`]
+          : [];
+      });
       return [head, ...allowed, ...where].join("\n");
     })
     .join("\n");
