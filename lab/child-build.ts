@@ -4,7 +4,7 @@
 // (prepare → build:child); this module rebuilds on first use when the build is missing, older
 // than a lab source, or was made by another Node, with a bounded wait and a clear error.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -49,17 +49,21 @@ export function ensureChildBuilt(): Promise<void> {
 
 export async function buildChild(reason: string): Promise<void> {
   const { build } = await import("esbuild");
+  // Built under temporary names and renamed into place, so a child started by another lab
+  // process while this one builds never loads half a blob.
+  const temp = `.${process.pid}.tmp`;
   await build({
     entryPoints: [join(PROJECT_ROOT, "lab", "child-server.ts")],
     bundle: true,
     platform: "node",
     format: "cjs",
     target: "node20",
-    outfile: CHILD_BUNDLE,
+    outfile: CHILD_BUNDLE + temp,
     logLevel: "warning",
   });
-  await run(process.execPath, ["--snapshot-blob", CHILD_SNAPSHOT, "--build-snapshot", CHILD_BUNDLE], reason);
-  writeFileSync(CHILD_STAMP, `${process.version}\n`);
+  await run(process.execPath, ["--snapshot-blob", CHILD_SNAPSHOT + temp, "--build-snapshot", CHILD_BUNDLE + temp], reason);
+  writeFileSync(CHILD_STAMP + temp, `${process.version}\n`);
+  for (const file of [CHILD_BUNDLE, CHILD_SNAPSHOT, CHILD_STAMP]) renameSync(file + temp, file);
 }
 
 function run(command: string, args: string[], reason: string): Promise<void> {

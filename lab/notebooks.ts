@@ -10,8 +10,12 @@
 //   <!-- /lab:output -->
 //
 // `run` is what follows `tsx lab/run.ts` on the command line; the engine runs exactly that, as
-// a bounded child process, with its run output sent to a temporary directory. `show` picks what
-// the block holds, from that one run: see SHOWS. Blocks with the same `run` share one run.
+// a bounded child process, with its run output sent to a temporary directory, and reads the
+// case reports back (a scenario writes one file per case; `contract` writes contract.json,
+// whose `cases` are case reports too). `show` picks what the block holds, from that one run:
+// see SHOWS. The optional `only="a,b"` keeps just the reports of those scenarios or contract
+// cases. Blocks with the same `run` share one run. Renderers read the reports only (timeline,
+// wire, verdicts, transport evidence); `timing` and `parity` also read the expectation file.
 // Marker lines inside a fenced code block in the prose are text, not markers.
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -22,7 +26,7 @@ import { lifecycleProblems, type ChildEvidence } from "./child-process.js";
 import { contractRow, elicitationReplies } from "./contract.js";
 import { loadExpectation } from "./expectations.js";
 import { writeAtomic } from "./output.js";
-import { normalise as parityEvents, PARITY_RULES, type ParityEvent } from "./parity.js";
+import { normalise as parityEvents, PARITY_RULES, SERVER_SIDE_ALLOWANCES, type ParityEvent, type ParityResult } from "./parity.js";
 import type { CaseReport, RunRecord } from "./pipeline.js";
 import { DISPATCH_MODELS } from "./receive-loop.js";
 import { renderMermaid } from "./render/mermaid.js";
@@ -296,6 +300,20 @@ function contractTable(output: RunOutput): string[] {
   return rows;
 }
 
+/** Every request that held the receiving loop while this frame sat in its queue, in order. */
+function holders(run: RunRecord, frame: number): { id: unknown; method: unknown }[] {
+  const arrived = run.events.find((e) => e.kind === "frame.arrived" && e.frame === frame);
+  if (!arrived) return [];
+  const dispatched = run.events.find((e) => e.kind === "frame.dispatched" && e.frame === frame);
+  const end = dispatched?.seq ?? Number.MAX_SAFE_INTEGER;
+  const out: { id: unknown; method: unknown }[] = [];
+  if (arrived.detail?.heldBehind !== undefined) out.push({ id: arrived.detail.heldBehind, method: arrived.detail.heldBehindMethod });
+  for (const e of run.events) {
+    if (e.kind === "loop.held" && e.side === arrived.side && e.seq > arrived.seq && e.seq < end) out.push({ id: e.id, method: e.method });
+  }
+  return out;
+}
+
 /** Every frame that waited behind a request holding a loop, and whether the lab saw a cycle. */
 function heldTable(output: RunOutput): string[] {
   const rows = ["| run | frame | held in | behind | waited in the queue | deadlock event |", "|---|---|---|---|---|---|"];
@@ -312,7 +330,9 @@ function heldTable(output: RunOutput): string[] {
       });
       const holder = cycle?.detail?.holder as { id?: unknown; method?: unknown } | undefined;
       const said = cycle ? `yes: ${String(holder?.method)} #${String(holder?.id)} waits for this reply` : "none";
-      const behind = `${String(f.held!.behindMethod)} #${String(f.held!.behindId)}`;
+      const behind = holders(run, f.index)
+        .map((h, i, all) => (i > 0 && h.method === all[i - 1]!.method ? `#${String(h.id)}` : `${String(h.method)} #${String(h.id)}`))
+        .join(", ");
       rows.push(`| ${runName(report, run)} | ${cell(f.text)} | ${f.to} | ${cell(behind)} | ${waited} | ${cell(said)} |`);
     }
   }
@@ -358,37 +378,37 @@ function parityPair(report: CaseReport, repeat: number) {
   return { memory, stdio };
 }
 
-const sideCounts = (run: RunRecord | undefined) => {
-  const client = run?.events.filter((e) => e.side === "client").length ?? 0;
-  return `${run?.events.length ?? 0} events (${client} client, ${(run?.events.length ?? 0) - client} server)`;
-};
-
 /**
  * The parity verdicts, with the allowances the expectation NAMES (not the ones a run happened to
  * need: whether concurrent arrivals interleave depends on how the pipe chunks them).
  */
 function parityText(output: RunOutput): string[] {
   const out: string[] = [];
+  const verdict = (side: string, r: ParityResult | null, against: string) => {
+    if (r === null) return [`  FAIL ${side} side: the child wrote no record of its own events`];
+    const lines = [`  ${r.ok ? "PASS" : "FAIL"} ${side} side ${r.ok ? "agrees" : "differs"}: ${r.memoryCount} ${side} events in memory, ${r.stdioCount} ${against}`];
+    const diff = r.firstDifference;
+    if (diff) lines.push(`      first difference in ${diff.sequence} at ${diff.index}/${diff.stdioIndex}: memory ${JSON.stringify(diff.memory)} vs stdio ${JSON.stringify(diff.stdio)}`);
+    return lines;
+  };
   for (const report of output.reports) {
     const allows = loadExpectation(report.scenario, report.dispatch, report.onDeadlock).parityAllows ?? [];
     const file = relative(ROOT, report.expectedFile);
     for (const p of report.parity) {
-      const { memory, stdio } = parityPair(report, p.repeat);
       if (out.length) out.push("");
       out.push(
         `== ${report.scenario} · ${report.dispatch}${report.onDeadlock === "break" ? " · break" : ""} · repeat ${p.repeat}: memory vs stdio ==`,
-        `  memory run: ${sideCounts(memory)}`,
-        `  stdio run:  ${sideCounts(stdio)}`,
-        `  ${p.ok ? "PASS" : "FAIL"} the client timelines ${p.ok ? "agree" : "differ"} (${p.result.memoryCount} vs ${p.result.stdioCount} client events compared)`,
+        ...verdict("client", p.result, "in the parent's stdio timeline"),
+        ...verdict("server", p.server ?? null, "in the child's own record"),
       );
-      const diff = p.result.firstDifference;
-      if (diff) out.push(`      first difference in ${diff.sequence} at ${diff.index}/${diff.stdioIndex}: memory ${JSON.stringify(diff.memory)} vs stdio ${JSON.stringify(diff.stdio)}`);
-      if (allows.length === 0) out.push(`  allowed differences named in ${file}: none, the two must agree exactly`);
-      else out.push(`  allowed differences named in ${file}:`);
+      if (allows.length === 0) out.push(`  client side, allowed differences named in ${file}: none, the two must agree exactly`);
+      else out.push(`  client side, allowed differences named in ${file}:`);
       for (const a of allows) {
         out.push(`    ${a.rule}: ${a.why}`);
         for (const rule of PARITY_RULES[a.rule]) out.push(`      ${rule.kind}: ${rule.reason}`);
       }
+      const floating = SERVER_SIDE_ALLOWANCES.filter((rule) => rule.floating).map((rule) => rule.kind);
+      out.push(`  server side, always allowed: ${floating.join(" and ")} float; their order among themselves must match`);
     }
   }
   return fenced("text", out);

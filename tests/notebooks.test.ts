@@ -178,4 +178,37 @@ test("a block whose run is not a valid lab command is an error naming the block"
   }
 });
 
+test("contract runs, only= and shows the run cannot give: read, filtered, or an error naming the block", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "lab-notebooks-only-"));
+  const nested = "nested --dispatch serial --transport memory --repeat 1";
+  const failsWith = async (text: string, message: RegExp) => {
+    writeFileSync(join(dir, "nb.md"), text);
+    try {
+      await runNotebooks({ dir, check: true, runner: shared, log: () => {} });
+      assert.unreachable(text);
+    } catch (error) {
+      assert.instance(error, NotebookError, text);
+      assert.match((error as Error).message, message);
+    }
+  };
+  try {
+    await failsWith(`x\n<!-- lab:output run="${nested}" show="parity" -->\n<!-- /lab:output -->\n`, /nb\.md:2: show="parity" needs runs over both transports/);
+    await failsWith(`x\n<!-- lab:output run="${nested}" show="contract" -->\n<!-- /lab:output -->\n`, /nb\.md:2: show="contract" needs a contract run/);
+    await failsWith(`x\n<!-- lab:output run="${nested}" show="child" -->\n<!-- /lab:output -->\n`, /nb\.md:2: show="child" needs a run over stdio/);
+    await failsWith(`x\n<!-- lab:output run="${nested}" show="results" only="prefetch" -->\n<!-- /lab:output -->\n`, /nb\.md:2: only="prefetch": .* has no prefetch \(it ran nested\)/);
+    assert.throws(() => parseNotebook("nb.md", '<!-- lab:output run="nested" show="results" only="" -->\n<!-- /lab:output -->'), /only="" names nothing/);
+
+    // A contract run: its cases are read from contract.json; only= keeps the named one.
+    const run = "contract --transport memory";
+    writeFileSync(join(dir, "nb.md"), `x\n<!-- lab:output run="${run}" show="contract" only="decline_with_spurious_data" -->\n<!-- /lab:output -->\n`);
+    assert.is((await runNotebooks({ dir, check: false, runner: shared, log: () => {} })).code, 0);
+    const body = parseNotebook("nb.md", readFileSync(join(dir, "nb.md"), "utf8")).blocks[0]!.body;
+    assert.equal(body.slice(2), [
+      '| decline_with_spurious_data | decline | `{"action":"decline","content":{"units":3,"unit_value":7}}` | declined | false | null | - |',
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test.run();
