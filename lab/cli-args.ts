@@ -1,4 +1,6 @@
 // Parses the lab's command line. Bad usage is a UsageError: the CLI prints it and exits 2.
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { DISPATCH_MODELS, type DispatchModel, type OnDeadlock } from "./receive-loop.js";
 
 export class UsageError extends Error {}
@@ -11,6 +13,7 @@ export interface RunArgs {
   json: boolean;
   onDeadlock: OnDeadlock;
   outDir: string | undefined;
+  expectedDir: string | undefined;
   rest: string[];
 }
 
@@ -28,7 +31,9 @@ options:
   --on-deadlock wait|break       serial only: let the SDK timeout fire, or fail the nested
                                  request the moment the cycle is detected (default wait)
   --json                         print the reports as JSON instead of swimlanes
-  --out DIR                      where run output goes (default run-output/)`;
+  --out DIR                      where run output goes (default run-output/)
+  --expected DIR                 read expectations from DIR instead of expected/
+                                 (contract: DIR/contract/); to try expectations of your own`;
 
 function valueOf(argv: string[], i: number, flag: string): string {
   const value = argv[i + 1];
@@ -45,6 +50,7 @@ export function parseArgs(argv: string[], transportNames: string[]): RunArgs {
     json: false,
     onDeadlock: "wait",
     outDir: undefined,
+    expectedDir: undefined,
     rest: [],
   };
   for (let i = 0; i < argv.length; i++) {
@@ -83,6 +89,12 @@ export function parseArgs(argv: string[], transportNames: string[]): RunArgs {
       case "--out":
         args.outDir = valueOf(argv, i++, arg);
         break;
+      case "--expected": {
+        const dir = valueOf(argv, i++, arg);
+        if (!existsSync(dir)) throw new UsageError(`--expected: no folder ${dir}`);
+        args.expectedDir = resolve(dir);
+        break;
+      }
       default:
         if (arg.startsWith("--")) args.rest.push(arg);
         else if (!args.target) args.target = arg;

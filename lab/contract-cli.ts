@@ -4,14 +4,14 @@
 // check holds, 1 when one fails; bad usage throws UsageError (exit 2 in lab/run.ts).
 import { join } from "node:path";
 import { parseArgs, UsageError } from "./cli-args.js";
-import { contractRow, loadContractExpectation, runContractCase } from "./contract.js";
+import { contractDir, contractRow, loadContractExpectation, runContractCase } from "./contract.js";
 import { RUN_OUTPUT_DIR, writeJsonAtomic } from "./output.js";
 import { DISPATCH_MEANING, type CaseReport } from "./pipeline.js";
 import { TRANSPORT_NAMES } from "./transports.js";
 import { assertPinnedSdk, readVersions } from "./versions.js";
 import { CONTRACT_CASES, findContractCase } from "../scenarios/contract/index.js";
 
-export const CONTRACT_USAGE = "usage: tsx lab/run.ts contract [<case>] [--transport <name>|both] [--repeat N] [--json] [--out DIR]";
+export const CONTRACT_USAGE = "usage: tsx lab/run.ts contract [<case>] [--transport <name>|both] [--repeat N] [--json] [--out DIR] [--expected DIR]";
 
 export async function main(argv: string[]): Promise<number> {
   const named = argv[0] !== undefined && !argv[0].startsWith("--") ? argv[0] : undefined;
@@ -33,8 +33,8 @@ export async function main(argv: string[]): Promise<number> {
   const versions = readVersions();
   assertPinnedSdk(versions);
   // Every expectation is read before anything runs: a malformed file is a usage error.
-  const work = cases.map((c) => ({ c, expectation: loadContractExpectation(c.name) }));
-  const options = { transports: args.transports, repeat: rest.includes("--repeat") ? args.repeat : 1 };
+  const work = cases.map((c) => ({ c, expectation: loadContractExpectation(c.name, contractDir(args.expectedDir)) }));
+  const options = { transports: args.transports, repeat: rest.includes("--repeat") ? args.repeat : 1, expectedDir: args.expectedDir };
   const reports: CaseReport[] = [];
   for (const { c, expectation } of work) reports.push(await runContractCase(c, expectation, options, versions));
 

@@ -28,10 +28,13 @@ export const ContractExpectation = Expectation.extend({
 export type ContractExpectation = z.infer<typeof ContractExpectation>;
 
 export const CONTRACT_EXPECTED_DIR = new URL("../expected/contract/", import.meta.url).pathname;
-export const contractExpectationPath = (name: string) => join(CONTRACT_EXPECTED_DIR, `${name}.json`);
+export const contractExpectationPath = (name: string, dir = CONTRACT_EXPECTED_DIR) => join(dir, `${name}.json`);
 
-export function loadContractExpectation(name: string): ContractExpectation {
-  const file = contractExpectationPath(name);
+/** Contract expectations live in `contract/` below the expectations folder. */
+export const contractDir = (expectedDir: string | undefined) => (expectedDir ? join(expectedDir, "contract") : CONTRACT_EXPECTED_DIR);
+
+export function loadContractExpectation(name: string, dir = CONTRACT_EXPECTED_DIR): ContractExpectation {
+  const file = contractExpectationPath(name, dir);
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -120,7 +123,8 @@ export async function runContractCase(
   options: Omit<CaseOptions, "onDeadlock">,
   versions: Versions,
 ): Promise<CaseReport> {
-  const report = await runCase(contractScenario(c), "sdk", { ...options, onDeadlock: "wait" }, versions, expectation);
+  const { expectedDir, ...caseOptions } = options;
+  const report = await runCase(contractScenario(c), "sdk", { ...caseOptions, onDeadlock: "wait" }, versions, expectation);
   // runCase has run the ordinary verifier (with the transport's own problems); add the rest.
   const runs = report.runs.map((run): RunRecord => {
     const verdicts = [...run.verdicts, ...contractChecks(run, expectation)];
@@ -128,7 +132,7 @@ export async function runContractCase(
   });
   return {
     ...report,
-    expectedFile: contractExpectationPath(c.name),
+    expectedFile: contractExpectationPath(c.name, contractDir(expectedDir)),
     runs,
     ok: runs.every((r) => r.ok) && report.parity.every((p) => p.ok),
   };

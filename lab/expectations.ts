@@ -84,10 +84,10 @@ export const EXPECTED_DIR = new URL("../expected/", import.meta.url).pathname;
  * `<scenario>.<dispatch>.json`; with --on-deadlock break, `<scenario>.<dispatch>.break.json`
  * where breaking changes what happens (elsewhere nothing deadlocks and the plain file holds).
  */
-export function expectationPath(scenario: string, dispatch: string, onDeadlock: OnDeadlock = "wait"): string {
-  const broken = join(EXPECTED_DIR, `${scenario}.${dispatch}.break.json`);
+export function expectationPath(scenario: string, dispatch: string, onDeadlock: OnDeadlock = "wait", dir = EXPECTED_DIR): string {
+  const broken = join(dir, `${scenario}.${dispatch}.break.json`);
   if (onDeadlock === "break" && existsSync(broken)) return broken;
-  return join(EXPECTED_DIR, `${scenario}.${dispatch}.json`);
+  return join(dir, `${scenario}.${dispatch}.json`);
 }
 
 export function parseExpectation(text: string, file: string): Expectation;
@@ -114,8 +114,8 @@ export function parseExpectation(text: string, file: string, schema: z.ZodType<u
   return parsed.data;
 }
 
-export function loadExpectation(scenario: string, dispatch: string, onDeadlock: OnDeadlock = "wait"): Expectation {
-  const file = expectationPath(scenario, dispatch, onDeadlock);
+export function loadExpectation(scenario: string, dispatch: string, onDeadlock: OnDeadlock = "wait", dir = EXPECTED_DIR): Expectation {
+  const file = expectationPath(scenario, dispatch, onDeadlock, dir);
   let text: string;
   try {
     text = readFileSync(file, "utf8");

@@ -96,19 +96,18 @@ export interface AllowedDifference {
  * runs; over stdio each line is its own write, and how many the parent reads per chunk is up to
  * the OS. Arrival order (the pipe is FIFO) and dispatch order still have to match.
  */
-export const CONCURRENT_ARRIVALS: readonly AllowedDifference[] = [
-  {
-    reason: "arrivals of concurrent frames interleave with client steps as the pipe delivers them; order kept, position and heldBehind not compared",
-    kind: "frame.arrived",
-    floating: true,
-    detailKeys: ["heldBehind", "heldBehindMethod"],
-  },
-  {
-    reason: "under the sdk model a frame is dispatched as soon as it arrives, so dispatches float with arrivals; their order is kept",
-    kind: "frame.dispatched",
-    floating: true,
-  },
-];
+export const CONCURRENT_ARRIVALS: readonly AllowedDifference[] = floatingArrivals(
+  "arrivals of concurrent frames interleave with client steps as the pipe delivers them; order kept, position and heldBehind not compared",
+  "under the sdk model a frame is dispatched as soon as it arrives, so dispatches float with arrivals; their order is kept",
+);
+
+/** Arrivals and dispatches keep their order among themselves but float against other events. */
+function floatingArrivals(arrivedWhy: string, dispatchedWhy: string): readonly AllowedDifference[] {
+  return [
+    { reason: arrivedWhy, kind: "frame.arrived", floating: true, detailKeys: ["heldBehind", "heldBehindMethod"] },
+    { reason: dispatchedWhy, kind: "frame.dispatched", floating: true },
+  ];
+}
 
 export interface ParityDifference {
   /** "events", or the floating kind whose own order differs */
@@ -210,16 +209,7 @@ export const PARITY_RULES: Record<"concurrent-arrivals", readonly AllowedDiffere
  * arrivals and dispatches always float; their order among themselves, and everything the
  * server sends, must still match.
  */
-export const SERVER_SIDE_ALLOWANCES: readonly AllowedDifference[] = [
-  {
-    reason: "server side: frames the client sends back to back reach the child in one pipe chunk; arrivals keep their order, their position against the server's own steps is not compared",
-    kind: "frame.arrived",
-    floating: true,
-    detailKeys: ["heldBehind", "heldBehindMethod"],
-  },
-  {
-    reason: "server side: the server dispatches each frame as it arrives, so dispatches float with arrivals; their order is kept",
-    kind: "frame.dispatched",
-    floating: true,
-  },
-];
+export const SERVER_SIDE_ALLOWANCES: readonly AllowedDifference[] = floatingArrivals(
+  "server side: frames the client sends back to back reach the child in one pipe chunk; arrivals keep their order, their position against the server's own steps is not compared",
+  "server side: the server dispatches each frame as it arrives, so dispatches float with arrivals; their order is kept",
+);

@@ -51,6 +51,8 @@ export interface CaseOptions {
   transports: string[];
   repeat: number;
   onDeadlock: OnDeadlock;
+  /** where expectations are read from (default expected/) */
+  expectedDir?: string;
 }
 
 export async function runCase(
@@ -58,7 +60,7 @@ export async function runCase(
   dispatch: DispatchModel,
   options: CaseOptions,
   versions: Versions,
-  expectation: Expectation = loadExpectation(scenario.name, dispatch, options.onDeadlock),
+  expectation: Expectation = loadExpectation(scenario.name, dispatch, options.onDeadlock, options.expectedDir),
 ): Promise<CaseReport> {
   const runs: RunRecord[] = [];
   for (const name of options.transports) await TRANSPORTS[name]?.prepare?.();
@@ -85,7 +87,7 @@ export async function runCase(
     dispatchMeaning: DISPATCH_MEANING[dispatch],
     onDeadlock: options.onDeadlock,
     versions,
-    expectedFile: expectationPath(scenario.name, dispatch, options.onDeadlock),
+    expectedFile: expectationPath(scenario.name, dispatch, options.onDeadlock, options.expectedDir),
     runs,
     parity,
     ok: runs.every((r) => r.ok) && parity.every((p) => p.ok),

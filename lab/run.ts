@@ -31,7 +31,7 @@ async function runScenarios(args: RunArgs): Promise<number> {
   const scenarios: Scenario[] = args.target === "all" ? [...SCENARIOS] : [findScenario(args.target)!];
   // Load every expectation before running anything: a malformed file is a usage error.
   const work = scenarios.flatMap((scenario) =>
-    args.dispatch.map((dispatch) => ({ scenario, dispatch, expectation: loadExpectation(scenario.name, dispatch, args.onDeadlock) })),
+    args.dispatch.map((dispatch) => ({ scenario, dispatch, expectation: loadExpectation(scenario.name, dispatch, args.onDeadlock, args.expectedDir) })),
   );
   const color = !args.json && wantsColor(process.stdout);
   const outDir = args.outDir ?? RUN_OUTPUT_DIR;
@@ -40,7 +40,7 @@ async function runScenarios(args: RunArgs): Promise<number> {
     const report = await runCase(
       scenario,
       dispatch,
-      { transports: args.transports, repeat: args.repeat, onDeadlock: args.onDeadlock },
+      { transports: args.transports, repeat: args.repeat, onDeadlock: args.onDeadlock, expectedDir: args.expectedDir },
       versions,
       expectation,
     );

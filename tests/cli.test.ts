@@ -1,10 +1,10 @@
 // The command line as a user meets it: exit codes, messages, and the run output it leaves.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCli } from "./support/cli.js";
+import { ROOT, runCli } from "./support/cli.js";
 
 test("an unknown scenario exits 2 and names the valid ones", () => {
   const r = runCli(["nope"]);
@@ -34,6 +34,46 @@ test("nested under serial shows the held reply, the timeout, the late dispatch a
     assert.ok(report.runs[0].verdicts.length > 10);
   } finally {
     rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test("a failing expectation exits 1 and still writes the run output (JSON and SVG) with the failing verdict", () => {
+  const expected = mkdtempSync(join(tmpdir(), "lab-expected-"));
+  const out = mkdtempSync(join(tmpdir(), "lab-out-"));
+  try {
+    cpSync(join(ROOT, "expected"), expected, { recursive: true });
+    const file = join(expected, "fixed-fixture.sdk.json");
+    const doc = JSON.parse(readFileSync(file, "utf8"));
+    doc.results.first.value = 22; // a wrong hand-written value
+    writeFileSync(file, JSON.stringify(doc));
+    const r = runCli(["fixed-fixture", "--dispatch", "sdk", "--transport", "memory", "--repeat", "1", "--expected", expected, "--out", out]);
+    assert.is(r.code, 1, r.stderr);
+    assert.match(r.stdout, "$.first.value: expected integer 22, got integer 21");
+    const report = JSON.parse(readFileSync(join(out, "fixed-fixture.sdk.json"), "utf8"));
+    assert.is(report.ok, false);
+    assert.is(report.expectedFile, file);
+    assert.ok(report.runs[0].wire.length > 0, "the evidence is kept");
+    assert.ok(readdirSync(out).some((f) => f.endsWith(".svg")));
+  } finally {
+    rmSync(expected, { recursive: true, force: true });
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test("a malformed expectation exits 2 naming the file and the path inside it", () => {
+  const expected = mkdtempSync(join(tmpdir(), "lab-expected-"));
+  try {
+    cpSync(join(ROOT, "expected"), expected, { recursive: true });
+    const file = join(expected, "prefetch.serial.json");
+    const doc = JSON.parse(readFileSync(file, "utf8"));
+    doc.wire["tools/list"] = "one";
+    writeFileSync(file, JSON.stringify(doc));
+    const r = runCli(["prefetch", "--dispatch", "serial", "--transport", "memory", "--expected", expected]);
+    assert.is(r.code, 2);
+    assert.match(r.stderr, file);
+    assert.match(r.stderr, "$.wire.tools/list");
+  } finally {
+    rmSync(expected, { recursive: true, force: true });
   }
 });
 
