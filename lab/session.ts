@@ -17,6 +17,7 @@ export const CLIENT_INFO = { name: "reentrancy-lab-client", version: "0.1.0" };
 /** Bounds: no wait in the lab is open-ended. */
 export const CALL_TIMEOUT_MS = 15_000;
 export const SESSION_BOUND_MS = 30_000;
+export const TRANSPORT_CLOSE_BOUND_MS = 15_000;
 
 export interface SessionOptions {
   dispatch: DispatchModel;
@@ -135,7 +136,8 @@ export async function runSession(
     }
     if (opened) {
       try {
-        transportEvidence = await opened.close();
+        // A child may take its 5 s grace, the kill wait and the drain wait: 15 s bounds them all.
+        transportEvidence = await withBound(opened.close(), TRANSPORT_CLOSE_BOUND_MS, "closing the transport");
       } catch (error) {
         errors.push(`closing transport: ${String(error)}`);
       }
