@@ -21,7 +21,7 @@ const COMMANDS: Record<string, Command> = {
     return 0;
   },
   bench: async (argv) => (await import("./bench.js")).main(argv),
-  notebooks: async (argv) => (await import("./notebooks.js")).main(argv),
+  notebooks: async (argv) => (await import("./notebooks/index.js")).main(argv),
   contract: async (argv) => (await import("./contract-cli.js")).main(argv),
 };
 

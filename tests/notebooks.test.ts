@@ -6,7 +6,10 @@ import * as assert from "uvu/assert";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cliRunner, NotebookError, normalise, parseNotebook, runNotebooks, type RunOutput, type Runner } from "../lab/notebooks.js";
+import { runNotebooks } from "../lab/notebooks/index.js";
+import { NotebookError, parseNotebook } from "../lab/notebooks/markers.js";
+import { normalise } from "../lab/notebooks/normalise.js";
+import { cliRunner, type RunOutput, type Runner } from "../lab/notebooks/runs.js";
 import { ROOT, runCli } from "./support/cli.js";
 
 const NOTEBOOK = "02-callback-deadlock.md";

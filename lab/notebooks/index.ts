@@ -1,0 +1,144 @@
+// The notebooks engine: each notebook in notebooks/ is Markdown whose output blocks are made by
+// real runs. `tsx lab/run.ts notebooks` re-runs what each block shows and rewrites only the
+// blocks' contents; `--check` compares instead (times and pids ignored) and says which notebook
+// and which block differ. Prose is never touched.
+//
+// Each block's `run` is what follows `tsx lab/run.ts` on the command line (runs.ts); `show` picks
+// what the block holds, from that one run (shows.ts); the optional `only="a,b"` keeps just the
+// reports of those scenarios or contract cases. Blocks with the same `run` share one run.
+// markers.ts finds the blocks; normalise.ts says what --check ignores.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { writeAtomic } from "../output.js";
+import { NotebookError, parseNotebook } from "./markers.js";
+import { describeMismatch, firstDifference, type Mismatch } from "./normalise.js";
+import { cliRunner, ROOT, type Runner, type RunOutput } from "./runs.js";
+import { renderBlock, SHOWS, unsuitable } from "./shows.js";
+
+export const NOTEBOOKS_DIR = join(ROOT, "notebooks");
+
+export interface NotebookOptions {
+  dir?: string;
+  /** notebook file names (in dir) or paths; default: every .md file in dir */
+  files?: string[];
+  check: boolean;
+  runner?: Runner;
+  log?: (line: string) => void;
+}
+
+export interface NotebookResult {
+  code: 0 | 1;
+  mismatches: Mismatch[];
+  updated: number;
+  unchanged: number;
+  failedRuns: string[];
+}
+
+/** Re-runs every block of every notebook; rewrites the blocks that differ, or (check) reports them. */
+export async function runNotebooks(options: NotebookOptions): Promise<NotebookResult> {
+  const dir = resolve(options.dir ?? NOTEBOOKS_DIR);
+  if (!existsSync(dir)) throw new NotebookError(dir, 0, "no such notebooks directory");
+  const log = options.log ?? ((line: string) => console.log(line));
+  const runner = options.runner ?? cliRunner();
+  const paths = (options.files?.length ? options.files : readdirSync(dir).filter((f) => f.endsWith(".md")).sort()).map((f) =>
+    f.includes("/") ? resolve(f) : join(dir, f),
+  );
+  // Parse everything first: a malformed notebook stops the engine before any run.
+  const notebooks = paths.map((path) => {
+    const near = relative(process.cwd(), path);
+    const file = near && !near.startsWith("..") ? near : path;
+    return { path, file, ...parseNotebook(file, readFileSync(path, "utf8")) };
+  });
+
+  const cache = new Map<string, Promise<RunOutput>>();
+  const result: NotebookResult = { code: 0, mismatches: [], updated: 0, unchanged: 0, failedRuns: [] };
+  for (const nb of notebooks) {
+    const lines = [...nb.lines];
+    let shift = 0; // lines added or removed by rewrites above the current block
+    let changed = 0;
+    for (const block of nb.blocks) {
+      let pending = cache.get(block.run);
+      if (!pending) {
+        pending = runner(block.run);
+        cache.set(block.run, pending);
+      }
+      const output = await pending;
+      if (output.code === 2) {
+        throw new NotebookError(nb.file, block.open, `run="${block.run}" is not a valid lab command: ${output.stderr.trim().split("\n")[0] ?? ""}`);
+      }
+      if (output.code !== 0 && output.code !== 1) {
+        throw new Error(`${nb.file}:${block.open}: run="${block.run}" did not finish (exit ${String(output.code)}, signal ${String(output.signal)}): ${output.stderr.trim().slice(0, 500)}`);
+      }
+      if (output.code === 1 && !result.failedRuns.includes(block.run)) result.failedRuns.push(block.run);
+      const missing = block.only?.filter((name) => !output.reports.some((r) => r.scenario === name)) ?? [];
+      if (missing.length) {
+        throw new NotebookError(nb.file, block.open, `only="${block.only!.join(",")}": run="${block.run}" has no ${missing.join(", ")} (it ran ${output.reports.map((r) => r.scenario).join(", ") || "nothing"})`);
+      }
+      const shown = block.only ? { ...output, reports: output.reports.filter((r) => block.only!.includes(r.scenario)) } : output;
+      const why = unsuitable(block.show, shown);
+      if (why) throw new NotebookError(nb.file, block.open, why);
+      const fresh = renderBlock(block.show, shown);
+      const at = firstDifference(block.body, fresh);
+      if (at === undefined) {
+        result.unchanged++;
+        continue;
+      }
+      if (options.check) {
+        result.mismatches.push({ file: nb.file, block, line: block.open + 1 + at.index, notebook: at.notebook, fresh: at.fresh });
+        continue;
+      }
+      lines.splice(block.open + shift, block.body.length, ...fresh);
+      shift += fresh.length - block.body.length;
+      changed++;
+    }
+    if (changed) writeAtomic(nb.path, lines.join("\n"));
+    result.updated += changed;
+    if (!options.check) log(`${nb.file}: ${nb.blocks.length} output blocks, ${changed} rewritten`);
+  }
+  for (const m of result.mismatches) log(describeMismatch(m));
+  for (const run of result.failedRuns) log(`warning: run="${run}" failed an expectation (the CLI exited 1)`);
+  if (options.check) {
+    log(
+      result.mismatches.length
+        ? `${result.mismatches.length} output block(s) differ from a fresh run: run \`npx tsx lab/run.ts notebooks\` to rewrite them`
+        : `${notebooks.length} notebook(s), ${result.unchanged} output blocks: all match a fresh run`,
+    );
+  }
+  result.code = result.mismatches.length || result.failedRuns.length ? 1 : 0;
+  return result;
+}
+
+export const NOTEBOOKS_USAGE = `usage: tsx lab/run.ts notebooks [--check] [--dir DIR] [NOTEBOOK.md ...]
+
+Re-runs what each notebook's output blocks show and rewrites only those blocks.
+  --check     rewrite nothing; exit 1 if any block differs from a fresh run (times and pids ignored)
+  --dir DIR   where the notebooks are (default notebooks/)
+
+Blocks: <!-- lab:output run="<args of tsx lab/run.ts>" show="${Object.keys(SHOWS).join("|")}" [only="<name>,..."] --> ... <!-- /lab:output -->`;
+
+export async function main(argv: string[]): Promise<number> {
+  const options: NotebookOptions = { check: false, files: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--check") options.check = true;
+    else if (arg === "--dir" && argv[i + 1] !== undefined) options.dir = argv[++i];
+    else if (arg === "--help" || arg === "-h") {
+      console.log(NOTEBOOKS_USAGE);
+      return 0;
+    } else if (arg.startsWith("-")) {
+      console.error(`error: unknown option ${arg}\n\n${NOTEBOOKS_USAGE}`);
+      return 2;
+    } else options.files!.push(arg);
+  }
+  try {
+    return (await runNotebooks(options)).code;
+  } catch (error) {
+    if (error instanceof NotebookError) {
+      console.error(`error: ${error.message}`);
+      return 2;
+    }
+    // A run that crashed or outlived its bound: the notebook is fine, the run is not.
+    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}

@@ -1,0 +1,80 @@
+// The shows of the receiving loop: `held` (who waited behind whom) and `timing` (how many
+// callbacks ran at once, and how long the timed spans took).
+import { loadExpectation } from "../expectations.js";
+import type { RunRecord } from "../pipeline.js";
+import { frameViews } from "../render/story.js";
+import { callbackTime, peakCallbacks, selectEvent } from "../verify.js";
+import { cell, ms1, runName, runsOf } from "./format.js";
+import type { RunOutput } from "./runs.js";
+
+/** Every request that held the receiving loop while this frame sat in its queue, in order. */
+function holders(run: RunRecord, frame: number): { id: unknown; method: unknown }[] {
+  const arrived = run.events.find((e) => e.kind === "frame.arrived" && e.frame === frame);
+  if (!arrived) return [];
+  const dispatched = run.events.find((e) => e.kind === "frame.dispatched" && e.frame === frame);
+  const end = dispatched?.seq ?? Number.MAX_SAFE_INTEGER;
+  const out: { id: unknown; method: unknown }[] = [];
+  if (arrived.detail?.heldBehind !== undefined) out.push({ id: arrived.detail.heldBehind, method: arrived.detail.heldBehindMethod });
+  for (const e of run.events) {
+    if (e.kind === "loop.held" && e.side === arrived.side && e.seq > arrived.seq && e.seq < end) out.push({ id: e.id, method: e.method });
+  }
+  return out;
+}
+
+/** Every frame that waited behind a request holding a loop, and whether the lab saw a cycle. */
+export function heldTable(output: RunOutput): string[] {
+  const rows = ["| run | frame | held in | behind | waited in the queue | deadlock event |", "|---|---|---|---|---|---|"];
+  for (const { report, run } of runsOf(output)) {
+    const held = frameViews(run.events, run.wire).filter((f) => f.held);
+    if (held.length === 0) rows.push(`| ${runName(report, run)} | nothing was held | | | | |`);
+    for (const f of held) {
+      const dispatched = run.events.find((e) => e.kind === "frame.dispatched" && e.frame === f.index);
+      const waited = dispatched ? ms1(Number(dispatched.detail?.waitedMs ?? 0)) : "never dispatched";
+      const cycle = run.events.find((e) => {
+        if (e.kind !== "deadlock" || e.side !== f.to) return false;
+        const waiting = e.detail?.waiting as { id?: unknown } | undefined;
+        return (f.label.frameType === "result" || f.label.frameType === "error") && waiting?.id === f.label.id;
+      });
+      const holder = cycle?.detail?.holder as { id?: unknown; method?: unknown } | undefined;
+      const said = cycle ? `yes: ${String(holder?.method)} #${String(holder?.id)} waits for this reply` : "none";
+      const behind = holders(run, f.index)
+        .map((h, i, all) => (i > 0 && h.method === all[i - 1]!.method ? `#${String(h.id)}` : `${String(h.method)} #${String(h.id)}`))
+        .join(", ");
+      rows.push(`| ${runName(report, run)} | ${cell(f.text)} | ${f.to} | ${cell(behind)} | ${waited} | ${cell(said)} |`);
+    }
+  }
+  return rows;
+}
+
+/** Peaks exactly; every timed span in ms and in units of the run's own median callback time. */
+export function timingTable(output: RunOutput): string[] {
+  const rows = [
+    "| run | callbacks at once (peak) | one callback (median) | timed span | span | in callback times | expected |",
+    "|---|---|---|---|---|---|---|",
+  ];
+  for (const report of output.reports) {
+    const expectation = loadExpectation(report.scenario, report.dispatch, report.onDeadlock);
+    for (const run of report.runs) {
+      const peak = peakCallbacks(run.events);
+      const peakText = expectation.peakCallbacks === undefined ? String(peak) : `${peak} (expected ${expectation.peakCallbacks})`;
+      const first = callbackTime(run.events);
+      const rules = expectation.timing ?? [];
+      if (rules.length === 0) rows.push(`| ${runName(report, run)} | ${peakText} | ${first === undefined ? "-" : ms1(first)} | - | | | |`);
+      for (const rule of rules) {
+        const unit = callbackTime(run.events, rule.unitCall);
+        const from = selectEvent(run.events, rule.from);
+        const to = selectEvent(run.events, rule.to);
+        const span = from && to ? to.t - from.t : undefined;
+        const bounds = [
+          rule.atLeastCallbacks !== undefined && `at least ${rule.atLeastCallbacks} x`,
+          rule.atMostCallbacks !== undefined && `at most ${rule.atMostCallbacks} x`,
+          rule.atMostMs !== undefined && `at most ${rule.atMostMs} ms`,
+        ].filter(Boolean);
+        rows.push(
+          `| ${runName(report, run)} | ${peakText} | ${unit === undefined ? "-" : ms1(unit)} | ${cell(rule.why)} | ${span === undefined ? "not found" : ms1(span)} | ${span !== undefined && unit && (rule.atLeastCallbacks !== undefined || rule.atMostCallbacks !== undefined) ? `${(span / unit).toFixed(2)} x` : "-"} | ${bounds.join(", ")} |`,
+        );
+      }
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,67 @@
+// Comparing: what may differ between two honest runs is erased before comparing, and the first
+// difference that remains is a mismatch, named by file, block and line.
+import type { Block } from "./markers.js";
+
+/**
+ * Times and pids differ from run to run, and with them the padding around them. Erased: every
+ * decimal number (every time the lab prints has a decimal point), whole numbers followed by
+ * "ms", pids. Two texts whose very presence depends on timing go too: " after N ms in queue"
+ * (the swimlane prints it only when a wait reaches 1 ms, so a loaded machine adds it) and
+ * Mermaid's "... N ms pass ..." notes (drawn only for gaps over 40 ms). Then runs of spaces
+ * collapse to one, a swimlane line's two empty trailing lanes go, and trailing blank lines go.
+ */
+export function normalise(lines: readonly string[]): string[] {
+  return numbered(lines).map(([, text]) => text);
+}
+
+/** normalise(), keeping each kept line's index in the input. */
+function numbered(lines: readonly string[]): [number, string][] {
+  const out = lines
+    .map((line, i): [number, string] => [
+      i,
+      line
+        .replace(/\bpid\b(["']?\s*[:=]?\s*)\d+/gi, "pid$1<pid>")
+        .replace(/\d+\.\d+/g, "<n>")
+        .replace(/\b\d+(?=\s*ms\b)/g, "<n>")
+        .replace(/ after <n> ms in queue/g, "")
+        .replace(/\s+/g, " ")
+        .trim()
+        // A client-lane line ends in two empty lanes, unless its text was long enough to run
+        // across them (as " after N ms in queue" makes it): the same line either way.
+        .replace(/ │ │$/, ""),
+    ])
+    .filter(([, line]) => !/^Note over C,S: \.\.\. <n> ms pass \.\.\.$/.test(line));
+  while (out.length && out[out.length - 1]![1] === "") out.pop();
+  return out;
+}
+
+export interface Mismatch {
+  file: string;
+  block: Block;
+  /** 1-based line in the file of the first line that differs */
+  line: number;
+  notebook: string | undefined;
+  fresh: string | undefined;
+}
+
+/** The first difference after normalising: the stored line's index in the block, and both texts. */
+export function firstDifference(stored: string[], fresh: string[]): { index: number; notebook?: string; fresh?: string } | undefined {
+  const a = numbered(stored);
+  const b = numbered(fresh);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (a[i]?.[1] === b[i]?.[1]) continue;
+    return { index: a[i]?.[0] ?? stored.length, ...(a[i] && { notebook: a[i]![1] }), ...(b[i] && { fresh: b[i]![1] }) };
+  }
+  return undefined;
+}
+
+const describeBlock = (b: Block) =>
+  `output block run="${b.run}" show="${b.show}"${b.only ? ` only="${b.only.join(",")}"` : ""} (lines ${b.open}-${b.close})`;
+
+export function describeMismatch(m: Mismatch): string {
+  return [
+    `${m.file}:${m.line}: ${describeBlock(m.block)} differs from a fresh run`,
+    `    notebook: ${m.notebook ?? "(nothing)"}`,
+    `    fresh:    ${m.fresh ?? "(nothing)"}`,
+  ].join("\n");
+}

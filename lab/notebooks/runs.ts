@@ -1,0 +1,89 @@
+// Running a block's `run`: the real CLI, as a bounded child process, with its run output sent to
+// a temporary directory, and its case reports read back (a scenario writes one file per case;
+// `contract` writes contract.json, whose `cases` are case reports too).
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { CaseReport } from "../pipeline.js";
+import { DISPATCH_MODELS } from "../receive-loop.js";
+import { SCENARIOS } from "../../scenarios/index.js";
+
+/** The project root: runs start here, and run.ts is under it. */
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+/** No run of a notebook may take longer than this. */
+export const RUN_BOUND_MS = 120_000;
+
+export interface RunOutput {
+  run: string;
+  code: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  reports: CaseReport[];
+  /** the reports came from a `contract` run (run-output/contract.json holds them as `cases`) */
+  contract?: boolean;
+}
+
+export type Runner = (run: string) => Promise<RunOutput>;
+
+function reportOrder(report: CaseReport): number {
+  const scenario = SCENARIOS.findIndex((s) => s.name === report.scenario);
+  const dispatch = DISPATCH_MODELS.indexOf(report.dispatch);
+  return (scenario < 0 ? 999 : scenario) * 10 + (dispatch < 0 ? 9 : dispatch) + (report.onDeadlock === "break" ? 5 : 0);
+}
+
+/** What `tsx lab/run.ts contract` writes to run-output/contract.json. */
+interface ContractOutput {
+  command: "contract";
+  cases: CaseReport[];
+}
+
+/** Runs `tsx lab/run.ts <run>` as a child process, within a bound, output to a temporary directory. */
+export function cliRunner(boundMs = RUN_BOUND_MS): Runner {
+  return (run) => {
+    const out = mkdtempSync(join(tmpdir(), "lab-notebook-"));
+    const argv = ["--import", "tsx", join(ROOT, "lab", "run.ts"), ...run.split(/\s+/), "--out", out];
+    return new Promise<RunOutput>((done) => {
+      execFile(
+        process.execPath,
+        argv,
+        { cwd: ROOT, encoding: "utf8", timeout: boundMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1" } },
+        (error, stdout, stderr) => {
+          const hide = (s: string) => s.split(`${out}/`).join("run-output/").split(out).join("run-output");
+          let reports: CaseReport[] = [];
+          let contract = false;
+          try {
+            reports = readdirSync(out)
+              .filter((f) => f.endsWith(".json"))
+              .sort()
+              .flatMap((f) => {
+                const data = JSON.parse(readFileSync(join(out, f), "utf8")) as CaseReport | ContractOutput;
+                // The contract command writes one file whose `cases` are ordinary case reports.
+                if ("command" in data && data.command === "contract") {
+                  contract = true;
+                  return data.cases;
+                }
+                return [data as CaseReport];
+              })
+              // Stable: contract cases keep the order the command ran them in.
+              .sort((a, b) => reportOrder(a) - reportOrder(b));
+          } finally {
+            rmSync(out, { recursive: true, force: true });
+          }
+          const e = error as (Error & { code?: unknown; signal?: string | null }) | null;
+          done({
+            run,
+            code: e ? (typeof e.code === "number" ? e.code : null) : 0,
+            signal: e?.signal ?? null,
+            stdout: hide(stdout),
+            stderr: hide(stderr),
+            reports,
+            ...(contract ? { contract } : {}),
+          });
+        },
+      );
+    });
+  };
+}

@@ -1,0 +1,94 @@
+// The shows of runs over stdio: `parity` and `compared` (memory beside stdio), `child` (each
+// stdio child's lifecycle).
+import { relative } from "node:path";
+import { lifecycleProblems, type ChildEvidence } from "../child-process.js";
+import { loadExpectation } from "../expectations.js";
+import { normalise as parityEvents, PARITY_RULES, SERVER_SIDE_ALLOWANCES, type ParityEvent, type ParityResult } from "../parity.js";
+import type { CaseReport } from "../pipeline.js";
+import { rpc } from "../render/swimlane.js";
+import { cell, code, fenced, ms1, runName, runsOf } from "./format.js";
+import { ROOT, type RunOutput } from "./runs.js";
+
+function parityPair(report: CaseReport, repeat: number) {
+  const memory = report.runs.find((r) => r.transport === "memory" && r.repeat === repeat);
+  const stdio = report.runs.find((r) => r.transport === "stdio" && r.repeat === repeat);
+  return { memory, stdio };
+}
+
+/**
+ * The parity verdicts, with the allowances the expectation NAMES (not the ones a run happened to
+ * need: whether concurrent arrivals interleave depends on how the pipe chunks them).
+ */
+export function parityText(output: RunOutput): string[] {
+  const out: string[] = [];
+  const verdict = (side: string, r: ParityResult | null, against: string) => {
+    if (r === null) return [`  FAIL ${side} side: the child wrote no record of its own events`];
+    const lines = [`  ${r.ok ? "PASS" : "FAIL"} ${side} side ${r.ok ? "agrees" : "differs"}: ${r.memoryCount} ${side} events in memory, ${r.stdioCount} ${against}`];
+    const diff = r.firstDifference;
+    if (diff) lines.push(`      first difference in ${diff.sequence} at ${diff.index}/${diff.stdioIndex}: memory ${JSON.stringify(diff.memory)} vs stdio ${JSON.stringify(diff.stdio)}`);
+    return lines;
+  };
+  for (const report of output.reports) {
+    const allows = loadExpectation(report.scenario, report.dispatch, report.onDeadlock).parityAllows ?? [];
+    const file = relative(ROOT, report.expectedFile);
+    for (const p of report.parity) {
+      if (out.length) out.push("");
+      out.push(
+        `== ${report.scenario} · ${report.dispatch}${report.onDeadlock === "break" ? " · break" : ""} · repeat ${p.repeat}: memory vs stdio ==`,
+        ...verdict("client", p.result, "in the parent's stdio timeline"),
+        ...verdict("server", p.server ?? null, "in the child's own record"),
+      );
+      if (allows.length === 0) out.push(`  client side, allowed differences named in ${file}: none, the two must agree exactly`);
+      else out.push(`  client side, allowed differences named in ${file}:`);
+      for (const a of allows) {
+        out.push(`    ${a.rule}: ${a.why}`);
+        for (const rule of PARITY_RULES[a.rule]) out.push(`      ${rule.kind}: ${rule.reason}`);
+      }
+      const floating = SERVER_SIDE_ALLOWANCES.filter((rule) => rule.floating).map((rule) => rule.kind);
+      out.push(`  server side, always allowed: ${floating.join(" and ")} float; their order among themselves must match`);
+    }
+  }
+  return fenced("text", out);
+}
+
+function parityEventText(e: ParityEvent | undefined): string {
+  if (!e) return "(nothing)";
+  const frame = e.method !== undefined || e.id !== undefined ? ` ${rpc(e)}` : "";
+  return `${e.kind}${frame}${e.detail ? ` ${JSON.stringify(e.detail)}` : ""}`;
+}
+
+/** The client events parity compares, as it compares them: timing and server events dropped. */
+export function comparedTable(output: RunOutput): string[] {
+  const out: string[] = [];
+  const pairs = output.reports.flatMap((report) => report.parity.map((p) => ({ report, ...parityPair(report, p.repeat), repeat: p.repeat })));
+  for (const { report, memory, stdio, repeat } of pairs) {
+    const a = parityEvents(memory?.events ?? []);
+    const b = parityEvents(stdio?.events ?? []);
+    if (pairs.length > 1) out.push(...(out.length ? [""] : []), `**${report.scenario} · ${report.dispatch} · repeat ${repeat}**`, "");
+    out.push("| # | memory | stdio |", "|---|---|---|");
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+      const same = JSON.stringify(a[i]) === JSON.stringify(b[i]);
+      out.push(`| ${i + 1} | ${code(parityEventText(a[i]))} | ${same ? "same" : `**differs:** ${code(parityEventText(b[i]))}`} |`);
+    }
+  }
+  return out;
+}
+
+/** Each stdio child's life as the parent saw it. */
+export function childTable(output: RunOutput): string[] {
+  const rows = [
+    "| run | stdout lines | lines that were not one JSON-RPC message | stderr | stdin closed → exit | exit code | signal | killed after the grace | lifecycle problems |",
+    "|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const { report, run } of runsOf(output)) {
+    const e = run.transportEvidence as Partial<ChildEvidence>;
+    if (e.kind !== "stdio-child") continue;
+    const lines = run.wire.filter((f) => f.from === "server").length + (e.stdoutErrors?.length ?? 0);
+    const stderr = e.stderr ? `${e.stderr.trimEnd().split("\n").length} line(s): ${code(e.stderr.trimEnd().split("\n")[0]!.slice(0, 80))}` : "empty";
+    const problems = lifecycleProblems(run.transportEvidence).map((p) => p.replace(/^child \d+ /, "child "));
+    rows.push(
+      `| ${runName(report, run)} | ${lines} | ${e.stdoutErrors?.length ?? 0} | ${stderr} | ${e.closeToExitMs === undefined ? "-" : ms1(e.closeToExitMs)} | ${String(e.exitCode)} | ${e.signal ?? "none"} | ${e.forcedKill ? "yes" : "no"} | ${problems.length ? cell(problems.join("; ")) : "none"} |`,
+    );
+  }
+  return rows;
+}
