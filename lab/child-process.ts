@@ -1,6 +1,7 @@
 // One stdio child and everything the lab keeps about its life: stdout split into lines,
 // stderr captured apart, exit code or signal, and a close that never waits without a bound.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { appendFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 
 /** Grace after stdin is closed before the child is killed, then the wait for the kill. */
@@ -74,7 +75,11 @@ export class StdioChild {
       forcedKill: false, exitedDuringSession: false, stdoutDrained: false, stderrDrained: false,
       stdoutErrors: [], stdinErrors: [], stderr: "", stderrTruncated: false,
     };
-    if (child.pid !== undefined) startedPids.push(child.pid);
+    if (child.pid !== undefined) {
+      startedPids.push(child.pid);
+      // Tests set this so children started by other lab processes (CLI runs) can be checked too.
+      if (process.env.LAB_CHILD_PID_LOG) appendFileSync(process.env.LAB_CHILD_PID_LOG, `${child.pid}\n`);
+    }
     live.add(child);
 
     // Listening for 'error' at once: an unhandled one would crash the lab (e.g. ENOENT, EPIPE).

@@ -1,4 +1,5 @@
 // Runs the lab's CLI as a real child process, with a bound, and returns what it printed.
+import "./child-pids.js";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 

@@ -1,4 +1,5 @@
 // Real runs shared by the test files: each scenario x model once in memory, made on first use.
+import "./child-pids.js";
 import { loadExpectation, type Expectation } from "../../lab/expectations.js";
 import { openMemoryTransport } from "../../lab/memory-transport.js";
 import type { DispatchModel, OnDeadlock } from "../../lab/receive-loop.js";
