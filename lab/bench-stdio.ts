@@ -14,16 +14,12 @@ import { lifecycleProblems, openStdioTransport, type ChildEvidence } from "./std
 import fixedFixture from "../scenarios/fixed-fixture.js";
 import nested from "../scenarios/nested.js";
 import prefetch from "../scenarios/prefetch.js";
+import { median } from "./stats.js";
 
 const CHILDREN = 10;
 const REPEATS = 2;
 const NODE_BOUND_MS = 10_000;
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
 /** Wall time of spawning `node -e 0` until it has exited. */

@@ -12,16 +12,12 @@ import { createLinkedPair } from "./linked-transport.js";
 import { openMemoryTransport } from "./memory-transport.js";
 import type { DispatchModel, OnDeadlock } from "./receive-loop.js";
 import { runSession, type SessionEvidence } from "./session.js";
+import { median } from "./stats.js";
 import { Recorder } from "./timeline.js";
 import fanOut from "../scenarios/fan-out.js";
 import fixedFixture from "../scenarios/fixed-fixture.js";
 import nested from "../scenarios/nested.js";
 
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
 

@@ -11,7 +11,7 @@ import { Expectation, ExpectationError, Json, parseExpectation } from "./expecta
 import { runCase, type CaseOptions, type CaseReport, type RunRecord } from "./pipeline.js";
 import type { TimelineEvent, WireFrame } from "./timeline.js";
 import type { Versions } from "./versions.js";
-import { callbackAnswers, resultsOf, verify, type Evidence, type Verdict } from "./verify.js";
+import { callbackAnswers, replyTo, resultsOf, verify, type Evidence, type Verdict } from "./verify.js";
 import { contractScenario, type ContractCase } from "../scenarios/contract/index.js";
 
 export const ContractExpectation = Expectation.extend({
@@ -72,10 +72,6 @@ const msg = (f: WireFrame) => f.message as Message;
 
 function elicitationRequests(wire: WireFrame[]): WireFrame[] {
   return wire.filter((f) => f.from === "server" && msg(f).method === "elicitation/create" && msg(f).id !== undefined);
-}
-
-function replyTo(wire: WireFrame[], request: WireFrame): WireFrame | undefined {
-  return wire.find((f) => f.from === request.to && msg(f).method === undefined && msg(f).id === msg(request).id);
 }
 
 /** The client's reply to each elicitation/create, as {result} or {error: {code}}; null if none. */

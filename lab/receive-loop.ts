@@ -41,10 +41,9 @@ export class ReceiveLoop {
   private holder: Holder | undefined;
   private scheduled = false;
   private closed = false;
-  // requests this side gave up on (it sent notifications/cancelled for them)
-  private readonly abandoned = new Set<number | string>();
-  // requests already failed by the lab on deadlock (break mode); their real reply is late
-  private readonly broken = new Set<number | string>();
+  // requests this side gave up on: it sent notifications/cancelled for them, or the lab failed
+  // them on a detected deadlock (break); a reply that still comes for one is late
+  private readonly givenUp = new Set<number | string>();
   deliver: ((message: JSONRPCMessage) => void) | undefined;
 
   constructor(private readonly options: ReceiveLoopOptions) {}
@@ -74,7 +73,7 @@ export class ReceiveLoop {
     const holder = this.holder;
     if (label.frameType === "notification" && label.method === "notifications/cancelled") {
       const requestId = (message as { params?: { requestId?: number | string } }).params?.requestId;
-      if (requestId !== undefined) this.abandoned.add(requestId);
+      if (requestId !== undefined) this.givenUp.add(requestId);
     }
     if (!holder) return;
     if (label.frameType === "request" && label.id !== undefined) holder.sentWhileHeld.add(label.id);
@@ -113,7 +112,7 @@ export class ReceiveLoop {
       const { label, frame } = next;
       const waited = Math.round((recorder.now() - next.arrivedAt) * 1000) / 1000;
       recorder.event(side, "frame.dispatched", { ...label, frame, detail: { waitedMs: waited } });
-      if (isReply(label) && label.id !== undefined && (this.abandoned.has(label.id) || this.broken.has(label.id))) {
+      if (isReply(label) && label.id !== undefined && this.givenUp.has(label.id)) {
         recorder.event(side, "reply.late", { id: label.id, origin: label.origin, method: label.method, frame });
       }
       if (model === "serial" && label.frameType === "request" && label.id !== undefined) {
@@ -141,7 +140,7 @@ export class ReceiveLoop {
       },
     });
     if (onDeadlock !== "break" || reply.id === undefined) return;
-    this.broken.add(reply.id);
+    this.givenUp.add(reply.id);
     holder.sentWhileHeld.delete(reply.id);
     const message = `Deadlock detected by the lab: ${holder.method} #${holder.id} holds the receive loop and waits for ${reply.method} #${reply.id}, whose reply is queued behind it`;
     // Synthesised locally and never put on the wire: the real reply stays queued and arrives late.

@@ -79,7 +79,7 @@ export class Recorder {
   }
 
   /** Labels a frame with its type, id and (for replies) the method of the request it answers. */
-  label(from: Side, message: JSONRPCMessage): FrameLabel {
+  private label(from: Side, message: JSONRPCMessage): FrameLabel {
     const m = message as { id?: number | string; method?: string; result?: unknown; error?: unknown };
     if (m.method !== undefined && m.id !== undefined) {
       this.methods.set(`${from}:${m.id}`, m.method);
@@ -93,12 +93,9 @@ export class Recorder {
 
   /** Records a frame leaving `from`: kept whole on the wire, plus a frame.sent event. */
   sent(from: Side, message: JSONRPCMessage): { frame: number; label: FrameLabel } {
-    const frame = this.wire.length;
-    // Frames are cloned so later mutation by either SDK cannot rewrite the evidence.
-    this.wire.push({ index: frame, t: this.now(), from, to: otherSide(from), message: structuredClone(message) });
-    const label = this.label(from, message);
-    this.event(from, "frame.sent", { ...label, frame });
-    return { frame, label };
+    const kept = this.keep(from, message);
+    this.event(from, "frame.sent", { ...kept.label, frame: kept.frame });
+    return kept;
   }
 
   /**
@@ -106,7 +103,12 @@ export class Recorder {
    * on the wire at the moment it was read; the receiving loop records its arrival.
    */
   received(from: Side, message: JSONRPCMessage): { frame: number; label: FrameLabel } {
+    return this.keep(from, message);
+  }
+
+  private keep(from: Side, message: JSONRPCMessage): { frame: number; label: FrameLabel } {
     const frame = this.wire.length;
+    // Frames are cloned so later mutation by either SDK cannot rewrite the evidence.
     this.wire.push({ index: frame, t: this.now(), from, to: otherSide(from), message: structuredClone(message) });
     return { frame, label: this.label(from, message) };
   }

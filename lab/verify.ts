@@ -1,6 +1,7 @@
 // Verifiers: pure functions of the evidence (timeline + wire) and a hand-written expectation.
 // They never change the evidence and never look at anything else.
 import { differences } from "./compare.js";
+import { median } from "./stats.js";
 import type { EventSelector, Expectation, TimingRule } from "./expectations.js";
 import type { TimelineEvent, WireFrame } from "./timeline.js";
 
@@ -63,10 +64,7 @@ export function callbackTime(events: TimelineEvent[], call = "first"): number | 
     if (e.kind === "callback.entered") entered.set(e.detail?.n, e.t);
     if (e.kind === "callback.left" && entered.has(e.detail?.n)) spans.push(e.t - entered.get(e.detail?.n)!);
   }
-  if (spans.length === 0) return undefined;
-  spans.sort((a, b) => a - b);
-  const mid = Math.floor(spans.length / 2);
-  return spans.length % 2 ? spans[mid] : (spans[mid - 1]! + spans[mid]!) / 2;
+  return spans.length === 0 ? undefined : median(spans);
 }
 
 function timingProblems(events: TimelineEvent[], rule: TimingRule): string[] {
@@ -160,8 +158,7 @@ function resultsAgreeWithWire({ events, wire }: Evidence): string[] {
   const out: string[] = [];
   if (calls.length !== recorded.length) out.push(`${calls.length} tools/call on the wire, ${recorded.length} tool.result events`);
   calls.forEach((call, i) => {
-    const id = (call.message as { id: unknown }).id;
-    const reply = wire.find((f) => f.from === "server" && isReplyTo(f, id)) as WireFrame | undefined;
+    const reply = replyTo(wire, call);
     const event = recorded[i];
     if (!reply || !event?.detail || "error" in event.detail) return;
     const onWire = (reply.message as { result?: { structuredContent?: unknown } }).result?.structuredContent ?? null;
@@ -173,6 +170,12 @@ function resultsAgreeWithWire({ events, wire }: Evidence): string[] {
 function isReplyTo(frame: WireFrame, id: unknown): boolean {
   const m = frame.message as { id?: unknown; method?: unknown };
   return m.method === undefined && m.id === id;
+}
+
+/** The reply to a request: from the side it went to, with its id (ids are per direction). */
+export function replyTo(wire: WireFrame[], request: WireFrame): WireFrame | undefined {
+  const id = (request.message as { id?: unknown }).id;
+  return wire.find((f) => f.from === request.to && isReplyTo(f, id));
 }
 
 /** Ids are per direction: a request from X is answered by exactly one frame from the other side. */
@@ -199,11 +202,7 @@ export function replyProblems(wire: WireFrame[]): string[] {
 export function nestingProblems(wire: WireFrame[]): string[] {
   const windows = wire
     .filter((f) => f.from === "client" && (f.message as { method?: string }).method === "tools/call")
-    .map((call) => {
-      const id = (call.message as { id: unknown }).id;
-      const reply = wire.find((f) => f.from === "server" && isReplyTo(f, id));
-      return { start: call.index, end: reply?.index ?? Infinity };
-    });
+    .map((call) => ({ start: call.index, end: replyTo(wire, call)?.index ?? Infinity }));
   return wire
     .filter((f) => f.from === "server" && isRequest(f))
     .filter((f) => !windows.some((w) => w.start < f.index && f.index < w.end))

@@ -1,5 +1,5 @@
 // The same scenarios over a real stdio child: same results and same client-side story as in
-// memory, faults that end quickly with their evidence kept, and no child left behind.
+// memory, and faults that end quickly with their evidence kept (no child left: zz-no-child-left).
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { withBound } from "../lab/bound.js";
@@ -10,7 +10,8 @@ import { openMemoryTransport } from "../lab/memory-transport.js";
 import { compareParity, CONCURRENT_ARRIVALS, SERVER_SIDE_ALLOWANCES } from "../lab/parity.js";
 import { DISPATCH_MODELS } from "../lab/receive-loop.js";
 import { runSession, type SessionEvidence } from "../lab/session.js";
-import { lifecycleProblems, openStdioTransport, startedChildPids, stdioTransport, type ChildSide } from "../lab/stdio-transport.js";
+import { lifecycleProblems, openStdioTransport, stdioTransport, type ChildSide } from "../lab/stdio-transport.js";
+import { resultsOf } from "../lab/verify.js";
 import { SCENARIOS } from "../scenarios/index.js";
 import fixedFixture from "../scenarios/fixed-fixture.js";
 import nested from "../scenarios/nested.js";
@@ -21,15 +22,6 @@ const PARITY_SCENARIOS = [nested, prefetch, fixedFixture];
 
 const SESSION_TEST_BOUND_MS = 20_000;
 
-function toolResults(evidence: SessionEvidence): Record<string, unknown> {
-  const results: Record<string, unknown> = {};
-  for (const event of evidence.events) {
-    if (event.kind !== "tool.result" || !event.detail) continue;
-    const { call, result, error } = event.detail as { call: string; result?: unknown; error?: unknown };
-    results[call] = result ?? { error };
-  }
-  return results;
-}
 
 const child = (evidence: SessionEvidence) => evidence.transportEvidence as ChildEvidence & { childSide: ChildSide | null };
 
@@ -74,9 +66,9 @@ for (const scenario of PARITY_SCENARIOS) {
       const stdio = await withBound(runSession(scenario, openStdioTransport, "stdio", { dispatch }), SESSION_TEST_BOUND_MS, "stdio session");
       assert.equal(stdio.errors, []);
       assert.equal(lifecycleProblems(stdio.transportEvidence), []);
-      const results = toolResults(stdio);
+      const results = resultsOf(stdio.events);
       assert.ok(results.first !== undefined && results.recovery !== undefined, "both calls produced a tool.result");
-      assert.equal(results, toolResults(memory));
+      assert.equal(results, resultsOf(memory.events));
       const parity = compareParity(memory.events, stdio.events);
       assert.ok(parity.ok, `parity broke at ${JSON.stringify(parity.firstDifference)}`);
       assertServerParity(memory, stdio);
@@ -95,7 +87,7 @@ for (const scenario of SCENARIOS.filter((s) => !PARITY_SCENARIOS.includes(s))) {
       const stdio = await withBound(runSession(scenario, openStdioTransport, "stdio", { dispatch }), SESSION_TEST_BOUND_MS, "stdio session");
       assert.equal(stdio.errors, []);
       assert.equal(lifecycleProblems(stdio.transportEvidence), []);
-      assert.equal(toolResults(stdio), toolResults(memory));
+      assert.equal(resultsOf(stdio.events), resultsOf(memory.events));
       const parity = compareParity(memory.events, stdio.events, CONCURRENT_ARRIVALS);
       assert.ok(parity.ok, `parity broke at ${JSON.stringify(parity.firstDifference)}`);
       assertServerParity(memory, stdio);
@@ -160,22 +152,7 @@ test("ignore-stdin-close: killed after the grace, and that is a failure", async 
   assert.ok(waited >= EXIT_GRACE_MS && waited < EXIT_GRACE_MS + KILL_WAIT_MS, `killed ${waited} ms after stdin closed`);
   assert.ok(lifecycleProblems(run.transportEvidence).some((p) => p.includes("killed")));
   // The calls themselves were fine: the failure is the lifecycle alone.
-  assert.equal(toolResults(run).recovery, { status: "calculated", computed: true, value: 21 });
-});
-
-test("no child the lab started is still alive", () => {
-  const pids = startedChildPids();
-  assert.ok(pids.length >= PARITY_SCENARIOS.length * DISPATCH_MODELS.length + 3, `${pids.length} children started`);
-  // Signal 0 only checks existence: ESRCH means the pid is gone (reaped), anything else is not.
-  const alive = pids.filter((pid) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code !== "ESRCH";
-    }
-  });
-  assert.equal(alive, []);
+  assert.equal(resultsOf(run.events).recovery, { status: "calculated", computed: true, value: 21 });
 });
 
 test.run();
