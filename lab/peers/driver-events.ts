@@ -1,0 +1,25 @@
+// The events a client driver in another process writes (one JSON object per line, to a file the
+// lab names). The lab validates every line against this schema when it reads the file; a line
+// that does not fit fails the run with the line's number and the reason.
+import { z } from "zod";
+
+const Detail = z.record(z.string(), z.unknown());
+
+export const DriverEvent = z.strictObject({
+  /** CLOCK_MONOTONIC in ns (Python time.monotonic_ns(), Node process.hrtime.bigint()) */
+  t_ns: z.int().min(0),
+  kind: z.enum([
+    "call.started", // detail: {call}
+    "callback.entered", // id, method "elicitation/create", detail: {n, call}
+    "callback.left", // id, method, detail: {n, call, action} or {n, call, error}
+    "nested.sent", // method
+    "nested.ok", // method
+    "nested.failed", // method, detail: {code: number|null, message, type}
+    "tool.result", // detail: {call, result, isError} or {call, error: {code, message}}
+    "note", // detail: anything the driver wants kept
+  ]),
+  id: z.union([z.int(), z.string()]).optional(),
+  method: z.string().optional(),
+  detail: Detail.optional(),
+});
+export type DriverEvent = z.infer<typeof DriverEvent>;
