@@ -1,16 +1,16 @@
 // The lab's command line: tsx lab/run.ts <scenario|all|list|bench> [options]
 // Exit 0 when every expectation holds, 1 when one fails, 2 on bad usage.
-import { parseArgs, USAGE, UsageError, type RunArgs } from "./cli-args.js";
-import { ExpectationError, loadExpectation } from "./expectations.js";
-import { RUN_OUTPUT_DIR, runOutputPath, writeJsonAtomic } from "./output.js";
-import { runCase, type CaseReport } from "./pipeline.js";
+import { parseArgs, USAGE, UsageError, type RunArgs } from "./cli/args.js";
+import { ExpectationError, loadExpectation } from "./check/expectations.js";
+import { RUN_OUTPUT_DIR, runOutputPath, writeJsonAtomic } from "./cli/output.js";
+import { runCase, type CaseReport } from "./session/pipeline.js";
 import { renderRun, renderSummary } from "./render/report.js";
 import { wantsColor } from "./render/swimlane.js";
 import { writeRunSvgs } from "./render/svg.js";
-import { TRANSPORT_NAMES } from "./transports.js";
-import { assertPinnedSdk, readVersions, VersionMismatch } from "./versions.js";
+import { TRANSPORT_NAMES } from "./transports/index.js";
+import { assertPinnedSdk, readVersions, VersionMismatch } from "./peers/versions.js";
 import { findScenario, SCENARIOS } from "../scenarios/index.js";
-import type { Scenario } from "./scenario.js";
+import type { Scenario } from "./session/scenario.js";
 
 type Command = (argv: string[]) => Promise<number>;
 
@@ -20,9 +20,9 @@ const COMMANDS: Record<string, Command> = {
     for (const s of SCENARIOS) console.log(`${s.name.padEnd(16)} ${s.summary}`);
     return 0;
   },
-  bench: async (argv) => (await import("./bench.js")).main(argv),
+  bench: async (argv) => (await import("./bench/index.js")).main(argv),
   notebooks: async (argv) => (await import("./notebooks/index.js")).main(argv),
-  contract: async (argv) => (await import("./contract-cli.js")).main(argv),
+  contract: async (argv) => (await import("./cli/contract.js")).main(argv),
 };
 
 async function runScenarios(args: RunArgs): Promise<number> {

@@ -1,6 +1,6 @@
 // Negative control: the callback answers from a fixture and never touches the session.
-import { VALID_ANSWER } from "../lab/form.js";
-import { reentrancyScenario } from "../lab/scenario.js";
+import { VALID_ANSWER } from "../lab/peers/form.js";
+import { reentrancyScenario } from "../lab/session/scenario.js";
 
 const FIXTURE = { action: "accept", content: { ...VALID_ANSWER } } as const;
 

@@ -1,8 +1,8 @@
 // A ping while a callback runs. A receive loop that awaits each request's handler cannot answer
 // the ping until the callback returns (python-sdk #188: a ping waits behind a long handler).
 import { setTimeout as delay } from "node:timers/promises";
-import { VALID_ANSWER } from "../lab/form.js";
-import { acceptValid, FORM_CAPABILITY, type Scenario } from "../lab/scenario.js";
+import { VALID_ANSWER } from "../lab/peers/form.js";
+import { acceptValid, FORM_CAPABILITY, type Scenario } from "../lab/session/scenario.js";
 
 /** The fixed time the callback takes before it answers. */
 export const LIVENESS_CALLBACK_MS = 300;

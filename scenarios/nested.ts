@@ -2,8 +2,8 @@
 // tools/list on the same client. Under a receive loop that awaits each inbound request's
 // handler, that reply can only be read after the callback returns.
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { VALID_ANSWER } from "../lab/form.js";
-import { reentrancyScenario } from "../lab/scenario.js";
+import { VALID_ANSWER } from "../lab/peers/form.js";
+import { reentrancyScenario } from "../lab/session/scenario.js";
 
 /** How long the callback waits for its nested tools/list before it gives up. */
 export const NESTED_TIMEOUT_MS = 500;

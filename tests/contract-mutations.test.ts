@@ -5,9 +5,9 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { deepEqual } from "node:assert";
-import { loadContractExpectation, verifyContract } from "../lab/contract.js";
-import type { SessionEvidence } from "../lab/session.js";
-import type { TimelineEvent, WireFrame } from "../lab/timeline.js";
+import { loadContractExpectation, verifyContract } from "../lab/check/contract.js";
+import type { SessionEvidence } from "../lab/session/session.js";
+import type { TimelineEvent, WireFrame } from "../lab/history/timeline.js";
 import { copy } from "./support/runs.js";
 import { CASE_NAMES, contractRun } from "./support/contract-runs.js";
 

@@ -4,9 +4,9 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { EXPECTED_DIR, ExpectationError, parseExpectation } from "../lab/expectations.js";
-import type { DispatchModel } from "../lab/receive-loop.js";
-import { verify } from "../lab/verify.js";
+import { EXPECTED_DIR, ExpectationError, parseExpectation } from "../lab/check/expectations.js";
+import type { DispatchModel } from "../lab/history/receive-loop.js";
+import { verify } from "../lab/check/verify.js";
 import { survivingChanges, type Json } from "./support/expectation-mutations.js";
 import { memoryRun } from "./support/runs.js";
 

@@ -3,10 +3,10 @@
 // deadlock story.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { openMemoryTransport } from "../lab/memory-transport.js";
-import { DISPATCH_MODELS, type DispatchModel } from "../lab/receive-loop.js";
+import { openMemoryTransport } from "../lab/transports/memory.js";
+import { DISPATCH_MODELS, type DispatchModel } from "../lab/history/receive-loop.js";
 import { mermaidText, renderMermaid } from "../lab/render/mermaid.js";
-import { runSession, type SessionEvidence } from "../lab/session.js";
+import { runSession, type SessionEvidence } from "../lab/session/session.js";
 import { findScenario, SCENARIOS } from "../scenarios/index.js";
 
 const runs = new Map<string, Promise<SessionEvidence>>();

@@ -1,8 +1,8 @@
 // Every scenario under both dispatch models, in memory, against its hand-written expectation.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { DISPATCH_MODELS } from "../lab/receive-loop.js";
-import { verify } from "../lab/verify.js";
+import { DISPATCH_MODELS } from "../lab/history/receive-loop.js";
+import { verify } from "../lab/check/verify.js";
 import { SCENARIOS } from "../scenarios/index.js";
 import { expectation, memoryRun } from "./support/runs.js";
 

@@ -2,16 +2,16 @@
 // memory, and faults that end quickly with their evidence kept (no child left: zz-no-child-left).
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { withBound } from "../lab/bound.js";
-import { childBuildStaleness, ensureChildBuilt } from "../lab/child-build.js";
-import { DIE_EXIT_CODE, DIE_STDERR_LINE, GARBAGE_LINE } from "../lab/child-faults.js";
-import { EXIT_GRACE_MS, KILL_WAIT_MS, type ChildEvidence } from "../lab/child-process.js";
-import { openMemoryTransport } from "../lab/memory-transport.js";
-import { compareParity, CONCURRENT_ARRIVALS, SERVER_SIDE_ALLOWANCES } from "../lab/parity.js";
-import { DISPATCH_MODELS } from "../lab/receive-loop.js";
-import { runSession, type SessionEvidence } from "../lab/session.js";
-import { lifecycleProblems, openStdioTransport, stdioTransport, type ChildSide } from "../lab/stdio-transport.js";
-import { resultsOf } from "../lab/verify.js";
+import { withBound } from "../lab/session/bound.js";
+import { childBuildStaleness, ensureChildBuilt } from "../lab/peers/ts1/child-build.js";
+import { DIE_EXIT_CODE, DIE_STDERR_LINE, GARBAGE_LINE } from "../lab/peers/ts1/child-faults.js";
+import { EXIT_GRACE_MS, KILL_WAIT_MS, type ChildEvidence } from "../lab/transports/child-process.js";
+import { openMemoryTransport } from "../lab/transports/memory.js";
+import { compareParity, CONCURRENT_ARRIVALS, SERVER_SIDE_ALLOWANCES } from "../lab/check/parity.js";
+import { DISPATCH_MODELS } from "../lab/history/receive-loop.js";
+import { runSession, type SessionEvidence } from "../lab/session/session.js";
+import { lifecycleProblems, openStdioTransport, stdioTransport, type ChildSide } from "../lab/transports/stdio.js";
+import { resultsOf } from "../lab/check/verify.js";
 import { SCENARIOS } from "../scenarios/index.js";
 import fixedFixture from "../scenarios/fixed-fixture.js";
 import nested from "../scenarios/nested.js";

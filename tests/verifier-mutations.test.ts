@@ -3,8 +3,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { isDeepStrictEqual } from "node:util";
-import { verify, type Evidence } from "../lab/verify.js";
-import type { TimelineEvent } from "../lab/timeline.js";
+import { verify, type Evidence } from "../lab/check/verify.js";
+import type { TimelineEvent } from "../lab/history/timeline.js";
 import { copy, expectation, memoryRun } from "./support/runs.js";
 
 function failedChecks(evidence: Evidence, scenario: string, dispatch: "sdk" | "serial"): string[] {

@@ -1,7 +1,7 @@
 // The lab refuses to judge an SDK other than the one its expectations were written for.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { assertPinnedSdk, PINNED_SDK_VERSION, readVersions, VersionMismatch } from "../lab/versions.js";
+import { assertPinnedSdk, PINNED_SDK_VERSION, readVersions, VersionMismatch } from "../lab/peers/versions.js";
 
 test("the installed SDK is the pinned one, and Node is recorded", () => {
   const versions = readVersions();

@@ -3,7 +3,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { startedChildPids } from "../lab/child-process.js";
+import { startedChildPids } from "../lab/transports/child-process.js";
 import { CHILD_PID_LOG } from "./support/child-pids.js";
 
 function alive(pid: number): boolean {

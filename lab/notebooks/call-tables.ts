@@ -1,6 +1,6 @@
 // The shows of what each call returned: `results` for scenario runs, `contract` for contract runs.
-import { contractRow, elicitationReplies } from "../contract.js";
-import { resultsOf } from "../verify.js";
+import { contractRow, elicitationReplies } from "../check/contract.js";
+import { resultsOf } from "../check/verify.js";
 import { cell, code, runName, runsOf } from "./format.js";
 import type { RunOutput } from "./runs.js";
 

@@ -1,5 +1,5 @@
 // The pieces every show is made of: fenced blocks, table cells, run names, times.
-import type { CaseReport, RunRecord } from "../pipeline.js";
+import type { CaseReport, RunRecord } from "../session/pipeline.js";
 import type { RunOutput } from "./runs.js";
 
 /** A fenced code block, its fence longer than any run of backticks inside it. */

@@ -9,13 +9,14 @@
 // markers.ts finds the blocks; normalise.ts says what --check ignores.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { writeAtomic } from "../output.js";
+import { writeAtomic } from "../cli/output.js";
 import { NotebookError, parseNotebook } from "./markers.js";
 import { describeMismatch, firstDifference, type Mismatch } from "./normalise.js";
 import { cliRunner, ROOT, type Runner, type RunOutput } from "./runs.js";
 import { renderBlock, SHOWS, unsuitable } from "./shows.js";
 
-export const NOTEBOOKS_DIR = join(ROOT, "notebooks");
+export { NOTEBOOKS_DIR } from "../paths.js";
+import { NOTEBOOKS_DIR } from "../paths.js";
 
 export interface NotebookOptions {
   dir?: string;

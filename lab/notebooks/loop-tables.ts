@@ -1,9 +1,9 @@
 // The shows of the receiving loop: `held` (who waited behind whom) and `timing` (how many
 // callbacks ran at once, and how long the timed spans took).
-import { loadExpectation } from "../expectations.js";
-import type { RunRecord } from "../pipeline.js";
+import { loadExpectation } from "../check/expectations.js";
+import type { RunRecord } from "../session/pipeline.js";
 import { frameViews } from "../render/story.js";
-import { callbackTime, peakCallbacks, selectEvent } from "../verify.js";
+import { callbackTime, peakCallbacks, selectEvent } from "../check/verify.js";
 import { cell, ms1, runName, runsOf } from "./format.js";
 import type { RunOutput } from "./runs.js";
 

@@ -6,12 +6,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CaseReport } from "../pipeline.js";
-import { DISPATCH_MODELS } from "../receive-loop.js";
+import type { CaseReport } from "../session/pipeline.js";
+import { DISPATCH_MODELS } from "../history/receive-loop.js";
 import { SCENARIOS } from "../../scenarios/index.js";
 
 /** The project root: runs start here, and run.ts is under it. */
-export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export { PROJECT_ROOT as ROOT } from "../paths.js";
+import { PROJECT_ROOT as ROOT } from "../paths.js";
 /** No run of a notebook may take longer than this. */
 export const RUN_BOUND_MS = 120_000;
 

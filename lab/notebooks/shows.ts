@@ -1,7 +1,7 @@
 // What a block can show (show="..."), whether a run can give it, and rendering one block's
 // contents from one run. Renderers read the reports only (timeline, wire, verdicts, transport
 // evidence); `timing` and `parity` also read the expectation file.
-import type { RunRecord } from "../pipeline.js";
+import type { RunRecord } from "../session/pipeline.js";
 import { renderMermaid } from "../render/mermaid.js";
 import { renderVerdicts, runHeader } from "../render/report.js";
 import { renderSwimlane } from "../render/swimlane.js";

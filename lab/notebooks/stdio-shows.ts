@@ -1,10 +1,10 @@
 // The shows of runs over stdio: `parity` and `compared` (memory beside stdio), `child` (each
 // stdio child's lifecycle).
 import { relative } from "node:path";
-import { lifecycleProblems, type ChildEvidence } from "../child-process.js";
-import { loadExpectation } from "../expectations.js";
-import { normalise as parityEvents, PARITY_RULES, SERVER_SIDE_ALLOWANCES, type ParityEvent, type ParityResult } from "../parity.js";
-import type { CaseReport } from "../pipeline.js";
+import { lifecycleProblems, type ChildEvidence } from "../transports/child-process.js";
+import { loadExpectation } from "../check/expectations.js";
+import { normalise as parityEvents, PARITY_RULES, SERVER_SIDE_ALLOWANCES, type ParityEvent, type ParityResult } from "../check/parity.js";
+import type { CaseReport } from "../session/pipeline.js";
 import { rpc } from "../render/swimlane.js";
 import { cell, code, fenced, ms1, runName, runsOf } from "./format.js";
 import { ROOT, type RunOutput } from "./runs.js";

@@ -3,7 +3,7 @@
 // held frame, timeout, deadlock, late reply, callback answers and results, the client loop's
 // held span as an activation, and a frame's time in a queue as a shaded rect. It only reads the
 // timeline and the wire. Order is time order; Mermaid draws no time scale.
-import type { Side, TimelineEvent, WireFrame } from "../timeline.js";
+import type { Side, TimelineEvent, WireFrame } from "../history/timeline.js";
 import { frameViews, LONG_GAP_MS, moments, type FrameView, type Moment } from "./story.js";
 
 const ALIAS: Record<Side, string> = { client: "C", server: "S" };

@@ -1,6 +1,6 @@
 // Text for one case: a header per run, its swimlane, one line per expectation, a summary.
-import type { ParityResult } from "../parity.js";
-import type { CaseReport, RunRecord } from "../pipeline.js";
+import type { ParityResult } from "../check/parity.js";
+import type { CaseReport, RunRecord } from "../session/pipeline.js";
 import { renderSwimlane } from "./swimlane.js";
 
 const mark = (ok: boolean, color: boolean) => (color ? (ok ? "\x1b[32m✔\x1b[0m" : "\x1b[31m✘\x1b[0m") : ok ? "PASS" : "FAIL");

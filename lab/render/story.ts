@@ -2,7 +2,7 @@
 // one view per wire frame (when it left, arrived, was dispatched; held? late?) and the moments
 // worth a note (timeout, deadlock, callback answers, results...). Both renderers share it, so
 // the two pictures of a run tell the same story in the same words.
-import type { FrameLabel, FrameType, Side, TimelineEvent, WireFrame } from "../timeline.js";
+import type { FrameLabel, FrameType, Side, TimelineEvent, WireFrame } from "../history/timeline.js";
 import { rpc } from "./swimlane.js";
 
 /** A gap between two moments longer than this is drawn shorter (SVG) or noted (Mermaid). */

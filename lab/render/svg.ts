@@ -9,9 +9,9 @@
 // short and marked with a break that states how long it really was. An arrow is drawn flat
 // when its frame arrived less than 1 ms after it left, and slanted to its arrival otherwise.
 import { join } from "node:path";
-import type { CaseReport } from "../pipeline.js";
-import { writeAtomic } from "../output.js";
-import type { TimelineEvent, WireFrame } from "../timeline.js";
+import type { CaseReport } from "../session/pipeline.js";
+import { writeAtomic } from "../cli/output.js";
+import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 import { callbackSpans, frameViews, LONG_GAP_MS, loopSpans, moments, type FrameView, type Moment, type Tone } from "./story.js";
 
 /** What the SVG needs from a run: a SessionEvidence or a RunRecord will do. */

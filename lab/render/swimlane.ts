@@ -1,6 +1,6 @@
 // The terminal swimlane: one line per timeline event, in three lanes (client | wire | server).
 // It only reads the timeline.
-import type { TimelineEvent } from "../timeline.js";
+import type { TimelineEvent } from "../history/timeline.js";
 
 const WIDTH = { time: 9, client: 44, wire: 40 };
 

@@ -4,9 +4,9 @@
 // The callback never calls back into the session, so the dispatch model cannot matter: the cases
 // run under `sdk` (the TS SDK as shipped).
 import type { ClientCapabilities, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Policy } from "../../lab/calculate-server.js";
-import { VALID_ANSWER } from "../../lab/form.js";
-import { FORM_CAPABILITY, type Scenario } from "../../lab/scenario.js";
+import type { Policy } from "../../lab/peers/ts1/calculate-server.js";
+import { VALID_ANSWER } from "../../lab/peers/form.js";
+import { FORM_CAPABILITY, type Scenario } from "../../lab/session/scenario.js";
 
 export interface ContractCase {
   name: string;

@@ -1,9 +1,9 @@
 // Real runs shared by the test files: each scenario x model once in memory, made on first use.
 import "./child-pids.js";
-import { loadExpectation, type Expectation } from "../../lab/expectations.js";
-import { openMemoryTransport } from "../../lab/memory-transport.js";
-import type { DispatchModel, OnDeadlock } from "../../lab/receive-loop.js";
-import { runSession, type SessionEvidence } from "../../lab/session.js";
+import { loadExpectation, type Expectation } from "../../lab/check/expectations.js";
+import { openMemoryTransport } from "../../lab/transports/memory.js";
+import type { DispatchModel, OnDeadlock } from "../../lab/history/receive-loop.js";
+import { runSession, type SessionEvidence } from "../../lab/session/session.js";
 import { findScenario } from "../../scenarios/index.js";
 
 const cache = new Map<string, Promise<SessionEvidence>>();

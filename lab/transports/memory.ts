@@ -1,8 +1,8 @@
 // Opens a session's transport in memory: the calculate server in this process, linked to the
 // client through observable receive loops.
-import { createCalculateServer } from "./calculate-server.js";
-import { createLinkedPair } from "./linked-transport.js";
-import type { OpenTransport } from "./session.js";
+import { createCalculateServer } from "../peers/ts1/calculate-server.js";
+import { createLinkedPair } from "./linked.js";
+import type { OpenTransport } from "../session/session.js";
 
 export const openMemoryTransport: OpenTransport = async (recorder, options) => {
   const pair = createLinkedPair(recorder, options.dispatch, options.onDeadlock);

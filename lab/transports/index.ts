@@ -1,7 +1,7 @@
 // The transports a session can run over, by name, with what each adds to the verdicts.
-import { openMemoryTransport } from "./memory-transport.js";
-import type { OpenTransport } from "./session.js";
-import { ensureChildBuilt, lifecycleProblems, openStdioTransport } from "./stdio-transport.js";
+import { openMemoryTransport } from "./memory.js";
+import type { OpenTransport } from "../session/session.js";
+import { ensureChildBuilt, lifecycleProblems, openStdioTransport } from "./stdio.js";
 
 export interface TransportEntry {
   open: OpenTransport;

@@ -8,8 +8,8 @@ import type {
   ElicitRequest,
   ElicitResult,
 } from "@modelcontextprotocol/sdk/types.js";
-import { VALID_ANSWER } from "./form.js";
-import type { EventKind } from "./timeline.js";
+import { VALID_ANSWER } from "../peers/form.js";
+import type { EventKind } from "../history/timeline.js";
 
 export interface CallbackContext {
   client: Client;

@@ -8,11 +8,11 @@ import { join } from "node:path";
 import { z } from "zod";
 import { differences } from "./compare.js";
 import { Expectation, ExpectationError, Json, parseExpectation } from "./expectations.js";
-import { runCase, type CaseOptions, type CaseReport, type RunRecord } from "./pipeline.js";
-import type { TimelineEvent, WireFrame } from "./timeline.js";
-import type { Versions } from "./versions.js";
+import { runCase, type CaseOptions, type CaseReport, type RunRecord } from "../session/pipeline.js";
+import type { TimelineEvent, WireFrame } from "../history/timeline.js";
+import type { Versions } from "../peers/versions.js";
 import { callbackAnswers, replyTo, resultsOf, verify, type Evidence, type Verdict } from "./verify.js";
-import { contractScenario, type ContractCase } from "../scenarios/contract/index.js";
+import { contractScenario, type ContractCase } from "../../scenarios/contract/index.js";
 
 export const ContractExpectation = Expectation.extend({
   dispatch: z.literal("sdk"),
@@ -27,7 +27,8 @@ export const ContractExpectation = Expectation.extend({
 });
 export type ContractExpectation = z.infer<typeof ContractExpectation>;
 
-export const CONTRACT_EXPECTED_DIR = new URL("../expected/contract/", import.meta.url).pathname;
+import { CONTRACT_EXPECTED_DIR } from "../paths.js";
+export { CONTRACT_EXPECTED_DIR };
 export const contractExpectationPath = (name: string, dir = CONTRACT_EXPECTED_DIR) => join(dir, `${name}.json`);
 
 /** Contract expectations live in `contract/` below the expectations folder. */

@@ -2,7 +2,7 @@
 // Over stdio the server lives in another process, so only client events can be compared, and
 // only what does not depend on timing: kinds, ids, methods, frame types, order, and a few
 // semantic detail keys. Any difference left is reported, or allowed with a written reason.
-import type { EventKind, Side, TimelineEvent } from "./timeline.js";
+import type { EventKind, Side, TimelineEvent } from "../history/timeline.js";
 
 /** Detail keys that carry meaning rather than timing (waitedMs, queued, frame indexes are dropped). */
 export const STABLE_DETAIL_KEYS = [

@@ -4,17 +4,17 @@
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import { ensureChildBuilt } from "./child-build.js";
-import { within } from "./child-process.js";
-import { openMemoryTransport } from "./memory-transport.js";
-import { compareParity } from "./parity.js";
-import { DISPATCH_MODELS } from "./receive-loop.js";
-import { runSession } from "./session.js";
-import { lifecycleProblems, openStdioTransport, type ChildEvidence } from "./stdio-transport.js";
-import fixedFixture from "../scenarios/fixed-fixture.js";
-import nested from "../scenarios/nested.js";
-import prefetch from "../scenarios/prefetch.js";
-import { median } from "./stats.js";
+import { ensureChildBuilt } from "../peers/ts1/child-build.js";
+import { within } from "../transports/child-process.js";
+import { openMemoryTransport } from "../transports/memory.js";
+import { compareParity } from "../check/parity.js";
+import { DISPATCH_MODELS } from "../history/receive-loop.js";
+import { runSession } from "../session/session.js";
+import { lifecycleProblems, openStdioTransport, type ChildEvidence } from "../transports/stdio.js";
+import fixedFixture from "../../scenarios/fixed-fixture.js";
+import nested from "../../scenarios/nested.js";
+import prefetch from "../../scenarios/prefetch.js";
+import { median } from "../check/stats.js";
 
 const CHILDREN = 10;
 const REPEATS = 2;

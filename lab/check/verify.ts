@@ -3,7 +3,7 @@
 import { differences } from "./compare.js";
 import { median } from "./stats.js";
 import type { EventSelector, Expectation, TimingRule } from "./expectations.js";
-import type { TimelineEvent, WireFrame } from "./timeline.js";
+import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 
 export interface Evidence {
   events: TimelineEvent[];

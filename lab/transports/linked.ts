@@ -3,8 +3,8 @@
 // receiving side's pump, so the timeline shows when it arrived and when the SDK got it.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { ReceiveLoop, type DispatchModel, type OnDeadlock } from "./receive-loop.js";
-import type { Recorder, Side } from "./timeline.js";
+import { ReceiveLoop, type DispatchModel, type OnDeadlock } from "../history/receive-loop.js";
+import type { Recorder, Side } from "../history/timeline.js";
 
 class LinkedTransport implements Transport {
   onclose?: () => void;

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import type { OnDeadlock } from "./receive-loop.js";
+import type { OnDeadlock } from "../history/receive-loop.js";
 
 export const Json: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(Json), z.record(z.string(), Json)]),
@@ -78,7 +78,8 @@ export type Expectation = z.infer<typeof Expectation>;
 
 export class ExpectationError extends Error {}
 
-export const EXPECTED_DIR = new URL("../expected/", import.meta.url).pathname;
+import { EXPECTED_DIR } from "../paths.js";
+export { EXPECTED_DIR };
 
 /**
  * `<scenario>.<dispatch>.json`; with --on-deadlock break, `<scenario>.<dispatch>.break.json`

@@ -3,13 +3,13 @@
 // and transport, writes run-output/contract.json (also when a check fails). Exit 0 when every
 // check holds, 1 when one fails; bad usage throws UsageError (exit 2 in lab/run.ts).
 import { join } from "node:path";
-import { parseArgs, UsageError } from "./cli-args.js";
-import { contractDir, contractRow, loadContractExpectation, runContractCase } from "./contract.js";
+import { parseArgs, UsageError } from "./args.js";
+import { contractDir, contractRow, loadContractExpectation, runContractCase } from "../check/contract.js";
 import { RUN_OUTPUT_DIR, writeJsonAtomic } from "./output.js";
-import { DISPATCH_MEANING, type CaseReport } from "./pipeline.js";
-import { TRANSPORT_NAMES } from "./transports.js";
-import { assertPinnedSdk, readVersions } from "./versions.js";
-import { CONTRACT_CASES, findContractCase } from "../scenarios/contract/index.js";
+import { DISPATCH_MEANING, type CaseReport } from "../session/pipeline.js";
+import { TRANSPORT_NAMES } from "../transports/index.js";
+import { assertPinnedSdk, readVersions } from "../peers/versions.js";
+import { CONTRACT_CASES, findContractCase } from "../../scenarios/contract/index.js";
 
 export const CONTRACT_USAGE = "usage: tsx lab/run.ts contract [<case>] [--transport <name>|both] [--repeat N] [--json] [--out DIR] [--expected DIR]";
 

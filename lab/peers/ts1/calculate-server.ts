@@ -5,7 +5,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ElicitResultSchema, McpError, type CallToolResult, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { registerConcurrencyTools } from "./concurrency-tools.js";
-import { CalculateForm, requestedSchema, type CalculateResult } from "./form.js";
+import { CalculateForm, requestedSchema, type CalculateResult } from "../form.js";
 import { askByUrl } from "./url-mode.js";
 
 export const SERVER_INFO = { name: "mcp-reentrancy-lab", version: "0.1.0" };

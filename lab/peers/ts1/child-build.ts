@@ -5,16 +5,21 @@
 // than a lab source, or was made by another Node, with a bounded wait and a clear error.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { stat } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { BUILD_DIR, LAB_DIR, PROJECT_ROOT } from "../../paths.js";
 
-const here = dirname(fileURLToPath(import.meta.url));
-export const PROJECT_ROOT = resolve(here, "..");
-export const CHILD_BUNDLE = join(PROJECT_ROOT, "build", "child-server.cjs");
-export const CHILD_SNAPSHOT = join(PROJECT_ROOT, "build", "child-server.blob");
-/** The Node that made the snapshot: a blob only loads in the same Node binary. */
-const CHILD_STAMP = join(PROJECT_ROOT, "build", "child-server.node");
+export const CHILD_BUNDLE = join(BUILD_DIR, "child-server.cjs");
+export const CHILD_SNAPSHOT = join(BUILD_DIR, "child-server.blob");
+/** The Node that made the snapshot (a blob only loads in the same Node binary), and every
+ *  source file esbuild bundled, so staleness covers exactly what the child contains. */
+const CHILD_STAMP = join(BUILD_DIR, "child-server.stamp.json");
+
+interface Stamp {
+  node: string;
+  /** project-relative paths of the bundled sources outside node_modules */
+  inputs: string[];
+}
 /** How a child is started: argv[1] is a name, as for a script, so faults follow from argv[2]. */
 export const CHILD_ARGS: readonly string[] = ["--snapshot-blob", CHILD_SNAPSHOT, "child-server"];
 export const BUILD_BOUND_MS = 120_000;
@@ -22,13 +27,18 @@ export const BUILD_BOUND_MS = 120_000;
 /** Why the built child cannot be used as is, or undefined when it is up to date. */
 export async function childBuildStaleness(): Promise<string | undefined> {
   for (const file of [CHILD_BUNDLE, CHILD_SNAPSHOT, CHILD_STAMP]) if (!existsSync(file)) return `${file} is missing`;
-  const madeBy = readFileSync(CHILD_STAMP, "utf8").trim();
-  if (madeBy !== process.version) return `the snapshot was made by Node ${madeBy}, this is ${process.version}`;
+  let stamp: Stamp;
+  try {
+    stamp = JSON.parse(readFileSync(CHILD_STAMP, "utf8")) as Stamp;
+  } catch {
+    return `${CHILD_STAMP} is unreadable`;
+  }
+  if (stamp.node !== process.version) return `the snapshot was made by Node ${stamp.node}, this is ${process.version}`;
   const built = Math.min((await stat(CHILD_BUNDLE)).mtimeMs, (await stat(CHILD_SNAPSHOT)).mtimeMs);
-  const labDir = join(PROJECT_ROOT, "lab");
-  for (const name of await readdir(labDir)) {
-    if (!name.endsWith(".ts")) continue;
-    if ((await stat(join(labDir, name))).mtimeMs > built) return `lab/${name} is newer than the built child`;
+  for (const input of stamp.inputs) {
+    const file = join(PROJECT_ROOT, input);
+    if (!existsSync(file)) return `${input} (bundled into the child) is gone`;
+    if ((await stat(file)).mtimeMs > built) return `${input} is newer than the built child`;
   }
   return undefined;
 }
@@ -52,8 +62,10 @@ export async function buildChild(reason: string): Promise<void> {
   // Built under temporary names and renamed into place, so a child started by another lab
   // process while this one builds never loads half a blob.
   const temp = `.${process.pid}.tmp`;
-  await build({
-    entryPoints: [join(PROJECT_ROOT, "lab", "child-server.ts")],
+  const built = await build({
+    entryPoints: [join(LAB_DIR, "peers", "ts1", "child-server.ts")],
+    metafile: true,
+    absWorkingDir: PROJECT_ROOT,
     bundle: true,
     platform: "node",
     format: "cjs",
@@ -62,7 +74,9 @@ export async function buildChild(reason: string): Promise<void> {
     logLevel: "warning",
   });
   await run(process.execPath, ["--snapshot-blob", CHILD_SNAPSHOT + temp, "--build-snapshot", CHILD_BUNDLE + temp], reason);
-  writeFileSync(CHILD_STAMP + temp, `${process.version}\n`);
+  const inputs = Object.keys(built.metafile.inputs).filter((input) => !input.includes("node_modules/"));
+  const stamp: Stamp = { node: process.version, inputs: inputs.map((input) => relative(PROJECT_ROOT, join(PROJECT_ROOT, input))) };
+  writeFileSync(CHILD_STAMP + temp, `${JSON.stringify(stamp, null, 2)}\n`);
   for (const file of [CHILD_BUNDLE, CHILD_SNAPSHOT, CHILD_STAMP]) renameSync(file + temp, file);
 }
 

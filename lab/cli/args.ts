@@ -1,7 +1,7 @@
 // Parses the lab's command line. Bad usage is a UsageError: the CLI prints it and exits 2.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { DISPATCH_MODELS, type DispatchModel, type OnDeadlock } from "./receive-loop.js";
+import { DISPATCH_MODELS, type DispatchModel, type OnDeadlock } from "../history/receive-loop.js";
 
 export class UsageError extends Error {}
 

@@ -1,14 +1,14 @@
 // One case = one scenario under one dispatch model: every transport x repeat as a fresh
 // session, each verified against the same hand-written expectation.
-import { loadExpectation, expectationPath, type Expectation } from "./expectations.js";
-import { compareParity, PARITY_RULES, SERVER_SIDE_ALLOWANCES, type ParityResult } from "./parity.js";
-import type { DispatchModel, OnDeadlock } from "./receive-loop.js";
+import { loadExpectation, expectationPath, type Expectation } from "../check/expectations.js";
+import { compareParity, PARITY_RULES, SERVER_SIDE_ALLOWANCES, type ParityResult } from "../check/parity.js";
+import type { DispatchModel, OnDeadlock } from "../history/receive-loop.js";
 import type { Scenario } from "./scenario.js";
 import { runSession, type SessionEvidence } from "./session.js";
-import type { ChildSide } from "./stdio-transport.js";
-import { TRANSPORTS } from "./transports.js";
-import type { Versions } from "./versions.js";
-import { verify, type Verdict } from "./verify.js";
+import type { ChildSide } from "../transports/stdio.js";
+import { TRANSPORTS } from "../transports/index.js";
+import type { Versions } from "../peers/versions.js";
+import { verify, type Verdict } from "../check/verify.js";
 
 export interface RunRecord extends SessionEvidence {
   negotiatedProtocol: string | null;

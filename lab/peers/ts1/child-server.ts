@@ -6,8 +6,8 @@ import v8 from "node:v8";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { createCalculateServer } from "./calculate-server.js";
-import { ObservedServerTransport } from "./observed-server-transport.js";
-import { Recorder } from "./timeline.js";
+import { ObservedServerTransport } from "../../transports/observed-server.js";
+import { Recorder } from "../../history/timeline.js";
 import { CHILD_FAULTS, DIE_EXIT_CODE, DIE_STDERR_LINE, FAULT_LIFETIME_MS, GARBAGE_LINE, type ChildFault } from "./child-faults.js";
 
 function argValue(argv: readonly string[], flag: string): string | undefined {

@@ -8,9 +8,9 @@ import {
   McpError,
   type ElicitResult,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { DispatchModel, OnDeadlock } from "./receive-loop.js";
+import type { DispatchModel, OnDeadlock } from "../history/receive-loop.js";
 import type { CallbackContext, Scenario } from "./scenario.js";
-import { Recorder, type TimelineEvent, type WireFrame } from "./timeline.js";
+import { Recorder, type TimelineEvent, type WireFrame } from "../history/timeline.js";
 import { withBound } from "./bound.js";
 
 export const CLIENT_INFO = { name: "reentrancy-lab-client", version: "0.1.0" };

@@ -3,7 +3,7 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
-export const RUN_OUTPUT_DIR = new URL("../run-output/", import.meta.url).pathname;
+export { RUN_OUTPUT_DIR } from "../paths.js";
 
 export function writeAtomic(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });

@@ -11,15 +11,15 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { CHILD_ARGS, ensureChildBuilt } from "./child-build.js";
+import { CHILD_ARGS, ensureChildBuilt } from "../peers/ts1/child-build.js";
 import { ms, StdioChild, within } from "./child-process.js";
-import { ReceiveLoop } from "./receive-loop.js";
-import { CALL_TIMEOUT_MS, type OpenTransport } from "./session.js";
-import type { Recorder, TimelineEvent, WireFrame } from "./timeline.js";
+import { ReceiveLoop } from "../history/receive-loop.js";
+import { CALL_TIMEOUT_MS, type OpenTransport } from "../session/session.js";
+import type { Recorder, TimelineEvent, WireFrame } from "../history/timeline.js";
 
 export { lifecycleProblems, startedChildPids, type ChildEvidence } from "./child-process.js";
 /** Call before the first session so a rebuild does not land inside a session's timeline. */
-export { ensureChildBuilt } from "./child-build.js";
+export { ensureChildBuilt } from "../peers/ts1/child-build.js";
 
 export interface StdioTransportOptions {
   /** fault switches passed to the child as `--fault <name>` (tests only) */

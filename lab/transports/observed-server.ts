@@ -3,8 +3,8 @@
 // child writes what it recorded to a file the parent names, so parity covers both sides.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { ReceiveLoop } from "./receive-loop.js";
-import type { Recorder } from "./timeline.js";
+import { ReceiveLoop } from "../history/receive-loop.js";
+import type { Recorder } from "../history/timeline.js";
 
 export class ObservedServerTransport implements Transport {
   onclose?: () => void;

@@ -1,0 +1,13 @@
+// Every path the lab uses, computed in one place from the project root.
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const LAB_DIR = join(PROJECT_ROOT, "lab");
+export const EXPECTED_DIR = join(PROJECT_ROOT, "expected");
+export const CONTRACT_EXPECTED_DIR = join(EXPECTED_DIR, "contract");
+export const RUN_OUTPUT_DIR = join(PROJECT_ROOT, "run-output");
+export const BUILD_DIR = join(PROJECT_ROOT, "build");
+export const NOTEBOOKS_DIR = join(PROJECT_ROOT, "notebooks");
+/** the Python peers' virtual environment, made by the set-up (git-ignored) */
+export const PY_VENV_DIR = join(PROJECT_ROOT, ".venv");
