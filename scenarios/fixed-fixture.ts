@@ -2,10 +2,8 @@
 import { VALID_ANSWER } from "../lab/peers/form.js";
 import { reentrancyScenario } from "../lab/session/scenario.js";
 
-const FIXTURE = { action: "accept", content: { ...VALID_ANSWER } } as const;
-
 export default reentrancyScenario(
   "fixed-fixture",
   "callback #1 answers accept 3, 7 from a fixture (negative control)",
-  () => ({ action: FIXTURE.action, content: { ...FIXTURE.content } }),
+  { answer: { action: "accept", content: { ...VALID_ANSWER } } },
 );

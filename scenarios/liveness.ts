@@ -1,8 +1,7 @@
 // A ping while a callback runs. A receive loop that awaits each request's handler cannot answer
 // the ping until the callback returns (python-sdk #188: a ping waits behind a long handler).
-import { setTimeout as delay } from "node:timers/promises";
 import { VALID_ANSWER } from "../lab/peers/form.js";
-import { acceptValid, FORM_CAPABILITY, type Scenario } from "../lab/session/scenario.js";
+import { ACCEPT_VALID, FORM_CAPABILITY, type Scenario } from "../lab/session/scenario.js";
 
 /** The fixed time the callback takes before it answers. */
 export const LIVENESS_CALLBACK_MS = 300;
@@ -16,12 +15,9 @@ const scenario: Scenario = {
     {
       label: "first",
       tool: "liveness",
-      answer: async () => {
-        await delay(LIVENESS_CALLBACK_MS);
-        return { action: "accept", content: { ...VALID_ANSWER } };
-      },
+      callback: { delayMs: LIVENESS_CALLBACK_MS, answer: { action: "accept", content: { ...VALID_ANSWER } } },
     },
-    { label: "recovery", answer: acceptValid },
+    { label: "recovery", callback: ACCEPT_VALID },
   ],
 };
 

@@ -5,5 +5,5 @@ import { reentrancyScenario } from "../lab/session/scenario.js";
 export default reentrancyScenario(
   "prefetch",
   "callback #1 checks the tool names listed before the call; no request from inside the callback",
-  (ctx) => (ctx.listedTools.includes("calculate") ? { action: "accept", content: { ...VALID_ANSWER } } : { action: "cancel" }),
+  { needTool: "calculate", answer: { action: "accept", content: { ...VALID_ANSWER } }, otherwise: { action: "cancel" } },
 );

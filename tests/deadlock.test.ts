@@ -7,7 +7,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { VALID_ANSWER } from "../lab/peers/form.js";
 import { openMemoryTransport } from "../lab/transports/memory.js";
 import { DEADLOCK_ERROR_CODE, ReceiveLoop } from "../lab/history/receive-loop.js";
-import { reentrancyScenario } from "../lab/session/scenario.js";
+import { ACCEPT_VALID, reentrancyScenario, type Scenario } from "../lab/session/scenario.js";
 import { runSession } from "../lab/session/session.js";
 import { Recorder } from "../lab/history/timeline.js";
 import { SCENARIOS } from "../scenarios/index.js";
@@ -42,15 +42,22 @@ for (const name of ["liveness", "fan-out", "prefetch"]) {
   });
 }
 
-const viaHandlerContext = reentrancyScenario("nested-extra", "nested tools/list sent through the handler's context", async (ctx) => {
-  try {
-    await ctx.nested("tools/list", () => ctx.extra.sendRequest({ method: "tools/list" }, ListToolsResultSchema, { timeout: NESTED_TIMEOUT_MS }));
-    return { action: "accept", content: { ...VALID_ANSWER } };
-  } catch (error) {
-    if (!(error instanceof McpError)) throw error;
-    return { action: "cancel" };
-  }
-});
+const viaHandlerContext: Scenario = {
+  ...reentrancyScenario("nested-extra", "nested tools/list sent through the handler's context", ACCEPT_VALID),
+};
+// A callback in code (ts1 only): the data vocabulary has no "send through the handler's context".
+viaHandlerContext.calls[0] = {
+  label: "first",
+  code: async (ctx) => {
+    try {
+      await ctx.nested("tools/list", () => ctx.extra.sendRequest({ method: "tools/list" }, ListToolsResultSchema, { timeout: NESTED_TIMEOUT_MS }));
+      return { action: "accept", content: { ...VALID_ANSWER } };
+    } catch (error) {
+      if (!(error instanceof McpError)) throw error;
+      return { action: "cancel" };
+    }
+  },
+};
 
 for (const onDeadlock of ["wait", "break"] as const) {
   test(`a callback that sends through extra.sendRequest is caught too (${onDeadlock})`, async () => {

@@ -111,7 +111,7 @@ test("stdout-garbage: the run fails with a stdout error naming the line", async 
 test("a partial last line at EOF is a stdout error, and the child's early exit ends the session", async () => {
   const partial = '{"jsonrpc":"2.0",';
   const run = await withBound(
-    runSession(nested, stdioTransport({ childArgs: ["-e", `process.stdout.write(${JSON.stringify(partial)})`] }), "stdio", { dispatch: "sdk" }),
+    runSession(nested, stdioTransport({ command: { command: process.execPath, args: ["-e", `process.stdout.write(${JSON.stringify(partial)})`] } }), "stdio", { dispatch: "sdk" }),
     SESSION_TEST_BOUND_MS,
     "partial-line session",
   );

@@ -150,7 +150,7 @@ test("text from the evidence is escaped: hostile method names and error messages
     { seq: 0, t: 1, side: "client", kind: "frame.sent", frameType: "request", id: 0, origin: "client", method, frame: 0 },
     { seq: 1, t: 2, side: "client", kind: "sdk.error", detail: { message } },
   ];
-  const wire: WireFrame[] = [{ index: 0, t: 1, from: "client", to: "server", message: { jsonrpc: "2.0", id: 0, method } }];
+  const wire: WireFrame[] = [{ index: 0, t: 1, from: "client", to: "server", message: { jsonrpc: "2.0", id: 0, method }, label: { frameType: "request", id: 0, origin: "client", method } }];
   const root = parseXml(renderSvg({ scenario: "s<&>", dispatch: "sdk", transport: "memory", repeat: 1, events, wire }));
   assert.ok(textContent(byClass(root, "frame")[0]!).includes(method));
   assert.ok(textContent(root).includes("boom <b>&amp; \"quoted\" ? end"));

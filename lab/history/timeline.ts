@@ -1,11 +1,9 @@
 // The timeline is the one data structure of the lab: transports and callbacks append to it,
 // verifiers and renderers only read it.
-import { performance } from "node:perf_hooks";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { FrameBook, type FrameLabel, type FrameType, type Side } from "./frames.js";
 
-export type Side = "client" | "server";
-
-export type FrameType = "request" | "result" | "error" | "notification";
+export { otherSide, type FrameLabel, type FrameType, type Side } from "./frames.js";
 
 export type EventKind =
   | "frame.sent" // a frame left this side (recorded in send(), before delivery)
@@ -49,72 +47,76 @@ export interface WireFrame {
   from: Side;
   to: Side;
   message: JSONRPCMessage;
+  /** lab/history/frames.ts's answer, stored when the frame was recorded */
+  label: FrameLabel;
+  /** for a reply: the index of the request frame it answers */
+  replyTo?: number;
 }
-
-export interface FrameLabel {
-  frameType: FrameType;
-  id?: number | string;
-  origin?: Side;
-  method?: string;
-}
-
-export const otherSide = (side: Side): Side => (side === "client" ? "server" : "client");
 
 /** Appends events and wire frames synchronously, in the order they happen. */
 export class Recorder {
   readonly events: TimelineEvent[] = [];
   readonly wire: WireFrame[] = [];
-  private readonly t0 = performance.now();
-  // method of every request still awaiting a reply, keyed by `${origin}:${id}`
-  private readonly methods = new Map<string, string>();
+  /** CLOCK_MONOTONIC at the session's start: the one clock across processes */
+  readonly t0ns = process.hrtime.bigint();
+  private readonly book = new FrameBook();
+  // frames this process saw leave, by message object: in memory the receiving side is handed
+  // the same object, which is on the wire already
+  private readonly seen = new WeakMap<object, { frame: number; label: FrameLabel }>();
 
   now(): number {
-    return Math.round((performance.now() - this.t0) * 1000) / 1000;
+    return this.toSessionMs(process.hrtime.bigint());
   }
 
-  event(side: Side, kind: EventKind, fields: Omit<TimelineEvent, "seq" | "t" | "side" | "kind"> = {}): TimelineEvent {
-    const event: TimelineEvent = { seq: this.events.length, t: this.now(), side, kind, ...fields };
+  /** A CLOCK_MONOTONIC reading (ns, from this or another process) as ms since the session started. */
+  toSessionMs(ns: bigint): number {
+    return Number((ns - this.t0ns) / 1000n) / 1000;
+  }
+
+  event(side: Side, kind: EventKind, fields: Omit<TimelineEvent, "seq" | "t" | "side" | "kind"> = {}, t = this.now()): TimelineEvent {
+    const event: TimelineEvent = { seq: this.events.length, t, side, kind, ...fields };
     this.events.push(event);
     return event;
-  }
-
-  /** Labels a frame with its type, id and (for replies) the method of the request it answers. */
-  private label(from: Side, message: JSONRPCMessage): FrameLabel {
-    const m = message as { id?: number | string; method?: string; result?: unknown; error?: unknown };
-    if (m.method !== undefined && m.id !== undefined) {
-      this.methods.set(`${from}:${m.id}`, m.method);
-      return { frameType: "request", id: m.id, origin: from, method: m.method };
-    }
-    if (m.method !== undefined) return { frameType: "notification", method: m.method };
-    const origin = otherSide(from);
-    const method = m.id === undefined ? undefined : this.methods.get(`${origin}:${m.id}`);
-    return { frameType: m.error !== undefined ? "error" : "result", id: m.id, origin, ...(method && { method }) };
   }
 
   /** Records a frame leaving `from`: kept whole on the wire, plus a frame.sent event. */
   sent(from: Side, message: JSONRPCMessage): { frame: number; label: FrameLabel } {
     const kept = this.keep(from, message);
+    this.seen.set(message, kept);
     this.event(from, "frame.sent", { ...kept.label, frame: kept.frame });
     return kept;
   }
 
   /**
-   * Records a frame whose sending this process cannot see (a child's stdout line): kept whole
-   * on the wire at the moment it was read; the receiving loop records its arrival.
+   * Records a frame reaching this process from `from`. If this process saw it leave (memory),
+   * it is on the wire already; otherwise (a child's stdout line) it is kept now, when read.
    */
   received(from: Side, message: JSONRPCMessage): { frame: number; label: FrameLabel } {
-    return this.keep(from, message);
+    return this.seen.get(message) ?? this.keep(from, message);
   }
 
   private keep(from: Side, message: JSONRPCMessage): { frame: number; label: FrameLabel } {
     const frame = this.wire.length;
+    const { label, replyTo } = this.book.label(from, message, frame);
     // Frames are cloned so later mutation by either SDK cannot rewrite the evidence.
-    this.wire.push({ index: frame, t: this.now(), from, to: otherSide(from), message: structuredClone(message) });
-    return { frame, label: this.label(from, message) };
+    this.wire.push({ index: frame, t: this.now(), from, to: from === "client" ? "server" : "client", message: structuredClone(message), label, ...(replyTo !== undefined && { replyTo }) });
+    return { frame, label };
   }
 }
 
 export interface SessionRecord {
   events: TimelineEvent[];
   wire: WireFrame[];
+}
+
+/**
+ * Adds events another process recorded where they happened, on the same CLOCK_MONOTONIC, to a
+ * finished session's timeline: sorted by time (ties keep the lab's own event first), renumbered.
+ */
+export function mergeForeignEvents(recorder: Recorder, foreign: { t_ns: bigint; side: Side; kind: EventKind; fields: Omit<TimelineEvent, "seq" | "t" | "side" | "kind"> }[]): void {
+  const incoming = foreign.map((e) => ({ ...e.fields, seq: -1, t: recorder.toSessionMs(e.t_ns), side: e.side, kind: e.kind }) as TimelineEvent);
+  const all = [...recorder.events.map((e, i) => ({ e, key: i })), ...incoming.map((e, i) => ({ e, key: recorder.events.length + i }))];
+  all.sort((a, b) => a.e.t - b.e.t || a.key - b.key);
+  recorder.events.length = 0;
+  for (const { e } of all) recorder.events.push({ ...e, seq: recorder.events.length });
 }

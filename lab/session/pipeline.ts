@@ -63,7 +63,6 @@ export async function runCase(
   expectation: Expectation = loadExpectation(scenario.name, dispatch, options.onDeadlock, options.expectedDir),
 ): Promise<CaseReport> {
   const runs: RunRecord[] = [];
-  for (const name of options.transports) await TRANSPORTS[name]?.prepare?.();
   for (let repeat = 1; repeat <= options.repeat; repeat++) {
     for (const name of options.transports) {
       const transport = TRANSPORTS[name];

@@ -58,6 +58,8 @@ export interface ChildHandlers {
 export class StdioChild {
   readonly process: ChildProcessWithoutNullStreams;
   readonly spawnedAt = performance.now();
+  /** CLOCK_MONOTONIC at spawn, comparable with the Recorder's clock */
+  readonly spawnedAtNs = process.hrtime.bigint();
   readonly evidence: ChildEvidence;
   private stdoutBuffer: Buffer | undefined;
   private readonly exited: Promise<void>;
@@ -67,8 +69,8 @@ export class StdioChild {
   private stdinEndedAt: number | undefined;
   private spawnError: Error | undefined;
 
-  constructor(command: string, args: string[], private readonly handlers: ChildHandlers) {
-    this.process = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env: process.env });
+  constructor(command: string, args: string[], private readonly handlers: ChildHandlers, env?: Record<string, string>) {
+    this.process = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env } });
     const child = this.process;
     this.evidence = {
       kind: "stdio-child", command, args, pid: child.pid ?? null, exitCode: null, signal: null,
@@ -126,6 +128,11 @@ export class StdioChild {
       child.once("spawn", () => (clearTimeout(timer), resolve()));
       child.once("error", (error) => (clearTimeout(timer), live.delete(child), reject(error)));
     });
+  }
+
+  /** Settles when the child has exited (however it ended). */
+  waitExit(): Promise<void> {
+    return this.exited;
   }
 
   get running(): boolean {

@@ -1,40 +1,33 @@
-// A client and a server transport in one process, linked through observable receive loops.
-// Unlike the SDK's InMemoryTransport, a frame is queued on arrival and delivered later by the
-// receiving side's pump, so the timeline shows when it arrived and when the SDK got it.
+// Two in-memory carriers linked to each other: a frame sent on one is handed to the other's
+// onmessage at once, in the sender's call stack. Recording and dispatch are the ObservedTransport
+// wrapped around each end (lab/transports/observed.ts): the receiving side queues the frame on
+// arrival and its pump delivers it later, so the timeline shows both moments.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { ReceiveLoop, type DispatchModel, type OnDeadlock } from "../history/receive-loop.js";
-import type { Recorder, Side } from "../history/timeline.js";
+import type { OnDeadlock, DispatchModel } from "../history/receive-loop.js";
+import type { Recorder } from "../history/timeline.js";
+import { ObservedTransport } from "./observed.js";
 
-class LinkedTransport implements Transport {
+class MemoryCarrier implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  peer: LinkedTransport | undefined;
+  peer: MemoryCarrier | undefined;
   private open = true;
 
-  constructor(
-    readonly side: Side,
-    readonly loop: ReceiveLoop,
-    private readonly recorder: Recorder,
-  ) {
-    loop.deliver = (message) => this.onmessage?.(message);
-  }
+  constructor(private readonly name: string) {}
 
   async start(): Promise<void> {}
 
   async send(message: JSONRPCMessage): Promise<void> {
     const peer = this.peer;
-    if (!this.open || !peer) throw new Error(`${this.side} transport is closed`);
-    const { frame, label } = this.recorder.sent(this.side, message);
-    this.loop.noteSent(message, label);
-    peer.loop.arrive(message, label, frame);
+    if (!this.open || !peer) throw new Error(`${this.name} transport is closed`);
+    peer.onmessage?.(message);
   }
 
   async close(): Promise<void> {
     if (!this.open) return;
     this.open = false;
-    this.loop.close();
     const peer = this.peer;
     this.peer = undefined;
     await peer?.close();
@@ -43,23 +36,18 @@ class LinkedTransport implements Transport {
 }
 
 export interface LinkedPair {
-  client: Transport;
-  server: Transport;
+  client: ObservedTransport;
+  server: ObservedTransport;
 }
 
-export function createLinkedPair(
-  recorder: Recorder,
-  clientModel: DispatchModel,
-  onDeadlock: OnDeadlock = "wait",
-): LinkedPair {
-  const client = new LinkedTransport(
-    "client",
-    new ReceiveLoop({ side: "client", model: clientModel, recorder, onDeadlock }),
-    recorder,
-  );
-  // The server side always dispatches as the TS SDK does; the models differ on the client.
-  const server = new LinkedTransport("server", new ReceiveLoop({ side: "server", model: "sdk", recorder }), recorder);
-  client.peer = server;
-  server.peer = client;
-  return { client, server };
+/** The client end runs the given loop model; the server side always dispatches as shipped. */
+export function createLinkedPair(recorder: Recorder, clientModel: DispatchModel, onDeadlock: OnDeadlock = "wait"): LinkedPair {
+  const clientEnd = new MemoryCarrier("client");
+  const serverEnd = new MemoryCarrier("server");
+  clientEnd.peer = serverEnd;
+  serverEnd.peer = clientEnd;
+  return {
+    client: new ObservedTransport("client", clientEnd, recorder, { model: clientModel, onDeadlock }),
+    server: new ObservedTransport("server", serverEnd, recorder),
+  };
 }

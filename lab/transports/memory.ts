@@ -1,18 +1,18 @@
-// Opens a session's transport in memory: the calculate server in this process, linked to the
-// client through observable receive loops.
-import { createCalculateServer } from "../peers/ts1/calculate-server.js";
-import { createLinkedPair } from "./linked.js";
+// Opens a session's transport in memory: the server peer in this process, linked to the client
+// through the lab's recording transport at both ends.
 import type { OpenTransport } from "../session/session.js";
+import { createLinkedPair } from "./linked.js";
 
-export const openMemoryTransport: OpenTransport = async (recorder, options) => {
-  const pair = createLinkedPair(recorder, options.dispatch, options.onDeadlock);
-  const mcp = createCalculateServer();
-  mcp.server.onerror = (error) => recorder.event("server", "sdk.error", { detail: { message: error.message } });
-  await mcp.connect(pair.server);
+export const openMemoryTransport: OpenTransport = async (recorder, pairing) => {
+  if (!pairing.server.inProcess) throw new Error(`server peer ${pairing.server.name} cannot run in this process`);
+  if (pairing.client.driver.kind !== "in-process") throw new Error(`client peer ${pairing.client.name} runs in its own process: use stdio`);
+  const pair = createLinkedPair(recorder, pairing.dispatch, pairing.onDeadlock);
+  const server = pairing.server.inProcess(recorder);
+  await server.connect(pair.server);
   return {
     client: pair.client,
     close: async () => {
-      await mcp.close();
+      await server.close();
       return {};
     },
   };

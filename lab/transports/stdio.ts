@@ -1,56 +1,50 @@
-// Opens a session's transport over a real stdio child: the calculate server runs in its own
-// process (started from build/child-server.blob) and the parent holds the client end. The
-// client end mirrors the in-memory one: every frame it sends is recorded then noted by its
-// receive loop, every stdout line becomes one arrival in that loop. The server's own events are
-// invisible from here: the child records them itself and writes them to a file named with
-// --events, which the parent reads after the child exited (transport evidence `childSide`).
+// Stdio: a real child process on the other end of a pipe. The carrier turns the child's stdin
+// and stdout into the SDK's Transport shape (one frame per line, bad lines reported, the child's
+// death closing the transport); the lab's one recording transport wraps it like any other.
+// Which child runs is the peer's business (lab/peers/): a server peer's child for an in-process
+// client, a client driver's child for an in-process server (lab/transports/driver.ts).
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { performance } from "node:perf_hooks";
-import { CHILD_ARGS, ensureChildBuilt } from "../peers/ts1/child-build.js";
-import { ms, StdioChild, within } from "./child-process.js";
-import { ReceiveLoop } from "../history/receive-loop.js";
-import { CALL_TIMEOUT_MS, type OpenTransport } from "../session/session.js";
+import type { Side } from "../history/frames.js";
 import type { Recorder, TimelineEvent, WireFrame } from "../history/timeline.js";
+import type { ChildCommand, ServerPeer } from "../peers/types.js";
+import { CALL_TIMEOUT_MS, type OpenTransport } from "../session/session.js";
+import { ms, StdioChild, within } from "./child-process.js";
+import { ObservedTransport } from "./observed.js";
+import { childEventsFile } from "./scratch.js";
 
 export { lifecycleProblems, startedChildPids, type ChildEvidence } from "./child-process.js";
-/** Call before the first session so a rebuild does not land inside a session's timeline. */
-export { ensureChildBuilt } from "../peers/ts1/child-build.js";
 
-export interface StdioTransportOptions {
-  /** fault switches passed to the child as `--fault <name>` (tests only) */
-  faults?: readonly string[];
-  /** replaces the snapshot arguments (CHILD_ARGS); no build check and no --events then */
-  childArgs?: readonly string[];
-  /** replaces process.execPath */
-  command?: string;
-}
-
-class StdioClientEnd implements Transport {
+/** The Transport shape over one child's stdin and stdout; records nothing itself. */
+export class StdioCarrier implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  readonly child: StdioChild;
   private open = true;
 
+  /** `local` is the side this process plays; its notes about the child go on that side. */
   constructor(
-    private readonly child: StdioChild,
-    readonly loop: ReceiveLoop,
+    command: ChildCommand,
+    private readonly local: Side,
     private readonly recorder: Recorder,
+    /** a client driver ends its own session by exiting: that is no event worth a note */
+    private readonly exitIsTheEnd = false,
   ) {
-    loop.deliver = (message) => this.onmessage?.(message);
+    this.child = new StdioChild(command.command, [...command.args], {
+      line: (line) => this.line(line),
+      badLine: (line, reason) => this.badLine(line, reason),
+      closed: (exitCode, signal) => this.childClosed(exitCode, signal),
+    }, command.env);
   }
 
   async start(): Promise<void> {}
 
   async send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child.process.stdin;
-    if (!this.open || !stdin.writable) throw new Error("client transport is closed (child stdin is not writable)");
-    const { label } = this.recorder.sent("client", message);
-    this.loop.noteSent(message, label);
+    if (!this.open || !stdin.writable) throw new Error("transport is closed (child stdin is not writable)");
     if (!stdin.write(serializeMessage(message))) {
       // Back-pressure: wait for the pipe to drain, or for the child to go away, within a bound.
       const drained = new Promise<void>((resolve) => {
@@ -61,8 +55,8 @@ class StdioClientEnd implements Transport {
     }
   }
 
-  /** One stdout line: a JSON-RPC message joins the loop, anything else is a stdout error. */
-  line(line: string): void {
+  /** One stdout line: a JSON-RPC message goes on, anything else is a stdout error. */
+  private line(line: string): void {
     let message: JSONRPCMessage;
     try {
       const parsed = JSONRPCMessageSchema.safeParse(JSON.parse(line));
@@ -73,69 +67,68 @@ class StdioClientEnd implements Transport {
       this.child.bad(line, error instanceof Error ? error.message : String(error));
       return;
     }
-    const { frame, label } = this.recorder.received("server", message);
-    if (label.frameType === "result" && label.method === "initialize") {
-      this.child.evidence.spawnToInitializedMs ??= ms(performance.now() - this.child.spawnedAt);
-    }
-    this.loop.arrive(message, label, frame);
+    this.onmessage?.(message);
   }
 
-  badLine(line: string, reason: string): void {
-    this.recorder.event("client", "note", { detail: { stdoutError: line, reason } });
+  private badLine(line: string, reason: string): void {
+    this.recorder.event(this.local, "note", { detail: { stdoutError: line, reason } });
     // The SDK's StdioClientTransport reports an unparsable line through onerror and carries on.
     this.onerror?.(new Error(`stdout line is not one JSON-RPC message (${reason}): ${line}`));
   }
 
   /** The child is gone while the session still ran: the SDK must fail what is pending now. */
-  childClosed(exitCode: number | null, signal: string | null): void {
+  private childClosed(exitCode: number | null, signal: string | null): void {
     if (!this.open) return;
-    this.recorder.event("client", "note", { detail: { childExited: { exitCode, signal } } });
+    if (!this.exitIsTheEnd || exitCode !== 0) this.recorder.event(this.local, "note", { detail: { childExited: { exitCode, signal } } });
     void this.close();
   }
 
   async close(): Promise<void> {
     if (!this.open) return;
     this.open = false;
-    this.loop.close();
     // EOF on stdin is the child's cue to exit; the lifecycle close waits for it.
     this.child.endStdin();
     this.onclose?.();
   }
 }
 
+/** When the first initialize result reached the lab, counted from the child's spawn. */
+export function spawnToInitialized(recorder: Recorder, child: StdioChild): number | undefined {
+  const reply = recorder.wire.find((f) => f.label.frameType === "result" && f.label.method === "initialize");
+  if (!reply) return undefined;
+  return ms(reply.t - recorder.toSessionMs(child.spawnedAtNs));
+}
+
+export interface StdioTransportOptions {
+  /** fault switches passed to the lab's own server child as `--fault <name>` (tests only) */
+  faults?: readonly string[];
+  /** replaces the server peer's child command altogether (tests only): no events file then */
+  command?: ChildCommand;
+}
+
+/** An in-process client against its server peer's child. */
 export function stdioTransport(options: StdioTransportOptions = {}): OpenTransport {
   return async (recorder, sessionOptions) => {
-    if (!options.childArgs) await ensureChildBuilt();
-    const eventsFile = join(tmpdir(), `lab-child-events-${process.pid}-${++childCount}.json`);
-    const args = [
-      ...(options.childArgs ?? CHILD_ARGS),
-      ...(options.faults ?? []).flatMap((f) => ["--fault", f]),
-      // only the lab's own child knows --events; a replacement command gets nothing extra
-      ...(options.childArgs ? [] : ["--events", eventsFile]),
-    ];
-    let end: StdioClientEnd | undefined;
-    const child = new StdioChild(options.command ?? process.execPath, args, {
-      line: (line) => end?.line(line),
-      badLine: (line, reason) => end?.badLine(line, reason),
-      closed: (exitCode, signal) => end?.childClosed(exitCode, signal),
-    });
-    const loop = new ReceiveLoop({ side: "client", model: sessionOptions.dispatch, recorder, onDeadlock: sessionOptions.onDeadlock });
-    end = new StdioClientEnd(child, loop, recorder);
-    await child.spawned();
+    const server: ServerPeer = sessionOptions.server;
+    if (!server.child) throw new Error(`server peer ${server.name} has no stdio child`);
+    await server.child.prepare?.();
+    const eventsFile = options.command || !server.child.writesEvents ? undefined : childEventsFile();
+    const command = options.command ?? server.child.command({ eventsFile, faults: options.faults ?? [] });
+    const carrier = new StdioCarrier(command, "client", recorder);
+    await carrier.child.spawned();
     return {
-      client: end,
+      client: new ObservedTransport("client", carrier, recorder, { model: sessionOptions.dispatch, ...(sessionOptions.onDeadlock && { onDeadlock: sessionOptions.onDeadlock }) }),
       close: async () => {
-        await end?.close();
-        const evidence = await child.close();
-        return { ...evidence, childSide: takeChildSide(eventsFile) };
+        await carrier.close();
+        const evidence = await carrier.child.close();
+        const spawnToInitializedMs = spawnToInitialized(recorder, carrier.child);
+        return { ...evidence, ...(spawnToInitializedMs !== undefined && { spawnToInitializedMs }), childSide: eventsFile ? takeChildSide(eventsFile) : null };
       },
     };
   };
 }
 
 export const openStdioTransport: OpenTransport = stdioTransport();
-
-let childCount = 0;
 
 /** What the child recorded of its own side (null if it wrote nothing: it died or misbehaved). */
 export interface ChildSide {

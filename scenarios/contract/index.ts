@@ -6,6 +6,7 @@
 import type { ClientCapabilities, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Policy } from "../../lab/peers/ts1/calculate-server.js";
 import { VALID_ANSWER } from "../../lab/peers/form.js";
+import type { AnswerData } from "../../lab/peers/behaviour.js";
 import { FORM_CAPABILITY, type Scenario } from "../../lab/session/scenario.js";
 
 export interface ContractCase {
@@ -61,21 +62,11 @@ export function findContractCase(name: string): ContractCase | undefined {
 
 /** A case as a scenario: one call, labelled with the case name, answered from the fixture. */
 export function contractScenario(c: ContractCase): Scenario {
-  const fixture = c.answer;
   return {
     name: c.name,
     summary: c.summary,
-    capabilities: c.capabilities,
+    capabilities: c.capabilities as Scenario["capabilities"],
     listToolsFirst: false,
-    calls: [
-      {
-        label: c.name,
-        args: { policy: c.policy },
-        answer: () => {
-          if (!fixture) throw new Error(`case ${c.name} has no fixture: its client should have no callback`);
-          return structuredClone(fixture);
-        },
-      },
-    ],
+    calls: [{ label: c.name, args: { policy: c.policy }, ...(c.answer && { callback: { answer: structuredClone(c.answer) as AnswerData } }) }],
   };
 }

@@ -6,7 +6,7 @@ import v8 from "node:v8";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { createCalculateServer } from "./calculate-server.js";
-import { ObservedServerTransport } from "../../transports/observed-server.js";
+import { ObservedTransport } from "../../transports/observed.js";
 import { Recorder } from "../../history/timeline.js";
 import { CHILD_FAULTS, DIE_EXIT_CODE, DIE_STDERR_LINE, FAULT_LIFETIME_MS, GARBAGE_LINE, type ChildFault } from "./child-faults.js";
 
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   const eventsFile = argValue(process.argv.slice(2), "--events");
   const recorder = eventsFile ? new Recorder() : undefined;
   const stdio = new StdioServerTransport();
-  const transport = recorder ? new ObservedServerTransport(stdio, recorder) : stdio;
+  const transport = recorder ? new ObservedTransport("server", stdio, recorder) : stdio;
 
   if (faults.has("die-mid-call")) {
     // The only request the server sends is elicitation/create, from inside the calculate tool

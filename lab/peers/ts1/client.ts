@@ -1,0 +1,88 @@
+// The ts1 client driver: the real `Client` of @modelcontextprotocol/sdk 1.32.2 runs a scenario
+// over the Transport the lab hands it, and records its side of the story where it happens.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ElicitationCompleteNotificationSchema, ElicitRequestSchema, McpError, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Recorder } from "../../history/timeline.js";
+import { CALL_TIMEOUT_MS } from "../../session/bounds.js";
+import type { CallbackContext, Scenario } from "../../session/scenario.js";
+import { perform } from "../perform.js";
+
+export const CLIENT_INFO = { name: "reentrancy-lab-client", version: "0.1.0" };
+
+export async function runTs1Client(scenario: Scenario, transport: Transport, recorder: Recorder): Promise<void> {
+  const client = new Client(CLIENT_INFO, { capabilities: scenario.capabilities });
+  client.onerror = (error) => recorder.event("client", "sdk.error", { detail: { message: error.message } });
+  // URL mode: the server says the out-of-band part of an elicitation finished.
+  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
+    recorder.event("client", "elicitation.complete", { method: notification.method, detail: { elicitationId: notification.params.elicitationId } });
+  });
+
+  let label = "";
+  let listedTools: string[] = [];
+  let callbacks = 0;
+  const nested = async <T>(method: string, send: () => Promise<T>): Promise<T> => {
+    recorder.event("client", "nested.sent", { method });
+    try {
+      const result = await send();
+      recorder.event("client", "nested.ok", { method });
+      return result;
+    } catch (error) {
+      recorder.event("client", "nested.failed", { method, detail: errorInfo(error) });
+      throw error;
+    }
+  };
+  if (scenario.capabilities.elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
+      const n = ++callbacks;
+      const call = label;
+      const plan = scenario.calls.find((c) => c.label === call);
+      const ids = { id: extra.requestId, origin: "server" as const, method: request.method };
+      recorder.event("client", "callback.entered", { ...ids, detail: { n, call } });
+      const ctx: CallbackContext = {
+        client, extra, request, listedTools,
+        nested,
+        note: (kind, detail) => recorder.event("client", kind, { detail }),
+      };
+      try {
+        if (!plan || (!plan.code && !plan.callback)) throw new Error(`no callback is planned for an elicitation during '${call}'`);
+        const answer = plan.code
+          ? await plan.code(ctx)
+          : ((await perform(plan.callback!, {
+              listedTools,
+              nested: async (method, timeout) =>
+                method === "tools/list"
+                  ? (await nested(method, () => client.listTools(undefined, { timeout }))).tools.map((t) => t.name)
+                  : void (await nested(method, () => client.ping({ timeout }))),
+            })) as ElicitResult);
+        recorder.event("client", "callback.left", { ...ids, detail: { n, call, action: answer.action } });
+        return answer;
+      } catch (error) {
+        recorder.event("client", "callback.left", { ...ids, detail: { n, call, error: String(error) } });
+        throw error;
+      }
+    });
+  }
+
+  try {
+    await client.connect(transport, { timeout: CALL_TIMEOUT_MS });
+    if (scenario.listToolsFirst) listedTools = (await client.listTools(undefined, { timeout: CALL_TIMEOUT_MS })).tools.map((t) => t.name);
+    for (const plan of scenario.calls) {
+      label = plan.label;
+      recorder.event("client", "call.started", { detail: { call: plan.label } });
+      try {
+        const result = await client.callTool({ name: plan.tool ?? "calculate", arguments: plan.args ?? {} }, undefined, { timeout: CALL_TIMEOUT_MS });
+        recorder.event("client", "tool.result", { detail: { call: plan.label, result: result.structuredContent ?? null, isError: result.isError === true } });
+      } catch (error) {
+        recorder.event("client", "tool.result", { detail: { call: plan.label, error: errorInfo(error) } });
+      }
+    }
+  } finally {
+    await client.close();
+  }
+}
+
+export function errorInfo(error: unknown): { code: number | null; message: string } {
+  if (error instanceof McpError) return { code: error.code, message: error.message };
+  return { code: null, message: error instanceof Error ? error.message : String(error) };
+}

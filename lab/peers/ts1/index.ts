@@ -1,0 +1,38 @@
+// The ts1 peers: @modelcontextprotocol/sdk 1.32.2's Client and the lab's calculate McpServer,
+// in this process or as a stdio child started from a V8 snapshot.
+import type { ClientPeer, ServerPeer } from "../types.js";
+import { createCalculateServer } from "./calculate-server.js";
+import { CHILD_ARGS, ensureChildBuilt } from "./child-build.js";
+import { runTs1Client } from "./client.js";
+
+const SDK = "@modelcontextprotocol/sdk 1.32.2";
+
+export const TS1_CLIENT: ClientPeer = {
+  name: "ts1",
+  sdk: SDK,
+  loops: ["sdk", "serial"],
+  meaning: "the TypeScript SDK 1.32.2 Client; under `serial`, behind the lab's model of the Python SDK 1.29.0 client loop",
+  era: "2025-11-25",
+  unavailable: () => undefined,
+  driver: { kind: "in-process", run: runTs1Client },
+};
+
+export const TS1_SERVER: ServerPeer = {
+  name: "ts1",
+  sdk: SDK,
+  meaning: "the lab's calculate server on the TypeScript SDK 1.32.2 McpServer",
+  unavailable: () => undefined,
+  inProcess: (recorder) => {
+    const mcp = createCalculateServer();
+    mcp.server.onerror = (error) => recorder.event("server", "sdk.error", { detail: { message: error.message } });
+    return { connect: (transport) => mcp.connect(transport), close: () => mcp.close() };
+  },
+  child: {
+    prepare: ensureChildBuilt,
+    writesEvents: true,
+    command: ({ eventsFile, faults }) => ({
+      command: process.execPath,
+      args: [...CHILD_ARGS, ...faults.flatMap((f) => ["--fault", f]), ...(eventsFile ? ["--events", eventsFile] : [])],
+    }),
+  },
+};

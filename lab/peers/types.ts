@@ -1,0 +1,70 @@
+// What a peer is: an SDK's client or server behind one small interface, so adding an SDK is
+// writing one driver. A client driver executes a session plan (lab/peers/behaviour.ts), in this
+// process over a Transport the lab hands it, or as a program in another process that talks MCP
+// on its stdin/stdout and writes its events to a file the lab names. A server peer runs in this
+// process (connected to a Transport), as a stdio child, or both.
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { DispatchModel } from "../history/receive-loop.js";
+import type { Recorder } from "../history/timeline.js";
+import type { Scenario } from "../session/scenario.js";
+
+/** A program to start, with its arguments and any environment it needs beyond the lab's. */
+export interface ChildCommand {
+  command: string;
+  args: readonly string[];
+  env?: Record<string, string>;
+}
+
+export interface InProcessClientDriver {
+  kind: "in-process";
+  /** Runs the whole session over `transport`; records its side of the story on `recorder`. */
+  run(scenario: Scenario, transport: Transport, recorder: Recorder): Promise<void>;
+}
+
+export interface ProcessClientDriver {
+  kind: "process";
+  /** The driver program for one session: it reads the plan file and writes the events file. */
+  command(planFile: string, eventsFile: string): ChildCommand;
+  /** Once before the first session (e.g. the set-up check), never inside a timeline. */
+  prepare?(): Promise<void>;
+}
+
+export interface ClientPeer {
+  name: string;
+  /** the SDK and version, as shown in run headers and the card */
+  sdk: string;
+  /** receive-loop models this client can run under: `sdk` is always "as shipped";
+   *  `serial` is the lab's model, applied at the transport boundary of an in-process client */
+  loops: readonly DispatchModel[];
+  /** what the peer is, in one line (says plainly when a loop is a model) */
+  meaning: string;
+  /** the protocol era the client asks for */
+  era: "2025-11-25" | "auto" | "2026-07-28";
+  /** undefined when it can run here, else why not */
+  unavailable(): string | undefined;
+  driver: InProcessClientDriver | ProcessClientDriver;
+}
+
+/** A server peer running in this process. */
+export interface InProcessServer {
+  connect(transport: Transport): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ServerChild {
+  /** Builds or checks what the child needs, once, before the first session. */
+  prepare?(): Promise<void>;
+  command(options: { eventsFile: string | undefined; faults: readonly string[] }): ChildCommand;
+  /** the child records its own side and writes it to `eventsFile` */
+  writesEvents: boolean;
+}
+
+export interface ServerPeer {
+  name: string;
+  sdk: string;
+  meaning: string;
+  unavailable(): string | undefined;
+  /** in this process: `onError` receives the SDK's onerror reports */
+  inProcess?(recorder: Recorder): InProcessServer;
+  child?: ServerChild;
+}
