@@ -9,6 +9,7 @@ import { z } from "zod";
 import { differences } from "./compare.js";
 import { Expectation, ExpectationError, Json, parseExpectation } from "./expectations.js";
 import { runCase, type CaseOptions, type CaseReport, type RunRecord } from "../session/pipeline.js";
+import { errorOf, isRequest, paramsOf, resultOf } from "../history/frames.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 import type { Versions } from "../peers/versions.js";
 import { callbackAnswers, replyTo, resultsOf, verify, type Evidence, type Verdict } from "./verify.js";
@@ -68,11 +69,10 @@ export function contractChecks(evidence: Evidence, expected: ContractExpectation
   ];
 }
 
-type Message = { id?: unknown; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code?: unknown } };
-const msg = (f: WireFrame) => f.message as Message;
+const params = (f: WireFrame) => paramsOf(f.message);
 
 function elicitationRequests(wire: WireFrame[]): WireFrame[] {
-  return wire.filter((f) => f.from === "server" && msg(f).method === "elicitation/create" && msg(f).id !== undefined);
+  return wire.filter((f) => f.from === "server" && isRequest(f.label) && f.label.method === "elicitation/create");
 }
 
 /** The client's reply to each elicitation/create, as {result} or {error: {code}}; null if none. */
@@ -80,15 +80,15 @@ export function elicitationReplies(wire: WireFrame[]): unknown[] {
   return elicitationRequests(wire).map((request) => {
     const reply = replyTo(wire, request);
     if (!reply) return null;
-    const m = msg(reply);
-    return m.error !== undefined ? { error: { code: m.error.code } } : { result: m.result };
+    const error = errorOf(reply.message);
+    return error !== undefined ? { error: { code: error.code } } : { result: resultOf(reply.message) };
   });
 }
 
 export function requestedSchemaProblems(wire: WireFrame[], expected: unknown): string[] {
-  const forms = elicitationRequests(wire).filter((f) => (msg(f).params?.mode ?? "form") === "form");
+  const forms = elicitationRequests(wire).filter((f) => (params(f)?.mode ?? "form") === "form");
   if (forms.length === 0) return ["no form-mode elicitation/create on the wire to check"];
-  return forms.flatMap((f) => differences(expected, msg(f).params?.requestedSchema, `$.frame${f.index}.requestedSchema`));
+  return forms.flatMap((f) => differences(expected, params(f)?.requestedSchema, `$.frame${f.index}.requestedSchema`));
 }
 
 /**
@@ -97,10 +97,10 @@ export function requestedSchemaProblems(wire: WireFrame[], expected: unknown): s
  */
 export function completionProblems({ events, wire }: Evidence, expected: string[]): string[] {
   const out = differences(expected, completionsRecorded(events), "$.recorded");
-  const urlRequests = elicitationRequests(wire).filter((f) => msg(f).params?.mode === "url");
-  for (const note of wire.filter((f) => msg(f).method === "notifications/elicitation/complete")) {
-    const id = msg(note).params?.elicitationId;
-    const request = urlRequests.find((f) => msg(f).params?.elicitationId === id);
+  const urlRequests = elicitationRequests(wire).filter((f) => params(f)?.mode === "url");
+  for (const note of wire.filter((f) => f.label.frameType === "notification" && f.label.method === "notifications/elicitation/complete")) {
+    const id = params(note)?.elicitationId;
+    const request = urlRequests.find((f) => params(f)?.elicitationId === id);
     const reply = request && replyTo(wire, request);
     if (note.from !== "server") out.push(`frame ${note.index}: completion sent by the ${note.from}`);
     if (!request) out.push(`frame ${note.index}: completion for ${String(id)}, which no URL-mode elicitation/create asked for`);

@@ -47,7 +47,12 @@ export type TimingRule = z.infer<typeof TimingRule>;
 
 export const Expectation = z.strictObject({
   scenario: z.string(),
+  /** the client's receive-loop model: `sdk` = as shipped, `serial` = the lab's model */
   dispatch: z.enum(["sdk", "serial"]),
+  /** client peers this file is written for (absent: ts1 only); see expectationFor */
+  clients: z.array(z.string()).min(1).optional(),
+  /** server peers this file is written for (absent: ts1 only) */
+  servers: z.array(z.string()).min(1).optional(),
   /** present only in .break.json files: the lab fails the nested request at detection */
   onDeadlock: z.enum(["wait", "break"]).optional(),
   /** free text: what this expectation means and where it comes from */
@@ -81,14 +86,40 @@ export class ExpectationError extends Error {}
 import { EXPECTED_DIR } from "../paths.js";
 export { EXPECTED_DIR };
 
+/** The pairing an expectation is looked up for. */
+export interface PairingKey {
+  client: string;
+  server: string;
+}
+export const TS1_PAIR: PairingKey = { client: "ts1", server: "ts1" };
+
 /**
- * `<scenario>.<dispatch>.json`; with --on-deadlock break, `<scenario>.<dispatch>.break.json`
- * where breaking changes what happens (elsewhere nothing deadlocks and the plain file holds).
+ * The one rule for which file applies to (scenario, loop, client, server): the most specific of
+ * `<scenario>.<loop>.<client>.<server>.json`, `<scenario>.<loop>.<client>.json` and
+ * `<scenario>.<loop>.json` that exists AND names the pairing in its `clients` and `servers`
+ * (both default to ts1). With --on-deadlock break, each name is tried as `.break.json` first.
  */
-export function expectationPath(scenario: string, dispatch: string, onDeadlock: OnDeadlock = "wait", dir = EXPECTED_DIR): string {
-  const broken = join(dir, `${scenario}.${dispatch}.break.json`);
-  if (onDeadlock === "break" && existsSync(broken)) return broken;
-  return join(dir, `${scenario}.${dispatch}.json`);
+export function expectationCandidates(scenario: string, dispatch: string, pair: PairingKey, onDeadlock: OnDeadlock, dir = EXPECTED_DIR): string[] {
+  const stems = [`${scenario}.${dispatch}.${pair.client}.${pair.server}`, `${scenario}.${dispatch}.${pair.client}`, `${scenario}.${dispatch}`];
+  return stems.flatMap((stem) => [...(onDeadlock === "break" ? [join(dir, `${stem}.break.json`)] : []), join(dir, `${stem}.json`)]);
+}
+
+export const appliesTo = (e: Pick<Expectation, "clients" | "servers">, pair: PairingKey): boolean =>
+  (e.clients ?? ["ts1"]).includes(pair.client) && (e.servers ?? ["ts1"]).includes(pair.server);
+
+/** The file that applies, or undefined when no file speaks for this pairing. */
+export function expectationFor(scenario: string, dispatch: string, pair: PairingKey, onDeadlock: OnDeadlock = "wait", dir = EXPECTED_DIR): { file: string; expectation: Expectation } | undefined {
+  for (const file of expectationCandidates(scenario, dispatch, pair, onDeadlock, dir)) {
+    if (!existsSync(file)) continue;
+    const expectation = checked(parseExpectation(readFileSync(file, "utf8"), file), file, scenario, dispatch);
+    if (appliesTo(expectation, pair)) return { file, expectation };
+  }
+  return undefined;
+}
+
+/** The plain ts1 file name (kept for callers that only ever mean ts1 against ts1). */
+export function expectationPath(scenario: string, dispatch: string, onDeadlock: OnDeadlock = "wait", dir = EXPECTED_DIR, pair: PairingKey = TS1_PAIR): string {
+  return expectationFor(scenario, dispatch, pair, onDeadlock, dir)?.file ?? join(dir, `${scenario}.${dispatch}.json`);
 }
 
 export function parseExpectation(text: string, file: string): Expectation;
@@ -115,18 +146,20 @@ export function parseExpectation(text: string, file: string, schema: z.ZodType<u
   return parsed.data;
 }
 
-export function loadExpectation(scenario: string, dispatch: string, onDeadlock: OnDeadlock = "wait", dir = EXPECTED_DIR): Expectation {
-  const file = expectationPath(scenario, dispatch, onDeadlock, dir);
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    throw new ExpectationError(`${file}: no expectation written for ${scenario} under ${dispatch}`);
-  }
-  const expectation = parseExpectation(text, file);
+function checked(expectation: Expectation, file: string, scenario: string, dispatch: string): Expectation {
   const mode = expectation.onDeadlock ?? "wait";
-  if (expectation.scenario !== scenario || expectation.dispatch !== dispatch || (file.endsWith(".break.json") !== (mode === "break"))) {
-    throw new ExpectationError(`${file}: names ${expectation.scenario}/${expectation.dispatch}/${mode}, expected ${scenario}/${dispatch}/${onDeadlock}`);
+  if (expectation.scenario !== scenario || expectation.dispatch !== dispatch || file.endsWith(".break.json") !== (mode === "break")) {
+    throw new ExpectationError(`${file}: names ${expectation.scenario}/${expectation.dispatch}/${mode}, but its name says ${scenario}/${dispatch}/${file.endsWith(".break.json") ? "break" : "wait"}`);
   }
   return expectation;
+}
+
+export function loadExpectation(scenario: string, dispatch: string, onDeadlock: OnDeadlock = "wait", dir = EXPECTED_DIR, pair: PairingKey = TS1_PAIR): Expectation {
+  const found = expectationFor(scenario, dispatch, pair, onDeadlock, dir);
+  if (!found) {
+    throw new ExpectationError(
+      `no expectation written for ${scenario} under ${dispatch} with client ${pair.client} and server ${pair.server} (looked for ${expectationCandidates(scenario, dispatch, pair, onDeadlock, dir).map((f) => f.slice(dir.length + 1)).join(", ")} in ${dir})`,
+    );
+  }
+  return found.expectation;
 }

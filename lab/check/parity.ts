@@ -82,7 +82,8 @@ export interface AllowedDifference {
   /** detail keys of that kind whose values may differ (everything else must match) */
   detailKeys?: readonly string[];
   /** an event of that kind that may appear in one run only */
-  onlyIn?: "memory" | "stdio";
+  /** "other": only in the transport compared with memory */
+  onlyIn?: "memory" | "other";
   /**
    * Events of that kind keep their order among themselves, but their position against the
    * other events is not compared (e.g. when concurrent frames land between the client's steps).
@@ -113,34 +114,35 @@ export interface ParityDifference {
   /** "events", or the floating kind whose own order differs */
   sequence: string;
   index: number;
-  stdioIndex: number;
+  otherIndex: number;
   memory: ParityEvent | undefined;
-  stdio: ParityEvent | undefined;
+  /** the other transport's event (stdio, http, ...) */
+  other: ParityEvent | undefined;
 }
 
 export interface ParityResult {
   ok: boolean;
   firstDifference?: ParityDifference;
   memoryCount: number;
-  stdioCount: number;
+  otherCount: number;
   /** reasons of the allowances that were actually used */
   allowedUsed: string[];
 }
 
 export function compareParity(
   memoryEvents: readonly TimelineEvent[],
-  stdioEvents: readonly TimelineEvent[],
+  otherEvents: readonly TimelineEvent[],
   allowed: readonly AllowedDifference[] = [],
   side: Side = "client",
 ): ParityResult {
   const memory = normalise(memoryEvents, side);
-  const stdio = normalise(stdioEvents, side);
+  const stdio = normalise(otherEvents, side);
   const used = new Set<string>();
   const result = (firstDifference?: ParityDifference): ParityResult => ({
     ok: firstDifference === undefined,
     ...(firstDifference && { firstDifference }),
     memoryCount: memory.length,
-    stdioCount: stdio.length,
+    otherCount: stdio.length,
     allowedUsed: [...used],
   });
   // Strict first: an allowance is only reported as used when the strict comparison fails.
@@ -176,11 +178,11 @@ function walk(
     }
     const rule =
       (m && s && allowed.find((a) => a.kind === m.kind && a.detailKeys && sameExcept(m, s, a.detailKeys))) ||
-      (s && allowed.find((a) => a.onlyIn === "stdio" && a.kind === s.kind)) ||
+      (s && allowed.find((a) => a.onlyIn === "other" && a.kind === s.kind)) ||
       (m && allowed.find((a) => a.onlyIn === "memory" && a.kind === m.kind));
-    if (!rule) return { sequence, index: i, stdioIndex: j, memory: m, stdio: s };
+    if (!rule) return { sequence, index: i, otherIndex: j, memory: m, other: s };
     used.add(rule.reason);
-    if (rule.onlyIn === "stdio") j++;
+    if (rule.onlyIn === "other") j++;
     else if (rule.onlyIn === "memory") i++;
     else i++, j++;
   }

@@ -3,6 +3,7 @@
 import { differences } from "./compare.js";
 import { median } from "./stats.js";
 import type { EventSelector, Expectation, TimingRule } from "./expectations.js";
+import { classify, FrameBook, isReply, isRequest, resultOf } from "../history/frames.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 
 export interface Evidence {
@@ -104,9 +105,9 @@ export function callbackAnswers(events: TimelineEvent[]): { call: unknown; actio
 export function wireCounts(wire: WireFrame[], methods: string[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const method of methods) counts[method] = 0;
-  for (const { message } of wire) {
-    const method = (message as { method?: string }).method;
-    if (method !== undefined && method in counts) counts[method] = (counts[method] ?? 0) + 1;
+  for (const { label } of wire) {
+    if (isReply(label) || label.method === undefined) continue;
+    if (label.method in counts) counts[label.method] = (counts[label.method] ?? 0) + 1;
   }
   return counts;
 }
@@ -134,17 +135,22 @@ function integrity({ events, wire }: Evidence): string[] {
     if (prev && e.t < prev.t) out.push(`event seq ${e.seq} (${e.kind}) is earlier (${e.t} ms) than the one before it (${prev.t} ms)`);
     if (e.frame !== undefined) {
       const frame = wire[e.frame];
-      const message = frame?.message as { id?: unknown; method?: unknown } | undefined;
-      if (!frame || !message) out.push(`event seq ${e.seq} names frame ${e.frame}, which is not on the wire`);
+      if (!frame) out.push(`event seq ${e.seq} names frame ${e.frame}, which is not on the wire`);
       else {
-        if (e.id !== undefined && message.id !== e.id) out.push(`event seq ${e.seq} has id ${String(e.id)}, its frame ${e.frame} has id ${String(message.id)}`);
+        const id = classify(frame.message).id;
+        if (e.id !== undefined && id !== e.id) out.push(`event seq ${e.seq} has id ${String(e.id)}, its frame ${e.frame} has id ${String(id)}`);
         if (e.kind === "frame.sent" && e.side !== frame.from) out.push(`event seq ${e.seq}: sent by ${e.side}, frame ${e.frame} is from ${frame.from}`);
         if (e.kind !== "frame.sent" && e.side !== frame.to) out.push(`event seq ${e.seq}: ${e.kind} at ${e.side}, frame ${e.frame} goes to ${frame.to}`);
       }
     }
   });
+  // The labels stored at recording time must still be what the frames say.
+  const book = new FrameBook();
   wire.forEach((f, i) => {
     if (f.index !== i) out.push(`wire frame at position ${i} has index ${f.index}`);
+    const { label, replyTo } = book.label(f.from, f.message, i);
+    const stored = differences({ label, replyTo: replyTo ?? null }, { label: f.label, replyTo: f.replyTo ?? null }, `$.wire[${i}]`);
+    if (stored.length > 0) out.push(`wire frame ${i}: its stored label does not match the frame: ${stored.join("; ")}`);
     const prev = wire[i - 1];
     if (prev && f.t < prev.t) out.push(`wire frame ${i} is earlier than frame ${i - 1}`);
   });
@@ -153,7 +159,7 @@ function integrity({ events, wire }: Evidence): string[] {
 
 /** The tool.result the client recorded must be the structuredContent of that call's reply frame. */
 function resultsAgreeWithWire({ events, wire }: Evidence): string[] {
-  const calls = wire.filter((f) => f.from === "client" && (f.message as { method?: string }).method === "tools/call");
+  const calls = wire.filter((f) => f.from === "client" && isRequest(f.label) && f.label.method === "tools/call");
   const recorded = events.filter((e) => e.kind === "tool.result");
   const out: string[] = [];
   if (calls.length !== recorded.length) out.push(`${calls.length} tools/call on the wire, ${recorded.length} tool.result events`);
@@ -161,38 +167,29 @@ function resultsAgreeWithWire({ events, wire }: Evidence): string[] {
     const reply = replyTo(wire, call);
     const event = recorded[i];
     if (!reply || !event?.detail || "error" in event.detail) return;
-    const onWire = (reply.message as { result?: { structuredContent?: unknown } }).result?.structuredContent ?? null;
+    const onWire = resultOf(reply.message)?.structuredContent ?? null;
     out.push(...differences(onWire, event.detail.result, `$.${String(event.detail.call)}`).map((d) => `wire vs recorded: ${d}`));
   });
   return out;
 }
 
-function isReplyTo(frame: WireFrame, id: unknown): boolean {
-  const m = frame.message as { id?: unknown; method?: unknown };
-  return m.method === undefined && m.id === id;
-}
-
-/** The reply to a request: from the side it went to, with its id (ids are per direction). */
+/** The reply to a request: the frame whose stored replyTo names it (lab/history/frames.ts). */
 export function replyTo(wire: WireFrame[], request: WireFrame): WireFrame | undefined {
-  const id = (request.message as { id?: unknown }).id;
-  return wire.find((f) => f.from === request.to && isReplyTo(f, id));
+  return wire.find((f) => f.replyTo === request.index);
 }
 
 /** Ids are per direction: a request from X is answered by exactly one frame from the other side. */
 export function replyProblems(wire: WireFrame[]): string[] {
   const out: string[] = [];
-  const requests = wire.filter((f) => isRequest(f));
-  for (const req of requests) {
-    const { id, method } = req.message as { id: unknown; method: string };
-    const replies = wire.filter((f) => f.from === req.to && isReplyTo(f, id));
-    if (replies.length !== 1) out.push(`${method} #${String(id)} from ${req.from} has ${replies.length} replies`);
-    else if (replies[0]!.index < req.index) out.push(`${method} #${String(id)} from ${req.from} is answered before it was sent`);
+  for (const req of wire.filter((f) => isRequest(f.label))) {
+    const replies = wire.filter((f) => f.replyTo === req.index);
+    const what = `${req.label.method} #${String(req.label.id)} from ${req.from}`;
+    if (replies.length !== 1) out.push(`${what} has ${replies.length} replies`);
+    else if (replies[0]!.index < req.index) out.push(`${what} is answered before it was sent`);
   }
   for (const f of wire) {
-    const m = f.message as { id?: unknown; method?: unknown };
-    if (m.method !== undefined || m.id === undefined) continue;
-    if (!requests.some((r) => r.from === f.to && (r.message as { id: unknown }).id === m.id)) {
-      out.push(`frame ${f.index} from ${f.from} replies to #${String(m.id)}, which ${f.to} never sent`);
+    if (isReply(f.label) && f.label.id !== undefined && f.replyTo === undefined) {
+      out.push(`frame ${f.index} from ${f.from} replies to #${String(f.label.id)}, which ${f.to} never sent`);
     }
   }
   return out;
@@ -201,17 +198,12 @@ export function replyProblems(wire: WireFrame[]): string[] {
 /** Every request the server sends lies between a client tools/call and that call's reply. */
 export function nestingProblems(wire: WireFrame[]): string[] {
   const windows = wire
-    .filter((f) => f.from === "client" && (f.message as { method?: string }).method === "tools/call")
+    .filter((f) => f.from === "client" && isRequest(f.label) && f.label.method === "tools/call")
     .map((call) => ({ start: call.index, end: replyTo(wire, call)?.index ?? Infinity }));
   return wire
-    .filter((f) => f.from === "server" && isRequest(f))
+    .filter((f) => f.from === "server" && isRequest(f.label))
     .filter((f) => !windows.some((w) => w.start < f.index && f.index < w.end))
-    .map((f) => `${(f.message as { method: string }).method} #${String((f.message as { id: unknown }).id)} (frame ${f.index}) is outside every tools/call`);
-}
-
-function isRequest(frame: WireFrame): boolean {
-  const m = frame.message as { id?: unknown; method?: unknown };
-  return m.method !== undefined && m.id !== undefined;
+    .map((f) => `${f.label.method} #${String(f.label.id)} (frame ${f.index}) is outside every tools/call`);
 }
 
 export function selectEvent(events: TimelineEvent[], selector: EventSelector): TimelineEvent | undefined {

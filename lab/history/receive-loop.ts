@@ -1,7 +1,8 @@
 // One side's inbound queue and the pump that hands frames to the SDK one at a time.
 // The dispatch model decides when the pump may run; everything it does is recorded here.
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { FrameLabel, Recorder, Side } from "./timeline.js";
+import { cancelledRequestId, isReply, type FrameLabel, type Side } from "./frames.js";
+import type { Recorder } from "./timeline.js";
 
 /**
  * sdk:    the TypeScript SDK as shipped: every frame is dispatched as soon as it arrives.
@@ -72,7 +73,7 @@ export class ReceiveLoop {
   noteSent(message: JSONRPCMessage, label: FrameLabel): void {
     const holder = this.holder;
     if (label.frameType === "notification" && label.method === "notifications/cancelled") {
-      const requestId = (message as { params?: { requestId?: number | string } }).params?.requestId;
+      const requestId = cancelledRequestId(message);
       if (requestId !== undefined) this.givenUp.add(requestId);
     }
     if (!holder) return;
@@ -151,6 +152,4 @@ export class ReceiveLoop {
 /** Error code the lab uses when it breaks a detected cycle (JSON-RPC implementation-defined range). */
 export const DEADLOCK_ERROR_CODE = -32099;
 
-export function isReply(label: FrameLabel): boolean {
-  return label.frameType === "result" || label.frameType === "error";
-}
+export { isReply } from "./frames.js";

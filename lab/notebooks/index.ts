@@ -12,7 +12,7 @@ import { join, relative, resolve } from "node:path";
 import { writeAtomic } from "../cli/output.js";
 import { NotebookError, parseNotebook } from "./markers.js";
 import { describeMismatch, firstDifference, type Mismatch } from "./normalise.js";
-import { cliRunner, ROOT, type Runner, type RunOutput } from "./runs.js";
+import { cliRunner, type Runner, type RunOutput } from "./runs.js";
 import { renderBlock, SHOWS, unsuitable } from "./shows.js";
 
 export { NOTEBOOKS_DIR } from "../paths.js";

@@ -5,7 +5,6 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { CaseReport } from "../session/pipeline.js";
 import { DISPATCH_MODELS } from "../history/receive-loop.js";
 import { SCENARIOS } from "../../scenarios/index.js";

@@ -2,8 +2,7 @@
 // stdio child's lifecycle).
 import { relative } from "node:path";
 import { lifecycleProblems, type ChildEvidence } from "../transports/child-process.js";
-import { loadExpectation } from "../check/expectations.js";
-import { normalise as parityEvents, PARITY_RULES, SERVER_SIDE_ALLOWANCES, type ParityEvent, type ParityResult } from "../check/parity.js";
+import { normalise as parityEvents, SERVER_SIDE_ALLOWANCES, type ParityEvent, type ParityResult } from "../check/parity.js";
 import type { CaseReport } from "../session/pipeline.js";
 import { rpc } from "../render/swimlane.js";
 import { cell, code, fenced, ms1, runName, runsOf } from "./format.js";
@@ -23,13 +22,12 @@ export function parityText(output: RunOutput): string[] {
   const out: string[] = [];
   const verdict = (side: string, r: ParityResult | null, against: string) => {
     if (r === null) return [`  FAIL ${side} side: the child wrote no record of its own events`];
-    const lines = [`  ${r.ok ? "PASS" : "FAIL"} ${side} side ${r.ok ? "agrees" : "differs"}: ${r.memoryCount} ${side} events in memory, ${r.stdioCount} ${against}`];
+    const lines = [`  ${r.ok ? "PASS" : "FAIL"} ${side} side ${r.ok ? "agrees" : "differs"}: ${r.memoryCount} ${side} events in memory, ${r.otherCount} ${against}`];
     const diff = r.firstDifference;
-    if (diff) lines.push(`      first difference in ${diff.sequence} at ${diff.index}/${diff.stdioIndex}: memory ${JSON.stringify(diff.memory)} vs stdio ${JSON.stringify(diff.stdio)}`);
+    if (diff) lines.push(`      first difference in ${diff.sequence} at ${diff.index}/${diff.otherIndex}: memory ${JSON.stringify(diff.memory)} vs stdio ${JSON.stringify(diff.other)}`);
     return lines;
   };
   for (const report of output.reports) {
-    const allows = loadExpectation(report.scenario, report.dispatch, report.onDeadlock).parityAllows ?? [];
     const file = relative(ROOT, report.expectedFile);
     for (const p of report.parity) {
       if (out.length) out.push("");
@@ -38,11 +36,12 @@ export function parityText(output: RunOutput): string[] {
         ...verdict("client", p.result, "in the parent's stdio timeline"),
         ...verdict("server", p.server ?? null, "in the child's own record"),
       );
+      const allows = p.named;
       if (allows.length === 0) out.push(`  client side, allowed differences named in ${file}: none, the two must agree exactly`);
       else out.push(`  client side, allowed differences named in ${file}:`);
       for (const a of allows) {
         out.push(`    ${a.rule}: ${a.why}`);
-        for (const rule of PARITY_RULES[a.rule]) out.push(`      ${rule.kind}: ${rule.reason}`);
+        for (const rule of a.kinds) out.push(`      ${rule.kind}: ${rule.reason}`);
       }
       const floating = SERVER_SIDE_ALLOWANCES.filter((rule) => rule.floating).map((rule) => rule.kind);
       out.push(`  server side, always allowed: ${floating.join(" and ")} float; their order among themselves must match`);

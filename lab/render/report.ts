@@ -36,13 +36,13 @@ export function renderParity(report: CaseReport, color: boolean): string {
   return report.parity
     .map((p) => {
       const side = (name: string, r: ParityResult | null) =>
-        r === null ? `${name}: the child wrote no events` : `${name} ${r.ok ? "agrees" : "differs"} (${r.memoryCount} vs ${r.stdioCount} events)`;
-      const head = `  ${mark(p.ok, color)} parity ${report.scenario} ${report.dispatch} #${p.repeat}, memory vs stdio: ${side("client", p.result)}; ${side("server", p.server)}`;
+        r === null ? `${name}: the child wrote no events` : `${name} ${r.ok ? "agrees" : "differs"} (${r.memoryCount} vs ${r.otherCount} events)`;
+      const head = `  ${mark(p.ok, color)} parity ${report.scenario} ${report.column} #${p.repeat}, memory vs ${p.transport}: ${side("client", p.result)}; ${side("server", p.server)}`;
       const allowed = p.allowed.map((a) => `      allowed: ${a}`);
       const where = [p.result, p.server].flatMap((r) => {
         const diff = r?.firstDifference;
         return diff
-          ? [`      first difference in ${diff.sequence} at ${diff.index}/${diff.stdioIndex}: memory ${JSON.stringify(diff.memory)} vs stdio ${JSON.stringify(diff.stdio)}`]
+          ? [`      first difference in ${diff.sequence} at ${diff.index}/${diff.otherIndex}: memory ${JSON.stringify(diff.memory)} vs ${p.transport} ${JSON.stringify(diff.other)}`]
           : [];
       });
       return [head, ...allowed, ...where].join("\n");
@@ -61,7 +61,7 @@ export function renderSummary(reports: CaseReport[], color: boolean): string {
     }
   }
   const parity = reports.map((r) => renderParity(r, color)).filter(Boolean);
-  if (parity.length) lines.push("", "parity (memory vs stdio)", ...parity);
+  if (parity.length) lines.push("", "parity (memory vs every other transport)", ...parity);
   const runs = reports.flatMap((r) => r.runs);
   const bad = runs.filter((r) => !r.ok).length;
   const checks = reports.flatMap((r) => r.parity);

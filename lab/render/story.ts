@@ -2,7 +2,7 @@
 // one view per wire frame (when it left, arrived, was dispatched; held? late?) and the moments
 // worth a note (timeout, deadlock, callback answers, results...). Both renderers share it, so
 // the two pictures of a run tell the same story in the same words.
-import type { FrameLabel, FrameType, Side, TimelineEvent, WireFrame } from "../history/timeline.js";
+import type { FrameLabel, Side, TimelineEvent, WireFrame } from "../history/timeline.js";
 import { rpc } from "./swimlane.js";
 
 /** A gap between two moments longer than this is drawn shorter (SVG) or noted (Mermaid). */
@@ -44,25 +44,11 @@ export interface Moment {
   frame?: number;
 }
 
-function messageLabel(frame: WireFrame): FrameLabel {
-  const m = frame.message as { id?: number | string; method?: string; error?: unknown };
-  const frameType: FrameType =
-    m.method !== undefined ? (m.id !== undefined ? "request" : "notification") : m.error !== undefined ? "error" : "result";
-  return { frameType, ...(m.id !== undefined && { id: m.id }), ...(m.method !== undefined && { method: m.method }) };
-}
-
 export function frameViews(events: readonly TimelineEvent[], wire: readonly WireFrame[]): FrameView[] {
   return wire.map((frame) => {
     const about = events.filter((e) => e.frame === frame.index);
-    const labelled = about.find((e) => e.frameType !== undefined);
-    const label: FrameLabel = labelled
-      ? {
-          frameType: labelled.frameType!,
-          ...(labelled.id !== undefined && { id: labelled.id }),
-          ...(labelled.origin !== undefined && { origin: labelled.origin }),
-          ...(labelled.method !== undefined && { method: labelled.method }),
-        }
-      : messageLabel(frame);
+    // The label the recorder stored (lab/history/frames.ts); older evidence without one is refused.
+    const label: FrameLabel = frame.label;
     const sent = about.find((e) => e.kind === "frame.sent" && e.side === frame.from);
     const arrived = about.find((e) => e.kind === "frame.arrived" && e.side === frame.to);
     const dispatched = about.find((e) => e.kind === "frame.dispatched" && e.side === frame.to);

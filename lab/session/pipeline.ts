@@ -7,7 +7,11 @@ import type { Scenario } from "./scenario.js";
 import { runSession, type SessionEvidence } from "./session.js";
 import type { ChildSide } from "../transports/stdio.js";
 import { TRANSPORTS } from "../transports/index.js";
+import { resultOf } from "../history/frames.js";
 import type { Versions } from "../peers/versions.js";
+import { columnId, transportProblem } from "../peers/registry.js";
+import { TS1_CLIENT, TS1_SERVER } from "../peers/ts1/index.js";
+import type { ClientPeer, ServerPeer } from "../peers/types.js";
 import { verify, type Verdict } from "../check/verify.js";
 
 export interface RunRecord extends SessionEvidence {
@@ -18,10 +22,14 @@ export interface RunRecord extends SessionEvidence {
 
 export interface ParityVerdict {
   repeat: number;
+  /** the transport compared with memory */
+  transport: string;
   ok: boolean;
   /** the expectation's reasons for the allowances the comparison needed */
   allowed: string[];
-  /** client side: the parent's timeline in memory vs over stdio */
+  /** every allowance the expectation names, whether this comparison needed it or not */
+  named: { rule: string; why: string; kinds: { kind: string; reason: string }[] }[];
+  /** client side: the parent's timeline in memory vs over the other transport */
   result: ParityResult;
   /** server side: memory's server events vs what the child recorded of itself (null: it wrote none) */
   server: ParityResult | null;
@@ -30,6 +38,13 @@ export interface ParityVerdict {
 export interface CaseReport {
   scenario: string;
   summary: string;
+  /** the client peer, its loop model (`dispatch`) and the server peer: the column */
+  client: string;
+  server: string;
+  /** `sdk`/`serial` for ts1 against ts1, else loop.client.server (lab/peers/registry.ts) */
+  column: string;
+  clientSdk: string;
+  serverSdk: string;
   dispatch: DispatchModel;
   /** says plainly what the dispatch model is */
   dispatchMeaning: string;
@@ -37,7 +52,7 @@ export interface CaseReport {
   versions: Versions;
   expectedFile: string;
   runs: RunRecord[];
-  /** memory vs stdio, per repeat, when both ran */
+  /** memory vs every other transport, per repeat, when both ran */
   parity: ParityVerdict[];
   ok: boolean;
 }
@@ -47,7 +62,17 @@ export const DISPATCH_MEANING: Record<DispatchModel, string> = {
   serial: "a model of the MCP Python SDK 1.29.0 client receive loop (not TS SDK behaviour)",
 };
 
+/** What the loop model means for this client, in words for run headers. */
+export function dispatchMeaning(client: ClientPeer, loop: DispatchModel): string {
+  if (client.name === "ts1") return DISPATCH_MEANING[loop];
+  return loop === "sdk" ? `${client.sdk} exactly as shipped` : `${client.sdk} behind the lab's model of the Python SDK 1.29.0 client loop (not its own behaviour)`;
+}
+
 export interface CaseOptions {
+  /** default: ts1 */
+  client?: ClientPeer;
+  /** default: ts1 */
+  server?: ServerPeer;
   transports: string[];
   repeat: number;
   onDeadlock: OnDeadlock;
@@ -60,14 +85,25 @@ export async function runCase(
   dispatch: DispatchModel,
   options: CaseOptions,
   versions: Versions,
-  expectation: Expectation = loadExpectation(scenario.name, dispatch, options.onDeadlock, options.expectedDir),
+  expectation?: Expectation,
 ): Promise<CaseReport> {
+  const client = options.client ?? TS1_CLIENT;
+  const server = options.server ?? TS1_SERVER;
+  const pair = { client: client.name, server: server.name };
+  expectation ??= loadExpectation(scenario.name, dispatch, options.onDeadlock, options.expectedDir, pair);
+  const transports = options.transports.filter((name) => transportProblem({ client, loop: dispatch, server }, name) === undefined);
+  if (transports.length === 0) throw new Error(`${client.name} against ${server.name} can run over none of ${options.transports.join(", ")}`);
+  // Builds and set-up checks happen here, once, so none lands inside a session's timeline.
+  if (transports.includes("stdio")) {
+    if (client.driver.kind === "process") await client.driver.prepare?.();
+    await server.child?.prepare?.();
+  }
   const runs: RunRecord[] = [];
   for (let repeat = 1; repeat <= options.repeat; repeat++) {
-    for (const name of options.transports) {
+    for (const name of transports) {
       const transport = TRANSPORTS[name];
       if (!transport) throw new Error(`unknown transport ${name}`);
-      const evidence = await runSession(scenario, transport.open, name, { dispatch, onDeadlock: options.onDeadlock }, repeat);
+      const evidence = await runSession(scenario, transport.open, name, { dispatch, onDeadlock: options.onDeadlock, client, server }, repeat);
       const errors = [...evidence.errors, ...transport.problems(evidence.transportEvidence)];
       const verdicts = verify({ events: evidence.events, wire: evidence.wire, errors }, expectation);
       runs.push({
@@ -82,44 +118,50 @@ export async function runCase(
   return {
     scenario: scenario.name,
     summary: scenario.summary,
+    client: client.name,
+    server: server.name,
+    column: columnId({ client: client.name, loop: dispatch, server: server.name }),
+    clientSdk: client.sdk,
+    serverSdk: server.sdk,
     dispatch,
-    dispatchMeaning: DISPATCH_MEANING[dispatch],
+    dispatchMeaning: dispatchMeaning(client, dispatch),
     onDeadlock: options.onDeadlock,
     versions,
-    expectedFile: expectationPath(scenario.name, dispatch, options.onDeadlock, options.expectedDir),
+    expectedFile: expectationPath(scenario.name, dispatch, options.onDeadlock, options.expectedDir, pair),
     runs,
     parity,
     ok: runs.every((r) => r.ok) && parity.every((p) => p.ok),
   };
 }
 
-/** The client-side story must be the same in memory and over a real child (lab/parity.ts). */
+/** The client-side story must be the same in memory and over every other transport (lab/check/parity.ts). */
 export function parityVerdicts(runs: RunRecord[], expectation: Expectation): ParityVerdict[] {
   const allows = expectation.parityAllows ?? [];
   const allowed = allows.flatMap((a) => PARITY_RULES[a.rule]);
   const verdicts: ParityVerdict[] = [];
   for (const memory of runs.filter((r) => r.transport === "memory")) {
-    const stdio = runs.find((r) => r.transport === "stdio" && r.repeat === memory.repeat);
-    if (!stdio) continue;
-    const result = compareParity(memory.events, stdio.events, allowed);
-    const used = allows.filter((a) => PARITY_RULES[a.rule].some((rule) => result.allowedUsed.includes(rule.reason)));
-    const child = (stdio.transportEvidence as { childSide?: ChildSide | null }).childSide ?? null;
-    const server = child && compareParity(memory.events, child.events, SERVER_SIDE_ALLOWANCES, "server");
-    verdicts.push({
-      repeat: memory.repeat,
-      ok: result.ok && server !== null && server.ok,
-      allowed: used.map((a) => `${a.rule}: ${a.why}`),
-      result,
-      server,
-    });
+    for (const other of runs.filter((r) => r.transport !== "memory" && r.repeat === memory.repeat)) {
+      const result = compareParity(memory.events, other.events, allowed);
+      const used = allows.filter((a) => PARITY_RULES[a.rule].some((rule) => result.allowedUsed.includes(rule.reason)));
+      const child = (other.transportEvidence as { childSide?: ChildSide | null }).childSide ?? null;
+      const server = child && compareParity(memory.events, child.events, SERVER_SIDE_ALLOWANCES, "server");
+      verdicts.push({
+        repeat: memory.repeat,
+        transport: other.transport,
+        ok: result.ok && server !== null && server.ok,
+        allowed: used.map((a) => `${a.rule}: ${a.why}`),
+        named: allows.map((a) => ({ rule: a.rule, why: a.why, kinds: PARITY_RULES[a.rule].map((r) => ({ kind: r.kind, reason: r.reason })) })),
+        result,
+        server,
+      });
+    }
   }
   return verdicts;
 }
 
-function negotiatedProtocol(evidence: SessionEvidence): string | null {
-  const request = evidence.wire.find((f) => f.from === "client" && (f.message as { method?: string }).method === "initialize");
-  const id = (request?.message as { id?: unknown } | undefined)?.id;
-  const reply = evidence.wire.find((f) => f.from === "server" && "result" in f.message && f.message.id === id);
-  const version = (reply?.message as { result?: { protocolVersion?: unknown } } | undefined)?.result?.protocolVersion;
+/** The protocol version in the server's initialize result, as recorded on the wire. */
+export function negotiatedProtocol(evidence: Pick<SessionEvidence, "wire">): string | null {
+  const reply = evidence.wire.find((f) => f.label.frameType === "result" && f.label.method === "initialize");
+  const version = reply && resultOf(reply.message)?.protocolVersion;
   return typeof version === "string" ? version : null;
 }

@@ -1,0 +1,43 @@
+// Every peer the lab knows, by name. Adding an SDK: write its driver, add one entry here.
+// Order is the order of columns in reports and the card.
+import type { DispatchModel } from "../history/receive-loop.js";
+import { TS1_CLIENT, TS1_SERVER } from "./ts1/index.js";
+import type { ClientPeer, ServerPeer } from "./types.js";
+
+export const CLIENT_PEERS: ClientPeer[] = [TS1_CLIENT];
+export const SERVER_PEERS: ServerPeer[] = [TS1_SERVER];
+
+export const findClient = (name: string): ClientPeer | undefined => CLIENT_PEERS.find((p) => p.name === name);
+export const findServer = (name: string): ServerPeer | undefined => SERVER_PEERS.find((p) => p.name === name);
+
+/** Registers a peer for this process (tests add toy peers; real ones are listed above). */
+export function registerClient(peer: ClientPeer): void {
+  if (findClient(peer.name)) throw new Error(`a client peer named ${peer.name} exists already`);
+  CLIENT_PEERS.push(peer);
+}
+export function registerServer(peer: ServerPeer): void {
+  if (findServer(peer.name)) throw new Error(`a server peer named ${peer.name} exists already`);
+  SERVER_PEERS.push(peer);
+}
+
+/** One column of the matrix: a client peer under one loop model, against one server peer. */
+export interface Column {
+  client: ClientPeer;
+  loop: DispatchModel;
+  server: ServerPeer;
+}
+
+/** `sdk`, `serial` for ts1 against ts1 (the names the lab always had); else loop.client.server. */
+export function columnId(column: { client: string; loop: string; server: string }): string {
+  return column.client === "ts1" && column.server === "ts1" ? column.loop : `${column.loop}.${column.client}.${column.server}`;
+}
+
+/** Can this pairing run over this transport? undefined if yes, else why not. */
+export function transportProblem(column: Column, transport: string): string | undefined {
+  if (transport === "memory") {
+    if (column.client.driver.kind !== "in-process") return `client ${column.client.name} runs in its own process`;
+    if (!column.server.inProcess) return `server ${column.server.name} runs only as a child`;
+  }
+  if (transport === "stdio" && column.client.driver.kind === "in-process" && !column.server.child) return `server ${column.server.name} has no stdio child`;
+  return undefined;
+}
