@@ -1,7 +1,8 @@
 // The lab's command line: tsx lab/run.ts <scenario|all|list|bench> [options]
 // Exit 0 when every expectation holds, 1 when one fails, 2 on bad usage.
 import { parseArgs, USAGE, UsageError, type RunArgs } from "./cli/args.js";
-import { ExpectationError, loadExpectation } from "./check/expectations.js";
+import { ExpectationError } from "./check/expectations.js";
+import { planMatrix } from "./cli/matrix.js";
 import { RUN_OUTPUT_DIR, runOutputPath, writeJsonAtomic } from "./cli/output.js";
 import { runCase, type CaseReport } from "./session/pipeline.js";
 import { renderRun, renderSummary } from "./render/report.js";
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, Command> = {
     for (const s of SCENARIOS) console.log(`${s.name.padEnd(16)} ${s.summary}`);
     return 0;
   },
+  peers: async () => (await import("./cli/peers.js")).main(),
   bench: async (argv) => (await import("./bench/index.js")).main(argv),
   notebooks: async (argv) => (await import("./notebooks/index.js")).main(argv),
   contract: async (argv) => (await import("./cli/contract.js")).main(argv),
@@ -30,23 +32,22 @@ async function runScenarios(args: RunArgs): Promise<number> {
   assertPinnedSdk(versions);
   const scenarios: Scenario[] = args.target === "all" ? [...SCENARIOS] : [findScenario(args.target)!];
   // Load every expectation before running anything: a malformed file is a usage error.
-  const work = scenarios.flatMap((scenario) =>
-    args.dispatch.map((dispatch) => ({ scenario, dispatch, expectation: loadExpectation(scenario.name, dispatch, args.onDeadlock, args.expectedDir) })),
-  );
+  const matrix = planMatrix({ ...args, scenarios, all: args.target === "all" });
+  for (const line of matrix.unavailable) console.error(`not run: ${line}`);
   const color = !args.json && wantsColor(process.stdout);
   const outDir = args.outDir ?? RUN_OUTPUT_DIR;
   const reports: CaseReport[] = [];
-  for (const { scenario, dispatch, expectation } of work) {
+  for (const { scenario, column, expectation } of matrix.work) {
     const report = await runCase(
       scenario,
-      dispatch,
-      { transports: args.transports, repeat: args.repeat, onDeadlock: args.onDeadlock, expectedDir: args.expectedDir },
+      column.loop,
+      { client: column.client, server: column.server, transports: args.transports, repeat: args.repeat, onDeadlock: args.onDeadlock, expectedDir: args.expectedDir },
       versions,
       expectation,
     );
     const suffix = args.onDeadlock === "break" ? ".break" : "";
     // Written before anything is judged, so a failing run keeps its evidence.
-    writeJsonAtomic(runOutputPath(outDir, scenario.name, dispatch, suffix), report);
+    writeJsonAtomic(runOutputPath(outDir, scenario.name, report.column, suffix), report);
     writeRunSvgs(outDir, report, suffix);
     reports.push(report);
     if (!args.json) for (const run of report.runs) console.log(`${renderRun(report, run, color)}\n`);
@@ -59,6 +60,8 @@ async function runScenarios(args: RunArgs): Promise<number> {
 function jsonSummary(report: CaseReport) {
   return {
     scenario: report.scenario,
+    client: report.client,
+    server: report.server,
     dispatch: report.dispatch,
     ok: report.ok,
     runs: report.runs.map((run) => ({

@@ -65,7 +65,7 @@ export const Expectation = z.strictObject({
   wire: z.record(z.string(), z.int().min(0)),
   /** requests sent from inside a callback, and how each ended */
   nested: z.array(
-    z.strictObject({ method: z.string(), outcome: z.enum(["ok", "failed"]), code: z.int().optional() }),
+    z.strictObject({ method: z.string(), outcome: z.enum(["ok", "failed"]), code: z.int().nullable().optional() }),
   ),
   /** counts of client-side timeline events by kind (kinds not listed are not checked) */
   events: z.record(z.string(), z.int().min(0)),

@@ -14,6 +14,9 @@ export interface RunArgs {
   onDeadlock: OnDeadlock;
   outDir: string | undefined;
   expectedDir: string | undefined;
+  /** client and server peers by name; undefined: ts1 for one scenario, every peer for `all` */
+  clients: string[] | undefined;
+  servers: string[] | undefined;
   rest: string[];
 }
 
@@ -21,8 +24,11 @@ export const USAGE = `usage: tsx lab/run.ts <scenario|all|list> [options]
        tsx lab/run.ts contract [case] [--transport ...] [--json]   the form-elicitation contract
        tsx lab/run.ts notebooks [--check]                          rewrite or check notebooks/
        tsx lab/run.ts bench                                        benchmarks
+       tsx lab/run.ts peers                                        every peer, its version, whether it can run here
 
 options:
+  --client <name>[,<name>]|all   client peers (default ts1; for all: every peer); see \`peers\`
+  --server <name>[,<name>]|all   server peers (default ts1; for all: every peer)
   --dispatch sdk|serial|both     receive-loop model on the client (default both)
                                  sdk: the TypeScript SDK as shipped
                                  serial: a model of the MCP Python SDK 1.29.0 client loop
@@ -51,6 +57,8 @@ export function parseArgs(argv: string[], transportNames: string[]): RunArgs {
     onDeadlock: "wait",
     outDir: undefined,
     expectedDir: undefined,
+    clients: undefined,
+    servers: undefined,
     rest: [],
   };
   for (let i = 0; i < argv.length; i++) {
@@ -81,6 +89,13 @@ export function parseArgs(argv: string[], transportNames: string[]): RunArgs {
         const v = valueOf(argv, i++, arg);
         if (v !== "wait" && v !== "break") throw new UsageError(`--on-deadlock must be wait or break, not '${v}'`);
         args.onDeadlock = v;
+        break;
+      }
+      case "--client":
+      case "--server": {
+        const names = valueOf(argv, i++, arg).split(",").filter(Boolean);
+        if (arg === "--client") args.clients = names;
+        else args.servers = names;
         break;
       }
       case "--json":

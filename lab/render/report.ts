@@ -6,7 +6,9 @@ import { renderSwimlane } from "./swimlane.js";
 const mark = (ok: boolean, color: boolean) => (color ? (ok ? "\x1b[32m✔\x1b[0m" : "\x1b[31m✘\x1b[0m") : ok ? "PASS" : "FAIL");
 
 export function runHeader(report: CaseReport, run: RunRecord): string {
-  return `== ${report.scenario} · ${report.dispatch} (${report.dispatchMeaning}) · ${run.transport} · repeat ${run.repeat} ==`;
+  const peers = report.client === "ts1" && report.server === "ts1" ? "" : ` · client ${report.client} · server ${report.server}`;
+  const protocol = run.negotiatedProtocol ? ` · protocol ${run.negotiatedProtocol}` : "";
+  return `== ${report.scenario} · ${report.dispatch} (${report.dispatchMeaning})${peers} · ${run.transport} · repeat ${run.repeat}${protocol} ==`;
 }
 
 export function renderVerdicts(run: RunRecord, color: boolean): string {
@@ -56,7 +58,7 @@ export function renderSummary(reports: CaseReport[], color: boolean): string {
     for (const run of report.runs) {
       const failed = run.verdicts.filter((v) => !v.ok).length;
       lines.push(
-        `  ${mark(run.ok, color)} ${report.scenario.padEnd(14)} ${report.dispatch.padEnd(7)} ${run.transport.padEnd(7)} #${run.repeat}  ${resultLine(run).padEnd(44)} ${run.durationMs.toFixed(0).padStart(5)} ms  ${run.verdicts.length - failed}/${run.verdicts.length} checks`,
+        `  ${mark(run.ok, color)} ${report.scenario.padEnd(14)} ${report.column.padEnd(7)} ${run.transport.padEnd(7)} #${run.repeat}  ${resultLine(run).padEnd(44)} ${run.durationMs.toFixed(0).padStart(5)} ms  ${run.verdicts.length - failed}/${run.verdicts.length} checks`,
       );
     }
   }

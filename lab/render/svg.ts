@@ -18,6 +18,9 @@ import { callbackSpans, frameViews, LONG_GAP_MS, loopSpans, moments, type FrameV
 export interface SvgRun {
   scenario: string;
   dispatch: string;
+  /** the peers (absent or ts1 against ts1: not shown) */
+  client?: string;
+  server?: string;
   transport: string;
   repeat: number;
   events: readonly TimelineEvent[];
@@ -276,7 +279,8 @@ export function renderSvg(run: SvgRun, context: SvgContext = {}): string {
 
   // Header.
   const results = notes.filter((m) => m.kind === "result").map((m) => m.lines[0]).join(" · ");
-  const title = `${run.scenario} · ${run.dispatch} · ${run.transport} · repeat ${run.repeat}${context.onDeadlock === "break" ? " · --on-deadlock break" : ""}`;
+  const peers = run.client && run.server && !(run.client === "ts1" && run.server === "ts1") ? ` · client ${run.client} · server ${run.server}` : "";
+  const title = `${run.scenario} · ${run.dispatch}${peers} · ${run.transport} · repeat ${run.repeat}${context.onDeadlock === "break" ? " · --on-deadlock break" : ""}`;
   out.push(el("rect", { x: 0, y: 0, width: W, height, fill: "#ffffff" }));
   out.push(text(16, 26, title, { "font-size": 17, "font-weight": "bold" }));
   if (context.dispatchMeaning) out.push(text(16, 46, `${run.dispatch}: ${context.dispatchMeaning}`, { "font-size": 12, fill: "#374151" }));
@@ -401,7 +405,7 @@ export function svgFileName(scenario: string, dispatch: string, suffix: string, 
 /** One SVG per run of the case, next to its JSON in the run output directory. Returns the paths. */
 export function writeRunSvgs(outDir: string, report: CaseReport, suffix: string): string[] {
   return report.runs.map((run) => {
-    const path = join(outDir, svgFileName(report.scenario, report.dispatch, suffix, run.transport, run.repeat));
+    const path = join(outDir, svgFileName(report.scenario, report.column, suffix, run.transport, run.repeat));
     writeAtomic(path, renderSvg(run, { dispatchMeaning: report.dispatchMeaning, onDeadlock: report.onDeadlock, sdk: report.versions.sdk }));
     return path;
   });
