@@ -1,7 +1,9 @@
 // `peers`: every client and server peer, its SDK and version, and whether it can run here.
 import { CLIENT_PEERS, SERVER_PEERS } from "../peers/registry.js";
 
-export async function main(): Promise<number> {
+/** With --strict, exit 1 when any peer cannot run (CI must never skip a peer silently). */
+export async function main(argv: string[] = []): Promise<number> {
+  const strict = argv.includes("--strict");
   console.log("client peers");
   for (const p of CLIENT_PEERS) {
     const why = p.unavailable();
@@ -14,6 +16,11 @@ export async function main(): Promise<number> {
     const where = [p.inProcess && "this process", p.child && "stdio child"].filter(Boolean).join(", ");
     console.log(`  ${p.name.padEnd(11)} ${why === undefined ? "ready      " : "UNAVAILABLE"} ${p.sdk} · runs in ${where}`);
     console.log(`  ${"".padEnd(11)} ${p.meaning}${why === undefined ? "" : `\n  ${"".padEnd(11)} why unavailable: ${why}`}`);
+  }
+  const missing = [...CLIENT_PEERS, ...SERVER_PEERS].filter((p) => p.unavailable() !== undefined);
+  if (strict && missing.length > 0) {
+    console.error(`error: ${missing.length} peer(s) unavailable: ${missing.map((p) => p.name).join(", ")}`);
+    return 1;
   }
   return 0;
 }

@@ -1,11 +1,12 @@
 // Every peer the lab knows, by name. Adding an SDK: write its driver, add one entry here.
 // Order is the order of columns in reports and the card.
 import type { DispatchModel } from "../history/receive-loop.js";
+import { PY_CLIENT, PY_INLINE_CLIENT, PY_SERVER } from "./py/index.js";
 import { TS1_CLIENT, TS1_SERVER } from "./ts1/index.js";
 import type { ClientPeer, ServerPeer } from "./types.js";
 
-export const CLIENT_PEERS: ClientPeer[] = [TS1_CLIENT];
-export const SERVER_PEERS: ServerPeer[] = [TS1_SERVER];
+export const CLIENT_PEERS: ClientPeer[] = [TS1_CLIENT, PY_CLIENT, PY_INLINE_CLIENT];
+export const SERVER_PEERS: ServerPeer[] = [TS1_SERVER, PY_SERVER];
 
 export const findClient = (name: string): ClientPeer | undefined => CLIENT_PEERS.find((p) => p.name === name);
 export const findServer = (name: string): ServerPeer | undefined => SERVER_PEERS.find((p) => p.name === name);

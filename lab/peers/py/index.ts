@@ -1,0 +1,48 @@
+// The Python peers: the real MCP Python SDK 2.3.0, from the project's pinned venv (.venv).
+// Clients are driver programs in their own process (client.py); the server is a stdio child
+// (server.py). Both speak MCP on stdin/stdout; the lab records the wire on its side of the pipe.
+import { join } from "node:path";
+import { LAB_DIR } from "../../paths.js";
+import type { ClientPeer, ServerPeer } from "../types.js";
+import { venvProblem, VENV_PYTHON } from "./setup.js";
+
+const SDK = "mcp (Python SDK) 2.3.0";
+const CLIENT_PY = join(LAB_DIR, "peers", "py", "client.py");
+const SERVER_PY = join(LAB_DIR, "peers", "py", "server.py");
+
+function pythonClient(name: string, inline: boolean, meaning: string): ClientPeer {
+  return {
+    name,
+    sdk: SDK,
+    loops: ["sdk"],
+    meaning,
+    era: "2025-11-25",
+    unavailable: venvProblem,
+    driver: {
+      kind: "process",
+      command: (planFile, eventsFile) => ({
+        command: VENV_PYTHON,
+        args: [CLIENT_PY, "--plan", planFile, "--events", eventsFile, ...(inline ? ["--inline"] : [])],
+      }),
+    },
+  };
+}
+
+export const PY_CLIENT = pythonClient("py", false, "the Python SDK 2.3.0 ClientSession as shipped (its JSONRPCDispatcher spawns each inbound request's handler)");
+
+export const PY_INLINE_CLIENT = pythonClient(
+  "py-inline",
+  true,
+  "the Python SDK 2.3.0 ClientSession with its own JSONRPCDispatcher built with inline_methods={'elicitation/create'}: the 1.x ordering, in real SDK code",
+);
+
+export const PY_SERVER: ServerPeer = {
+  name: "py",
+  sdk: SDK,
+  meaning: "the calculate server on the Python SDK 2.3.0 MCPServer (ctx.elicit and Resolve/Elicit)",
+  unavailable: venvProblem,
+  child: {
+    writesEvents: false,
+    command: () => ({ command: VENV_PYTHON, args: [SERVER_PY] }),
+  },
+};
