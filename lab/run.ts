@@ -21,6 +21,7 @@ const COMMANDS: Record<string, Command> = {
     for (const s of SCENARIOS) console.log(`${s.name.padEnd(16)} ${s.summary}`);
     return 0;
   },
+  card: async (argv) => (await import("./cli/card.js")).main(argv),
   peers: async (argv) => (await import("./cli/peers.js")).main(argv),
   bench: async (argv) => (await import("./bench/index.js")).main(argv),
   notebooks: async (argv) => (await import("./notebooks/index.js")).main(argv),
