@@ -21,7 +21,7 @@ export function renderVerdicts(run: RunRecord, color: boolean): string {
 }
 
 export function renderRun(report: CaseReport, run: RunRecord, color: boolean): string {
-  return [runHeader(report, run), renderSwimlane(run.events, { color }), "", renderVerdicts(run, color)].join("\n");
+  return [runHeader(report, run), renderSwimlane(run, { color }), "", renderVerdicts(run, color)].join("\n");
 }
 
 export function resultLine(run: RunRecord): string {
