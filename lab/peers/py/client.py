@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-py", version="0.1.0")
 WRITER_DRAIN_BOUND_S = 2.0
+INLINE = frozenset({"elicitation/create"})  # the SDK's documented inline ordering (1.x receive loop)
 
 
 class _Strict(BaseModel):
@@ -71,15 +72,9 @@ class Events:
         self._file = open(path, "a", encoding="utf-8")
 
     def write(self, kind: str, *, id: int | str | None = None, method: str | None = None,
-              detail: dict[str, Any] | None = None, t_ns: int | None = None) -> None:
-        event: dict[str, Any] = {"t_ns": t_ns if t_ns is not None else time.monotonic_ns(), "kind": kind}
-        if id is not None:
-            event["id"] = id
-        if method is not None:
-            event["method"] = method
-        if detail is not None:
-            event["detail"] = detail
-        self._file.write(json.dumps(event) + "\n")
+              detail: dict[str, Any] | None = None) -> None:
+        event = {"t_ns": time.monotonic_ns(), "kind": kind, "id": id, "method": method, "detail": detail}
+        self._file.write(json.dumps({key: value for key, value in event.items() if value is not None}) + "\n")
         self._file.flush()
 
     def close(self) -> None:
@@ -93,12 +88,12 @@ class SdkLogNotes(logging.Handler):
 
     def __init__(self, events: Events) -> None:
         super().__init__(logging.DEBUG)
-        self._events = events
+        self.events = events
 
     def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()
         if record.levelno >= logging.WARNING or message.startswith(self.KEPT):
-            self._events.write("note", detail={"sdkLog": message, "logger": record.name, "level": record.levelname})
+            self.events.write("note", detail={"sdkLog": message, "logger": record.name, "level": record.levelname})
 
 
 def error_detail(error: BaseException) -> dict[str, Any]:
@@ -109,13 +104,9 @@ def error_detail(error: BaseException) -> dict[str, Any]:
 @asynccontextmanager
 async def own_stdio() -> AsyncIterator[tuple[MemoryObjectReceiveStream[SessionMessage | Exception],
                                              MemoryObjectSendStream[SessionMessage]]]:
-    """The process's own stdin/stdout as the SDK's SessionMessage streams.
-
-    Not the SDK's stdio_server(): its reader parks in a worker thread (anyio.wrap_file) that no
-    cancel reaches, so the client could not exit before the lab closed its stdin. Here both ends
-    are non-blocking descriptors awaited on the event loop. fd 0 and 1 are moved to private
-    descriptors and replaced by /dev/null and stderr, so a stray print can never reach the wire.
-    """
+    """The process's own stdin/stdout as SessionMessage streams. Not the SDK's stdio_server(): its reader
+    parks in a worker thread (anyio.wrap_file) no cancel reaches, so leaving it waits for stdin's EOF. Here
+    both ends are non-blocking fds awaited on the loop; fd 0/1 become /dev/null/stderr (no stray print on the wire)."""
     wire_in, wire_out = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
@@ -182,7 +173,6 @@ class Driver:
         self.listed: set[str] = set()
         self.label = ""
         self.callbacks = 0
-        self.session: ClientSession | None = None
 
     async def nested(self, session: ClientSession, nested: Nested) -> types.ListToolsResult | None:
         """Sends the nested request with the SDK's own per-request timeout; None when it failed."""
@@ -200,27 +190,21 @@ class Driver:
     async def elicitation(self, context: ClientRequestContext,
                           params: types.ElicitRequestParams) -> types.ElicitResult | types.ErrorData:
         self.callbacks += 1
-        n, call, method = self.callbacks, self.label, "elicitation/create"
-        self.events.write("callback.entered", id=context.request_id, method=method, detail={"n": n, "call": call})
-        behaviour = next((c.callback for c in self.plan.calls if c.label == call), None)
+        ids: dict[str, Any] = {"id": context.request_id, "method": "elicitation/create"}
+        where = {"n": self.callbacks, "call": self.label}
+        self.events.write("callback.entered", **ids, detail=where)
+        behaviour = next((c.callback for c in self.plan.calls if c.label == self.label), None)
         try:
-            if behaviour is None:
-                # No behaviour for this call: what the SDK's own default callback answers.
-                self.events.write("callback.left", id=context.request_id, method=method,
-                                  detail={"n": n, "call": call, "error": "no callback behaviour for this call"})
-                return types.ErrorData(code=types.INVALID_REQUEST, message="Elicitation not supported")
+            if behaviour is None:  # no behaviour for this call: the SDK's own default callback's answer
+                raise MCPError(types.INVALID_REQUEST, "Elicitation not supported")
             answer = await self.behave(context.session, behaviour)
         except BaseException as error:
-            self.events.write("callback.left", id=context.request_id, method=method,
-                              detail={"n": n, "call": call, "error": f"{type(error).__name__}: {error}"})
+            self.events.write("callback.left", **ids, detail={**where, "error": f"{type(error).__name__}: {error}"})
             raise
-        self.events.write("callback.left", id=context.request_id, method=method,
-                          detail={"n": n, "call": call, "action": answer.action})
-        # Built without validation: content is sent exactly as the plan gives it, wrong types and all,
+        self.events.write("callback.left", **ids, detail={**where, "action": answer.action})
+        # Built without validation: content goes out exactly as the plan gives it, wrong types and all,
         # so whatever refuses it is the SDK's own result check (ClientSession._on_request).
-        fields: dict[str, Any] = {"action": answer.action}
-        if answer.content is not None:
-            fields["content"] = answer.content
+        fields = {"action": answer.action} if answer.content is None else {"action": answer.action, "content": answer.content}
         return types.ElicitResult.model_construct(**fields)
 
     async def behave(self, session: ClientSession, behaviour: Behaviour) -> AnswerData:
@@ -257,13 +241,10 @@ class Driver:
         timeout = self.plan.callTimeoutMs / 1000
         callback = self.elicitation if "elicitation" in self.plan.capabilities else None
         async with own_stdio() as (read, write):
-            if self.inline:
-                dispatcher = JSONRPCDispatcher(read, write, inline_methods=frozenset({"elicitation/create"}))
-                session = ClientSession(read_timeout_seconds=timeout, elicitation_callback=callback,
-                                        client_info=CLIENT_INFO, dispatcher=dispatcher)
-            else:
-                session = ClientSession(read, write, read_timeout_seconds=timeout, elicitation_callback=callback,
-                                        client_info=CLIENT_INFO)
+            options: dict[str, Any] = {"read_timeout_seconds": timeout, "elicitation_callback": callback,
+                                       "client_info": CLIENT_INFO}
+            session = (ClientSession(dispatcher=JSONRPCDispatcher(read, write, inline_methods=INLINE), **options)
+                       if self.inline else ClientSession(read, write, **options))
             async with session:
                 await self.initialize(session)
                 if self.plan.listToolsFirst:
@@ -274,13 +255,11 @@ class Driver:
                     try:
                         result = await session.call_tool(call.tool, call.args, read_timeout_seconds=timeout)
                     except Exception as error:
-                        code = error.code if isinstance(error, MCPError) else None
                         message = str(error) if isinstance(error, MCPError) else f"{type(error).__name__}: {error}"
-                        self.events.write("tool.result", detail={"call": call.label,
-                                                                 "error": {"code": code, "message": message}})
-                        continue
-                    self.events.write("tool.result", detail={"call": call.label, "result": result.structured_content,
-                                                             "isError": result.is_error is True})
+                        outcome: dict[str, Any] = {"error": {"code": error_detail(error)["code"], "message": message}}
+                    else:
+                        outcome = {"result": result.structured_content, "isError": result.is_error is True}
+                    self.events.write("tool.result", detail={"call": call.label, **outcome})
             self.events.write("note", detail={"sessionClosed": True})
 
 
@@ -294,18 +273,20 @@ def main(argv: list[str]) -> int:
         with open(args.plan, encoding="utf-8") as file:
             plan = SessionPlan.model_validate_json(file.read())
     except (OSError, ValidationError) as error:
-        reason = error.errors()[0] if isinstance(error, ValidationError) else error
+        first = error.errors()[0] if isinstance(error, ValidationError) else None
+        reason = f"{'.'.join(map(str, first['loc'])) or '(root)'}: {first['msg']}" if first else error
         print(f"client.py: bad plan {args.plan}: {reason}", file=sys.stderr)
         return 2
     events = Events(args.events)
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="client.py %(name)s: %(message)s")
-    dispatcher_log = logging.getLogger("mcp.shared.jsonrpc_dispatcher")
-    dispatcher_log.setLevel(logging.DEBUG)
-    dispatcher_log.addHandler(SdkLogNotes(events))
-    dispatcher_log.propagate = False
+    logging.basicConfig(stream=sys.stderr, format="client.py %(name)s: %(message)s")
+    logging.getLogger().handlers[0].setLevel(logging.WARNING)
+    logging.getLogger("mcp.shared.jsonrpc_dispatcher").setLevel(logging.DEBUG)
+    logging.getLogger("mcp.shared.jsonrpc_dispatcher").addHandler(SdkLogNotes(events))
     try:
         anyio.run(Driver(plan, events, args.inline).run)
     except Exception as error:
+        while isinstance(error, ExceptionGroup) and len(error.exceptions) == 1:
+            error = error.exceptions[0]
         events.write("note", detail={"sessionError": error_detail(error)})
         print(f"client.py: session failed: {type(error).__name__}: {error}", file=sys.stderr)
         return 1
