@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Annotated, Any, Literal
 
 import anyio
 import mcp_types as types
 from mcp.server.elicitation import ElicitationResult, render_elicitation_schema
 from mcp.server.mcpserver import Context, Elicit, MCPServer, Resolve
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -108,13 +111,28 @@ async def ask_form(ctx: Context) -> Elicit[CalculateForm] | None:
     return Elicit(ELICITATION_MESSAGE, CalculateForm) if supports_form(ctx) else None
 
 
-async def ask(ctx: Context, message: str) -> ElicitationResult[CalculateForm] | None:
-    """One bounded ctx.elicit; None when the accepted content was refused."""
+async def ask(ctx: Context, message: str) -> ElicitationResult[CalculateForm]:
+    """One bounded ctx.elicit; raises as the SDK does (refused content: ValueError)."""
     with anyio.fail_after(ELICITATION_TIMEOUT_S):
+        return await ctx.elicit(message, CalculateForm)
+
+
+async def all_or_tool_error(*jobs: Callable[[], Awaitable[None]]) -> None:
+    """Runs the jobs at once; any failure ends the call as an isError result (as ts1's Promise.all),
+    e.g. NoBackChannelError on 2026-07-28, where server-to-client requests do not exist."""
+    errors: list[str] = []
+
+    async def guarded(job: Callable[[], Awaitable[None]]) -> None:
         try:
-            return await ctx.elicit(message, CalculateForm)
-        except ValueError:
-            return None
+            await job()
+        except (MCPError, ValueError, TimeoutError) as error:
+            errors.append(f"{type(error).__name__}: {error}")
+
+    async with anyio.create_task_group() as tg:
+        for job in jobs:
+            tg.start_soon(guarded, job)
+    if errors:
+        raise ToolError(errors[0])
 
 
 def build() -> MCPServer:
@@ -140,15 +158,13 @@ def build() -> MCPServer:
     async def fan_out(ctx: Context, n: Annotated[int, Field(ge=1, le=32)] = FAN_OUT_DEFAULT) -> types.CallToolResult:
         if not supports_form(ctx):
             return result({"status": "unsupported", "requests": 0, "accepted": 0})
-        answers: list[ElicitationResult[CalculateForm] | None] = [None] * n
+        answers: list[ElicitationResult[CalculateForm]] = []
 
         async def one(i: int) -> None:
-            answers[i] = await ask(ctx, f"{FAN_OUT_MESSAGE} ({i + 1} of {n})")
+            answers.append(await ask(ctx, f"{FAN_OUT_MESSAGE} ({i + 1} of {n})"))
 
-        async with anyio.create_task_group() as tg:
-            for i in range(n):
-                tg.start_soon(one, i)
-        accepted = sum(1 for a in answers if a is not None and a.action == "accept")
+        await all_or_tool_error(*(partial(one, i) for i in range(n)))
+        accepted = sum(1 for a in answers if a.action == "accept")
         return result({"status": "all_answered", "requests": n, "accepted": accepted})
 
     @mcp.tool(description="Asks the client for input and pings it while the client's callback runs (synthetic).")
@@ -166,12 +182,8 @@ def build() -> MCPServer:
                 metadata=ServerMessageMetadata(related_request_id=ctx.request_context.request_id))
 
         # Started in this order, so the elicitation leaves first and the ping lands while the callback runs.
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(elicit)
-            tg.start_soon(ping)
-        answer = outcome["answer"]
-        return result({"status": "answered", "action": answer.action if answer is not None else "accept",
-                       "pinged": True})
+        await all_or_tool_error(elicit, ping)
+        return result({"status": "answered", "action": outcome["answer"].action, "pinged": True})
 
     return mcp
 
