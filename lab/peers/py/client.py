@@ -66,10 +66,10 @@ class SessionPlan(_Strict):
 
 
 class Events:
-    """One JSON object per line, flushed as written; t_ns is taken by the caller's moment of writing."""
+    """One JSON object per line, flushed; t_ns is read as the line is written, right when the thing happens."""
 
     def __init__(self, path: str) -> None:
-        self._file = open(path, "a", encoding="utf-8")
+        self._file = open(path, "w", encoding="utf-8")
 
     def write(self, kind: str, *, id: int | str | None = None, method: str | None = None,
               detail: dict[str, Any] | None = None) -> None:
