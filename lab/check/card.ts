@@ -84,8 +84,9 @@ function lateReplyCell(run: RunEvidence, reply: WireFrame | undefined): CellValu
   if (client.some((e) => e.kind === "reply.late") || client.some((e) => e.kind === "sdk.error" && /unknown message ID/i.test(String(e.detail?.message)))) {
     return cell("dropped, reported to onerror as an unknown id", "safe");
   }
-  const noted = client.find((e) => e.kind === "note" && typeof e.detail?.lateReply === "string");
-  if (noted) return cell(`dropped: ${String(noted.detail?.lateReply)}`, "safe");
+  // The Python SDK 2.3.0 dispatcher drops it with a debug log only (jsonrpc_dispatcher.py:678-681);
+  // its driver keeps that log line as a note.
+  if (client.some((e) => e.kind === "note" && /dropping response/.test(String(e.detail?.sdkLog ?? "")))) return cell("dropped with a debug log, no error", "n/a");
   return cell("dropped silently", "n/a");
 }
 
@@ -97,8 +98,9 @@ function recoveryCell(run: RunEvidence): CellValue {
 
 export function peakCell(run: RunEvidence): CellValue {
   if (requestsFrom(run.wire, "server", "elicitation/create").length === 0) return cell("cannot arise: no server-to-client request", "safe");
+  // Categorical: how many overlap beyond one can depend on when a server's tasks send (load).
   const peak = peakCallbacks(run.events);
-  return cell(peak, peak > 1 ? "safe" : "unsafe");
+  return peak > 1 ? cell("several at once", "safe", `${peak} at once`) : cell("one at a time", "unsafe");
 }
 
 /** Order on the wire: the client's ping reply against its answer to the pending elicitation. */

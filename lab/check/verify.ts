@@ -37,9 +37,14 @@ export function verify(evidence: Evidence, expected: Expectation): Verdict[] {
     ...(expected.peakCallbacks === undefined
       ? []
       : [verdict("callbacks running at once (peak)", differences(expected.peakCallbacks, peakCallbacks(evidence.events)))]),
+    ...(expected.peakAtLeast === undefined
+      ? []
+      : [verdict(`callbacks running at once: at least ${expected.peakAtLeast.callbacks} (${expected.peakAtLeast.why})`, atLeast(peakCallbacks(evidence.events), expected.peakAtLeast.callbacks))]),
     ...(expected.timing ?? []).map((rule) => verdict(`timing: ${rule.why}`, timingProblems(evidence.events, rule))),
   ];
 }
+
+const atLeast = (got: number, want: number): string[] => (got >= want ? [] : [`peak ${got}, expected at least ${want}`]);
 
 /** The most client callbacks that were inside their handler at the same moment. */
 export function peakCallbacks(events: TimelineEvent[]): number {

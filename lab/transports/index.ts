@@ -12,7 +12,7 @@ export interface TransportEntry {
 
 export const TRANSPORTS: Record<string, TransportEntry> = {
   memory: { open: openMemoryTransport, problems: () => [] },
-  stdio: { open: openProcessTransport, problems: (evidence) => [...lifecycleProblems(evidence), ...lifecycleProblems((evidence.driver ?? {}) as Record<string, unknown>)] },
+  stdio: { open: openProcessTransport, problems: (evidence) => [...lifecycleProblems(evidence), ...lifecycleProblems((evidence.driver ?? {}) as Record<string, unknown>, { endsItself: true }), ...lifecycleProblems((evidence.server ?? {}) as Record<string, unknown>)] },
 };
 
 export const TRANSPORT_NAMES = () => Object.keys(TRANSPORTS);
