@@ -4,6 +4,7 @@ import { parseArgs, USAGE, UsageError, type RunArgs } from "./cli/args.js";
 import { ExpectationError } from "./check/expectations.js";
 import { planMatrix } from "./cli/matrix.js";
 import { RUN_OUTPUT_DIR, runOutputPath, writeJsonAtomic } from "./cli/output.js";
+import { writeIndexPage } from "./cli/index-page.js";
 import { runCase, type CaseReport } from "./session/pipeline.js";
 import { renderRun, renderSummary } from "./render/report.js";
 import { wantsColor } from "./render/swimlane.js";
@@ -52,6 +53,8 @@ async function runScenarios(args: RunArgs): Promise<number> {
     reports.push(report);
     if (!args.json) for (const run of report.runs) console.log(`${renderRun(report, run, color)}\n`);
   }
+  // The page lists every run in the folder, this command's and earlier ones'.
+  writeIndexPage(outDir);
   if (args.json) console.log(JSON.stringify(reports.map(jsonSummary), null, 2));
   else console.log(renderSummary(reports, color));
   return reports.every((r) => r.ok) ? 0 : 1;
