@@ -6,6 +6,7 @@ import { planMatrix } from "./cli/matrix.js";
 import { compareModelWithReal, renderModelVerdict, storyFacts, type ModelVerdict } from "./check/model-vs-real.js";
 import { join } from "node:path";
 import { RUN_OUTPUT_DIR, runOutputPath, writeJsonAtomic } from "./cli/output.js";
+import { writeIndexPage } from "./cli/index-page.js";
 import { runCase, type CaseReport } from "./session/pipeline.js";
 import { renderRun, renderSummary } from "./render/report.js";
 import { wantsColor } from "./render/swimlane.js";
@@ -57,6 +58,8 @@ async function runScenarios(args: RunArgs): Promise<number> {
   }
   const model = modelCheck(reports);
   if (model) writeJsonAtomic(join(outDir, "model-vs-real.json"), model);
+  // The page lists every run in the folder, this command's and earlier ones'.
+  writeIndexPage(outDir);
   if (args.json) console.log(JSON.stringify(reports.map(jsonSummary), null, 2));
   else console.log(`${renderSummary(reports, color)}${model ? `\n\n${renderModelVerdict(model)}` : ""}`);
   return reports.every((r) => r.ok) && (model?.ok ?? true) ? 0 : 1;

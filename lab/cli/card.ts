@@ -5,7 +5,8 @@
 // card.json, card.md and card.svg; exit 0 when every cell is as expected, 1 when one is not.
 import { join } from "node:path";
 import { cardDifferences, cardKey, loadExpectedCards, CARD_EXPECTED_DIR } from "../check/card-expected.js";
-import { nestedCells, peakCell, pingCell, protocolCell, type CellValue, type RowId } from "../check/card.js";
+import { writeIndexPage } from "./index-page.js";
+import { CARD_ROWS, nestedCells, peakCell, pingCell, protocolCell, type CellValue, type RowId } from "../check/card.js";
 import { negotiatedProtocol } from "../session/pipeline.js";
 import { runSession, type SessionEvidence } from "../session/session.js";
 import { CLIENT_PEERS, SERVER_PEERS, transportProblem, type Column } from "../peers/registry.js";
@@ -103,7 +104,10 @@ export async function main(argv: string[]): Promise<number> {
     else throw new UsageError(`card: unknown option ${flag}`);
   }
   const card = await runCard(options);
-  writeJsonAtomic(join(options.outDir, "card.json"), card);
+  // `cells`: the flat list the index page shows (row, column, text, verdict); `columns`: the data.
+  const cells = card.columns.flatMap((c) => CARD_ROWS.map((row) => ({ row: row.title, column: `${c.loop === "serial" ? `${c.client} (serial model)` : c.client} → ${c.server}`, text: c.cells[row.id]?.text ?? (c.differs[0] ?? "-"), verdict: c.differs.some((d) => d.startsWith(`${row.id}:`)) ? "unexpected" : (c.cells[row.id]?.tone ?? "n/a") })));
+  writeJsonAtomic(join(options.outDir, "card.json"), { ...card, cells });
+  writeIndexPage(options.outDir);
   writeAtomic(join(options.outDir, "card.md"), renderCardMarkdown(card, { links: true }));
   writeAtomic(join(options.outDir, "card.svg"), renderCardSvg(card));
   console.log(renderCardText(card));
