@@ -103,6 +103,12 @@ test("client side: a ping reply moved after the callback, or removed, changes th
   const moved = copy(run);
   moved.wire.filter(isPingReply).forEach((f) => (f.t = left + 1));
   assert.is(clientSideProbe(moved, "loop").loop, "serial");
+  // the client's answer recorded ahead of every ping reply: none counted before it
+  assert.ok(clientSideProbe(run, "loop").pingRepliesBeforeAnswer! > 0);
+  const ahead = copy(run);
+  const asked = ahead.wire.find((f) => f.label.method === "elicitation/create" && f.label.frameType === "request" && f.t > left - 1_000 && f.t < left)!;
+  ahead.wire.find((f) => f.replyTo === asked.index)!.index = -1;
+  assert.is(clientSideProbe(ahead, "loop").pingRepliesBeforeAnswer, 0);
   const removed = copy(run);
   removed.wire = removed.wire.filter((f) => !isPingReply(f));
   assert.is(clientSideProbe(removed, "loop").loop, "no_ping_reply");

@@ -15,6 +15,9 @@ export interface ClientSideProbe {
   /** replies to the server's pings recorded during this call, before / after the callback left */
   pingRepliesBefore: number;
   pingRepliesAfter: number;
+  /** ping replies on the wire before the client's reply to this call's first elicitation, in
+   *  the order the lab recorded the frames (the order the server reads them) */
+  pingRepliesBeforeAnswer: number | null;
   /** what the client's timeline shows: a ping answered while the callback ran, or none */
   loop: ClientSideLoop;
   /** most callbacks of this call running at once */
@@ -36,6 +39,8 @@ export function clientSideProbe(record: { events: TimelineEvent[]; wire: WireFra
   const pingReplies = span
     ? record.wire.filter((f) => f.from === "client" && f.label.method === "ping" && f.label.origin === "server" && (f.label.frameType === "result" || f.label.frameType === "error") && f.t >= span.from && f.t <= span.to)
     : [];
+  const asked = span ? record.wire.find((f) => f.from === "server" && f.label.method === "elicitation/create" && f.label.frameType === "request" && f.t >= span.from && f.t <= span.to) : undefined;
+  const answer = asked && record.wire.find((f) => f.from === "client" && f.replyTo === asked.index);
   const before = left ? pingReplies.filter((f) => f.t < left.t).length : 0;
   const after = left ? pingReplies.filter((f) => f.t > left.t).length : 0;
   const loop: ClientSideLoop = !left ? "no_callback" : pingReplies.length === 0 ? "no_ping_reply" : before > 0 ? "concurrent" : "serial";
@@ -44,6 +49,7 @@ export function clientSideProbe(record: { events: TimelineEvent[]; wire: WireFra
     callbackLeftAt: left?.t ?? null,
     pingRepliesBefore: before,
     pingRepliesAfter: after,
+    pingRepliesBeforeAnswer: answer ? pingReplies.filter((f) => f.index < answer.index).length : null,
     loop,
     peakCallbacks: peakCallbacks(ofCall),
     callbacks: ofCall.filter((e) => e.kind === "callback.entered").length,

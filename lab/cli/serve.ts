@@ -4,11 +4,11 @@
 // same server without tsx. Stdout carries nothing but JSON-RPC; this note goes to stderr.
 import { CHILD_BUNDLE } from "../peers/ts1/child-build.js";
 
-export const SERVE_USAGE = `usage: tsx lab/run.ts serve     (no options; the same server: node ${CHILD_BUNDLE})`;
+export const SERVE_USAGE = `usage: tsx lab/run.ts serve, no options (the same server, built: node ${CHILD_BUNDLE})`;
 
 export async function main(argv: string[]): Promise<number> {
   if (argv.length > 0) {
-    console.error(`error: serve takes no arguments (got ${argv.join(" ")})\n${SERVE_USAGE}`);
+    console.error(`error: serve takes no arguments (got ${argv.join(" ")}); ${SERVE_USAGE}`);
     return 2;
   }
   process.stderr.write("mcp-reentrancy-lab: serving calculate and the probe tools (probe_receive_loop, probe_fan_out) on stdin/stdout; close stdin to stop\n");

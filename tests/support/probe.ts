@@ -9,7 +9,7 @@ import { PROJECT_ROOT } from "../../lab/paths.js";
 import { findClient } from "../../lab/peers/registry.js";
 import { CHILD_BUNDLE, ensureChildBuilt } from "../../lab/peers/ts1/child-build.js";
 import type { ClientPeer, ServerPeer } from "../../lab/peers/types.js";
-import { ACCEPT_VALID, FORM_CAPABILITY, type Scenario } from "../../lab/session/scenario.js";
+import { ACCEPT_VALID, FORM_CAPABILITY, type CallbackContext, type Scenario } from "../../lab/session/scenario.js";
 import { runSession, type SessionEvidence } from "../../lab/session/session.js";
 import { openMemoryTransport } from "../../lab/transports/memory.js";
 import { openProcessTransport } from "../../lab/transports/process.js";
@@ -43,11 +43,12 @@ export const PROBE_SCENARIO: Scenario = {
   ],
 };
 
-/** A callback that never answers: it ends only when the server withdraws the request. Bounded. */
-const NEVER = async ({ extra }: { extra: { signal: AbortSignal } }): Promise<ElicitResult> =>
+/** A callback that never answers: it ends only when the server withdraws the request (it notes
+ *  which ended it). Bounded all the same. */
+const NEVER = async ({ extra, note }: Pick<CallbackContext, "extra" | "note">): Promise<ElicitResult> =>
   new Promise((resolve) => {
-    const timer = setTimeout(() => resolve({ action: "cancel" }), 10_000);
-    extra.signal.addEventListener("abort", () => (clearTimeout(timer), resolve({ action: "cancel" })));
+    const timer = setTimeout(() => (note("note", { neverEnded: "own bound" }), resolve({ action: "cancel" })), 10_000);
+    extra.signal.addEventListener("abort", () => (clearTimeout(timer), note("note", { neverEnded: "withdrawn" }), resolve({ action: "cancel" })));
   });
 
 export const NEVER_LIMIT_MS = 1_000;

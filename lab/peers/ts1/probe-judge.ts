@@ -93,12 +93,18 @@ const MEANING: Record<LoopVerdict, string> = {
   not_run: "The probe needs the form accepted after a short wait.",
 };
 
+const FIRST_PING: Record<LoopJudgement["firstPingReply"], string> = {
+  before_elicitation_reply: "the first ping reply was read before the elicitation's reply",
+  after_elicitation_reply: "the first ping reply was read after the elicitation's reply",
+  none: "no ping reply was read",
+};
+
 /** One paragraph for the tool's text content. */
 export function loopParagraph(o: LoopObservation, j: LoopJudgement): string {
   const e = o.elicitation;
   const head = `Verdict: ${j.verdict}${j.verdict === "not_run" ? " (the probe could not run)" : ""}: ${j.reason}.`;
   if (!e) return `${head} ${MEANING.not_run}`;
   const answer = e.outcome === "result" ? `answered ${String(e.action)}${e.content === undefined ? "" : ` with ${JSON.stringify(e.content)}`}` : `ended by ${e.outcome}`;
-  const pings = `Pings, one every ${o.intervalMs} ms while it was pending: ${j.pingsSent} sent, ${j.answeredWhilePending} answered while it was pending, ${j.answeredAfter} after; the first ping reply came ${j.firstPingReply.replaceAll("_", " ")}.`;
+  const pings = `Pings, one every ${o.intervalMs} ms while it was pending: ${j.pingsSent} sent, ${j.answeredWhilePending} answered while it was pending, ${j.answeredAfter} after; ${FIRST_PING[j.firstPingReply]}.`;
   return `${head} The elicitation was ${answer} after ${e.atMs} ms. ${pings} ${MEANING[j.verdict]}`;
 }

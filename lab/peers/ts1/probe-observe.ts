@@ -4,10 +4,10 @@
 // reaction attached at once runs in settlement order, so numbering settlements in their
 // reactions gives the order in which the server READ the replies, with no recorder at all: the
 // probe works for any client over any transport. Every wait is bounded by the probe's limit.
-import { setMaxListeners } from "node:events";
 import { performance } from "node:perf_hooks";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { ElicitResultSchema, EmptyResultSchema, ErrorCode, McpError, type ElicitRequestFormParams } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitResultSchema, EmptyResultSchema, ErrorCode, McpError, type ElicitRequestFormParams, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { AnySchema, SchemaOutput } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import type { LoopObservation, Outcome, PingRecord, Settlement } from "./probe-judge.js";
 import type { FanOutObservation, FanOutReply } from "./probe-infer.js";
 
@@ -21,93 +21,98 @@ export const PROBE_SCHEMA: ElicitRequestFormParams["requestedSchema"] = {
   properties: { ready: { type: "boolean", title: "I waited", description: "Tick after waiting a couple of seconds (nothing is computed)" } },
 };
 
-/** Numbers settlements in the order the server's SDK produced them. */
-class SettlementClock {
+/** A reason to withdraw with: the SDK rejects with this very object (protocol.js cancel()). */
+const reasonFor = (what: string) => new McpError(ErrorCode.RequestTimeout, what);
+
+const formCapable = (server: Server) => server.getClientCapabilities()?.elicitation?.form !== undefined;
+
+/**
+ * One probe run's requests: each has its own abort handle, so withdrawing sends
+ * notifications/cancelled only for what is still open (the SDK never removes a request's abort
+ * listener: aborting a shared signal would also "cancel" requests answered long ago). Settlements
+ * are numbered in reactions attached at once, which is the order the server read the replies.
+ */
+class ProbeRequests {
   private seq = 0;
   private readonly t0 = performance.now();
+  private readonly open = new Set<AbortController>();
+  private readonly own = new Map<unknown, Outcome>();
+
+  constructor(private readonly server: Server, private readonly limitMs: number) {}
 
   now(): number {
     return Math.round((performance.now() - this.t0) * 10) / 10;
   }
 
-  /** Attach at once, before anything else can settle `request`, so the numbering is read order. */
-  track<T>(request: Promise<T>, own: Map<unknown, Outcome>, server: Server): Promise<Settlement & { value?: T }> {
-    return request.then(
-      (value) => ({ outcome: "result" as const, atMs: this.now(), seq: this.seq++, value }),
+  send<S extends AnySchema>(request: ServerRequest, schema: S): Promise<Settlement & { value?: SchemaOutput<S> }> {
+    const ctl = new AbortController();
+    this.open.add(ctl);
+    // The SDK's own timeout sits past the probe's limit: the probe's withdrawal always comes first.
+    const sent = this.server.request(request, schema, { signal: ctl.signal, timeout: this.limitMs + 1_000 });
+    return sent.then(
+      (value) => (this.open.delete(ctl), { outcome: "result" as const, atMs: this.now(), seq: this.seq++, value }),
       (error: unknown) => {
+        this.open.delete(ctl);
         const seq = this.seq++;
-        const mine = own.get(error);
+        const mine = this.own.get(error);
         if (mine) return { outcome: mine, atMs: this.now(), seq };
         // Protocol._onclose drops the transport before failing what is pending.
-        if (server.transport === undefined) return { outcome: "closed" as const, atMs: this.now(), seq };
+        if (this.server.transport === undefined) return { outcome: "closed" as const, atMs: this.now(), seq };
         const code = error instanceof McpError ? error.code : null;
         return { outcome: "error" as const, atMs: this.now(), seq, error: { code, message: error instanceof Error ? error.message : String(error) } };
       },
     );
   }
+
+  /** Withdraws every request still open; each settles with `outcome`. */
+  withdraw(outcome: Outcome, why: string): void {
+    const reason = reasonFor(why);
+    this.own.set(reason, outcome);
+    for (const ctl of [...this.open]) ctl.abort(reason);
+  }
 }
 
-/** A reason to abort with: the SDK rejects with this very object (protocol.js cancel()). */
-const reasonFor = (what: string) => new McpError(ErrorCode.RequestTimeout, what);
-
-const formCapable = (server: Server) => server.getClientCapabilities()?.elicitation?.form !== undefined;
-
-function elicit(server: Server, message: string, signal: AbortSignal, limitMs: number) {
-  // The SDK's own timeout sits past the probe's limit: the probe's abort always ends it first.
-  return server.request({ method: "elicitation/create", params: { mode: "form", message, requestedSchema: PROBE_SCHEMA } }, ElicitResultSchema, { signal, timeout: limitMs + 1_000 });
-}
+const elicit = (requests: ProbeRequests, message: string) =>
+  requests.send({ method: "elicitation/create", params: { mode: "form", message, requestedSchema: PROBE_SCHEMA } }, ElicitResultSchema);
 
 export async function observeLoop(server: Server, intervalMs: number, limitMs: number, message: string): Promise<LoopObservation> {
   if (!formCapable(server)) return { intervalMs, limitMs, elicitation: null, pings: [] };
-  const clock = new SettlementClock();
-  const limit = reasonFor(`the probe's limit of ${limitMs} ms`);
-  const stopped = reasonFor("the probe stopped waiting for pings");
-  const own = new Map<unknown, Outcome>([[limit, "limit"], [stopped, "unanswered"]]);
-  const elicitCtl = new AbortController();
-  const pingCtl = new AbortController();
-  // every ping adds its own abort listener (protocol.js request()); up to MAX_PINGS are expected
-  setMaxListeners(MAX_PINGS + 1, pingCtl.signal);
-  const limitTimer = setTimeout(() => {
-    elicitCtl.abort(limit);
-    pingCtl.abort(limit);
-  }, limitMs);
+  const requests = new ProbeRequests(server, limitMs);
+  const limitTimer = setTimeout(() => requests.withdraw("limit", `the probe's limit of ${limitMs} ms`), limitMs);
   const pings: Promise<PingRecord>[] = [];
   const ping = () => {
     const n = pings.length + 1;
-    const sentAtMs = clock.now();
-    const sent = server.request({ method: "ping" }, EmptyResultSchema, { signal: pingCtl.signal, timeout: limitMs + 1_000 });
-    pings.push(clock.track(sent, own, server).then(({ value: _v, ...s }) => ({ ...s, n, sentAtMs })));
+    const sentAtMs = requests.now();
+    pings.push(requests.send({ method: "ping" }, EmptyResultSchema).then(({ value: _v, ...s }) => ({ ...s, n, sentAtMs })));
   };
   let pinger: NodeJS.Timeout | undefined;
+  let after: NodeJS.Timeout | undefined;
   try {
-    const answer = clock.track(elicit(server, message, elicitCtl.signal, limitMs), own, server);
+    const answer = elicit(requests, message);
     ping(); // at once: it reaches the client right behind the elicitation
     pinger = setInterval(() => (pings.length < MAX_PINGS ? ping() : clearInterval(pinger)), intervalMs);
     const settled = await answer;
     // A timer cannot run between the settlement and this reaction: every ping was sent while pending.
     clearInterval(pinger);
     const { value, ...elicitation } = settled;
-    const after = setTimeout(() => pingCtl.abort(stopped), PING_AFTER_WAIT_MS);
+    // Only pings are open now.
+    after = setTimeout(() => requests.withdraw("unanswered", "the probe stopped waiting for pings"), PING_AFTER_WAIT_MS);
     const records = await Promise.all(pings);
-    clearTimeout(after);
     return { intervalMs, limitMs, elicitation: { ...elicitation, ...(value && { action: value.action, ...(value.content !== undefined && { content: value.content }) }) }, pings: records };
   } finally {
     clearInterval(pinger);
+    clearTimeout(after);
     clearTimeout(limitTimer);
   }
 }
 
 export async function observeFanOut(server: Server, n: number, limitMs: number, message: (i: number) => string): Promise<FanOutObservation> {
   if (!formCapable(server)) return { n, limitMs, replies: null };
-  const clock = new SettlementClock();
-  const limit = reasonFor(`the probe's limit of ${limitMs} ms`);
-  const own = new Map<unknown, Outcome>([[limit, "limit"]]);
-  const ctl = new AbortController();
-  setMaxListeners(n + 1, ctl.signal);
-  const limitTimer = setTimeout(() => ctl.abort(limit), limitMs);
+  const requests = new ProbeRequests(server, limitMs);
+  const limitTimer = setTimeout(() => requests.withdraw("limit", `the probe's limit of ${limitMs} ms`), limitMs);
   try {
     // All sent in one go, before any reply can be read.
-    const sent = Array.from({ length: n }, (_, i) => clock.track(elicit(server, message(i + 1), ctl.signal, limitMs), own, server));
+    const sent = Array.from({ length: n }, (_, i) => elicit(requests, message(i + 1)));
     const settled = await Promise.all(sent);
     const replies: FanOutReply[] = settled.map(({ value, ...s }, i) => ({ ...s, request: i + 1, ...(value && { action: value.action }) }));
     return { n, limitMs, replies };
