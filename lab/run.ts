@@ -29,6 +29,7 @@ const COMMANDS: Record<string, Command> = {
   bench: async (argv) => (await import("./bench/index.js")).main(argv),
   notebooks: async (argv) => (await import("./notebooks/index.js")).main(argv),
   contract: async (argv) => (await import("./cli/contract.js")).main(argv),
+  serve: async (argv) => (await import("./cli/serve.js")).main(argv),
 };
 
 async function runScenarios(args: RunArgs): Promise<number> {

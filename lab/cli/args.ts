@@ -25,6 +25,7 @@ export const USAGE = `usage: tsx lab/run.ts <scenario|all|list> [options]
        tsx lab/run.ts notebooks [--check]                          rewrite or check notebooks/
        tsx lab/run.ts bench                                        benchmarks
        tsx lab/run.ts peers                                        every peer, its version, whether it can run here
+       tsx lab/run.ts serve                                        the server with the probe tools on stdio, for any MCP client
 
 options:
   --client <name>[,<name>]|all   client peers (default ts1; for all: every peer); see \`peers\`

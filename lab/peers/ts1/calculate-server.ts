@@ -5,6 +5,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ElicitResultSchema, McpError, type CallToolResult, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { registerConcurrencyTools } from "./concurrency-tools.js";
+import { registerProbeTools } from "./probe-tools.js";
 import { CalculateForm, requestedSchema, type CalculateResult } from "../form.js";
 import { askByUrl } from "./url-mode.js";
 
@@ -85,6 +86,7 @@ export function createCalculateServer(): McpServer {
   }
 
   registerConcurrencyTools(mcp);
+  registerProbeTools(mcp);
   return mcp;
 }
 

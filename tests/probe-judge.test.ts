@@ -1,0 +1,127 @@
+// The probes' judgements are functions of what the server saw, and of ORDER, not time: re-deriving
+// them from a real run's observation gives the tool's own answer, and corrupted copies of that
+// real evidence change the answer exactly where they should. The client-side reading is checked
+// the same way.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { clientSideProbe } from "../lab/check/probe-timeline.js";
+import { resultsOf } from "../lab/check/verify.js";
+import { TS1_CLIENT } from "../lab/peers/ts1/index.js";
+import { inferFanOut, type FanOutObservation } from "../lab/peers/ts1/probe-infer.js";
+import { judgeLoop, MIN_PINGS_FOR_SERIAL, type LoopObservation } from "../lab/peers/ts1/probe-judge.js";
+import type { SessionEvidence } from "../lab/session/session.js";
+import { copy } from "./support/runs.js";
+import { PROBE_SCENARIO, probeRun } from "./support/probe.js";
+
+const result = (run: SessionEvidence, call: string) => resultsOf(run.events)[call] as Record<string, unknown>;
+const loopOf = (run: SessionEvidence) => copy(result(run, "loop").observation as LoopObservation);
+const fanOutOf = (run: SessionEvidence) => copy(result(run, "fan-out").observation as FanOutObservation);
+const concurrentRun = () => probeRun(PROBE_SCENARIO, TS1_CLIENT, "sdk", "memory");
+const serialRun = () => probeRun(PROBE_SCENARIO, TS1_CLIENT, "serial", "memory");
+
+test("the verdict re-derived from the tool's own observation is the tool's verdict", async () => {
+  for (const run of [await concurrentRun(), await serialRun()]) {
+    assert.is(judgeLoop(loopOf(run)).verdict, result(run, "loop").verdict);
+    assert.is(inferFanOut(fanOutOf(run)).pattern, result(run, "fan-out").pattern);
+  }
+});
+
+test("receive loop: read order decides, times do not", async () => {
+  const serial = loopOf(await serialRun());
+  const e = serial.elicitation!;
+  // one ping read before the elicitation's reply: concurrent, with every time unchanged
+  const early = copy(serial);
+  early.pings[0]!.seq = -1;
+  assert.is(judgeLoop(early).verdict, "concurrent");
+  // the concurrent run with every ping reply moved behind the elicitation's: serial
+  const concurrent = loopOf(await concurrentRun());
+  const late = copy(concurrent);
+  late.pings.forEach((p, i) => (p.seq = late.elicitation!.seq + 1 + i));
+  assert.is(judgeLoop(late).verdict, "serial");
+  // times moved without changing order change nothing
+  const shifted = copy(serial);
+  shifted.pings.forEach((p) => (p.atMs = e.atMs - 1));
+  assert.is(judgeLoop(shifted).verdict, "serial");
+});
+
+test("receive loop: too few pings, no ping reply, or an answer other than accept are not judged serial", async () => {
+  const serial = loopOf(await serialRun());
+  assert.ok(serial.pings.length >= MIN_PINGS_FOR_SERIAL, `the real serial run sent ${serial.pings.length} pings`);
+  const few = copy(serial);
+  few.pings = few.pings.slice(0, MIN_PINGS_FOR_SERIAL - 1);
+  assert.is(judgeLoop(few).verdict, "inconclusive");
+  const silent = copy(serial);
+  silent.pings.forEach((p) => (p.outcome = "unanswered"));
+  assert.is(judgeLoop(silent).verdict, "inconclusive");
+  for (const action of ["decline", "cancel"]) {
+    const refused = copy(serial);
+    refused.elicitation!.action = action;
+    assert.is(judgeLoop(refused).verdict, "not_run");
+  }
+  const limit = copy(serial);
+  limit.elicitation!.outcome = "limit";
+  assert.is(judgeLoop(limit).verdict, "not_run");
+  const error = copy(serial);
+  error.elicitation = { ...error.elicitation!, outcome: "error", error: { code: -32601, message: "Method not found" } };
+  assert.match(judgeLoop(error).reason, "-32601");
+  // an error reply to a ping is still a reply: the loop read it
+  const errorPing = copy(serial);
+  errorPing.pings[0] = { ...errorPing.pings[0]!, outcome: "error", seq: -1 };
+  assert.is(judgeLoop(errorPing).verdict, "concurrent");
+});
+
+test("fan-out: waves follow reply times relative to the first reply; order is reported", async () => {
+  const serial = fanOutOf(await serialRun());
+  assert.is(inferFanOut(serial).pattern, "one_at_a_time");
+  // the same replies squeezed into one callback time: all at once
+  const squeezed = copy(serial);
+  squeezed.replies!.forEach((r) => (r.atMs = squeezed.replies![0]!.atMs + r.request / 10));
+  assert.is(inferFanOut(squeezed).pattern, "all_at_once");
+  // spread one callback apart but read out of request order: not "one at a time"
+  const shuffled = copy(serial);
+  [shuffled.replies![0]!.seq, shuffled.replies![1]!.seq] = [shuffled.replies![1]!.seq, shuffled.replies![0]!.seq];
+  [shuffled.replies![0]!.atMs, shuffled.replies![1]!.atMs] = [shuffled.replies![1]!.atMs, shuffled.replies![0]!.atMs];
+  const inf = inferFanOut(shuffled);
+  assert.is(inf.pattern, "some_at_a_time");
+  assert.is(inf.inRequestOrder, false);
+  assert.equal(inf.replyOrder, [2, 1, 3, 4]);
+  // the concurrent run, spread one callback apart in request order: one at a time
+  const concurrent = fanOutOf(await concurrentRun());
+  concurrent.replies!.forEach((r) => (r.atMs = r.request * 300));
+  assert.is(inferFanOut(concurrent).pattern, "one_at_a_time");
+  // a reply missing: not run
+  const missing = copy(serial);
+  missing.replies![2]!.outcome = "limit";
+  assert.is(inferFanOut(missing).status, "not_run");
+});
+
+test("client side: a ping reply moved after the callback, or removed, changes the reading", async () => {
+  const run = await concurrentRun();
+  assert.is(clientSideProbe(run, "loop").loop, "concurrent");
+  const left = clientSideProbe(run, "loop").callbackLeftAt!;
+  const isPingReply = (f: SessionEvidence["wire"][number]) => f.from === "client" && f.label.method === "ping" && f.label.frameType === "result";
+  const moved = copy(run);
+  moved.wire.filter(isPingReply).forEach((f) => (f.t = left + 1));
+  assert.is(clientSideProbe(moved, "loop").loop, "serial");
+  // the client's answer recorded ahead of every ping reply: none counted before it
+  assert.ok(clientSideProbe(run, "loop").pingRepliesBeforeAnswer! > 0);
+  const ahead = copy(run);
+  const asked = ahead.wire.find((f) => f.label.method === "elicitation/create" && f.label.frameType === "request" && f.t > left - 1_000 && f.t < left)!;
+  ahead.wire.find((f) => f.replyTo === asked.index)!.index = -1;
+  assert.is(clientSideProbe(ahead, "loop").pingRepliesBeforeAnswer, 0);
+  const removed = copy(run);
+  removed.wire = removed.wire.filter((f) => !isPingReply(f));
+  assert.is(clientSideProbe(removed, "loop").loop, "no_ping_reply");
+  const serial = await serialRun();
+  const peak = copy(serial);
+  // two fan-out callbacks overlapping: peak 2 where the real run shows 1
+  const entered = peak.events.filter((e) => e.kind === "callback.entered" && e.detail?.call === "fan-out");
+  const leftEvents = peak.events.filter((e) => e.kind === "callback.left" && e.detail?.call === "fan-out");
+  const i = peak.events.indexOf(leftEvents[0]!);
+  const j = peak.events.indexOf(entered[1]!);
+  [peak.events[i], peak.events[j]] = [peak.events[j]!, peak.events[i]!];
+  assert.is(clientSideProbe(serial, "fan-out").peakCallbacks, 1);
+  assert.is(clientSideProbe(peak, "fan-out").peakCallbacks, 2);
+});
+
+test.run();

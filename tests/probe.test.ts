@@ -1,0 +1,75 @@
+// The probe tools against every client peer the lab has: `serve` runs as a real stdio child
+// (and in memory for clients in this process); the probe's verdict, computed from the server's
+// side only, must match what the client's own timeline shows.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { clientSideProbe } from "../lab/check/probe-timeline.js";
+import { resultsOf } from "../lab/check/verify.js";
+import { lifecycleProblems } from "../lab/transports/child-process.js";
+import type { SessionEvidence } from "../lab/session/session.js";
+import { FAN_OUT_N, PROBE_SCENARIO, PROBE_TABLE, probeClient, probeRun, transportsFor } from "./support/probe.js";
+
+/** LAB_PROBE_PRINT=1 prints each run's measured numbers (for the README and reports). */
+const print = (line: string) => process.env.LAB_PROBE_PRINT === "1" && console.error(`probe.test: ${line}`);
+const structured = (run: SessionEvidence, call: string) => resultsOf(run.events)[call] as Record<string, unknown>;
+
+/** The session's own errors and every child's lifecycle: `serve` (the top-level child for a client
+ *  in this process; `server` when the lab relays a client driver to it) and the driver, which
+ *  ends its own session by exiting, so only that exit is not a problem. */
+function sessionProblems(run: SessionEvidence): string[] {
+  if (run.transport !== "stdio") return run.errors;
+  const evidence = run.transportEvidence;
+  const serve = (evidence.server ?? evidence) as Record<string, unknown>;
+  const driver = evidence.driver as Record<string, unknown> | undefined;
+  assert.is(serve.kind, "stdio-child");
+  return [...run.errors, ...lifecycleProblems(serve), ...(driver ? lifecycleProblems({ ...driver, exitedDuringSession: false }) : [])];
+}
+
+for (const row of PROBE_TABLE) {
+  const client = probeClient(row.client);
+  if (typeof client === "string") {
+    console.error(`probe.test: ${row.client} (${row.loop}) not run here: ${client}`);
+    continue;
+  }
+  for (const transport of transportsFor(client)) {
+    const name = `${row.client} under ${row.loop}, ${transport === "serve" ? "serve as a stdio child" : "in memory"}`;
+
+    test(`${name}: probe_receive_loop says ${row.verdict}, and so does the client's own timeline`, async () => {
+      const run = await probeRun(PROBE_SCENARIO, client, row.loop, transport);
+      assert.equal(sessionProblems(run), []);
+      const probe = structured(run, "loop");
+      const side = clientSideProbe(run, "loop");
+      assert.is(probe.verdict, row.verdict, String(probe.text));
+      assert.is(side.loop, row.verdict, JSON.stringify(side));
+      const pings = probe.pings as { sent: number; answeredWhilePending: number; answeredAfter: number };
+      // the server's own read order is the order of the frames the lab recorded on the wire
+      assert.is(pings.answeredWhilePending, side.pingRepliesBeforeAnswer, JSON.stringify({ pings, side }));
+      assert.is(probe.answeredWhilePending, row.verdict === "concurrent");
+      assert.is(probe.firstPingReply, row.verdict === "concurrent" ? "before_elicitation_reply" : "after_elicitation_reply");
+      assert.equal((probe.elicitation as { action: string }).action, "accept");
+      assert.equal((probe.elicitation as { content: unknown }).content, { ready: true });
+      assert.is(typeof probe.text, "string");
+      print(`${name}: ${String(probe.text)}\n  client side: ${JSON.stringify(side)}`);
+    });
+
+    test(`${name}: probe_fan_out infers what the client's peak of callbacks shows`, async () => {
+      const run = await probeRun(PROBE_SCENARIO, client, row.loop, transport);
+      const probe = structured(run, "fan-out");
+      const side = clientSideProbe(run, "fan-out");
+      const oneAtATime = row.verdict === "serial";
+      assert.is(side.callbacks, FAN_OUT_N);
+      assert.is(side.peakCallbacks, oneAtATime ? 1 : FAN_OUT_N);
+      assert.is(probe.status, "ran", String(probe.text));
+      assert.is(probe.label, "inference");
+      assert.is(probe.pattern, oneAtATime ? "one_at_a_time" : "all_at_once", String(probe.text));
+      assert.is(probe.aboutAtOnce, side.peakCallbacks);
+      if (oneAtATime) assert.equal(probe.replyOrder, [1, 2, 3, 4]);
+      assert.match(String(probe.limits), "reply times only");
+      // the server keeps serving: calculate in the same session
+      assert.equal(structured(run, "recovery"), { status: "calculated", computed: true, value: 21 });
+      print(`${name}: ${String(probe.text)}\n  client side: peak ${side.peakCallbacks} callbacks at once`);
+    });
+  }
+}
+
+test.run();

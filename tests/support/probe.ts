@@ -1,0 +1,135 @@
+// The probe tools' sessions, as data: which client peers run them, against `serve` as a real
+// stdio child (its built form, node build/child-server.cjs, or `npx tsx lab/run.ts serve`), or in
+// memory. Runs are made once and shared by the test files.
+import "./child-pids.js";
+import { join } from "node:path";
+import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { DispatchModel } from "../../lab/history/receive-loop.js";
+import { PROJECT_ROOT } from "../../lab/paths.js";
+import { findClient } from "../../lab/peers/registry.js";
+import { CHILD_BUNDLE, ensureChildBuilt } from "../../lab/peers/ts1/child-build.js";
+import type { ClientPeer, ServerPeer } from "../../lab/peers/types.js";
+import { ACCEPT_VALID, FORM_CAPABILITY, type CallbackContext, type Scenario } from "../../lab/session/scenario.js";
+import { runSession, type SessionEvidence } from "../../lab/session/session.js";
+import { openMemoryTransport } from "../../lab/transports/memory.js";
+import { openProcessTransport } from "../../lab/transports/process.js";
+import type { LoopVerdict } from "../../lab/peers/ts1/probe-judge.js";
+
+/** Each callback's think time: the stimulus, as a person would wait before answering. */
+export const PROBE_CALLBACK_MS = 300;
+export const FAN_OUT_N = 4;
+const ACCEPT_READY = { action: "accept" as const, content: { ready: true } };
+
+/** One line per client peer: what the probe must say about it. A peer not here yet is skipped
+ *  with its reason printed; `memory` runs too when the client lives in this process. */
+export const PROBE_TABLE: { client: string; loop: DispatchModel; verdict: LoopVerdict }[] = [
+  { client: "ts1", loop: "sdk", verdict: "concurrent" },
+  { client: "ts1", loop: "serial", verdict: "serial" },
+  { client: "py", loop: "sdk", verdict: "concurrent" },
+  { client: "py-inline", loop: "sdk", verdict: "serial" },
+  { client: "ts2", loop: "sdk", verdict: "concurrent" },
+];
+
+/** The probe run every client peer gets: the loop probe, the fan-out probe, then a calculate. */
+export const PROBE_SCENARIO: Scenario = {
+  name: "probe",
+  summary: `probe_receive_loop and probe_fan_out (n=${FAN_OUT_N}) with ${PROBE_CALLBACK_MS} ms callbacks, then calculate`,
+  capabilities: FORM_CAPABILITY,
+  listToolsFirst: true,
+  calls: [
+    { label: "loop", tool: "probe_receive_loop", args: {}, callback: { delayMs: PROBE_CALLBACK_MS, answer: ACCEPT_READY } },
+    { label: "fan-out", tool: "probe_fan_out", args: { n: FAN_OUT_N }, callback: { delayMs: PROBE_CALLBACK_MS, answer: ACCEPT_READY } },
+    { label: "recovery", callback: ACCEPT_VALID },
+  ],
+};
+
+/** A callback that never answers: it ends only when the server withdraws the request (it notes
+ *  which ended it). Bounded all the same. */
+const NEVER = async ({ extra, note }: Pick<CallbackContext, "extra" | "note">): Promise<ElicitResult> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(() => (note("note", { neverEnded: "own bound" }), resolve({ action: "cancel" })), 10_000);
+    extra.signal.addEventListener("abort", () => (clearTimeout(timer), note("note", { neverEnded: "withdrawn" }), resolve({ action: "cancel" })));
+  });
+
+export const NEVER_LIMIT_MS = 1_000;
+
+/** ts1 under sdk: refusals, a client that never answers, arguments out of range, then calculate. */
+export const EDGE_SCENARIO: Scenario = {
+  name: "probe-edges",
+  summary: "the probes refused, never answered and called with bad arguments; the server keeps serving",
+  capabilities: FORM_CAPABILITY,
+  listToolsFirst: true,
+  calls: [
+    // first, so the withdrawn request below is not id 0 (the 1.32.2 client ignores a cancel of id 0)
+    { label: "declined", tool: "probe_receive_loop", callback: { answer: { action: "decline" } } },
+    { label: "cancelled", tool: "probe_receive_loop", callback: { answer: { action: "cancel" } } },
+    { label: "fan-out-declined", tool: "probe_fan_out", args: { n: 2 }, callback: { answer: { action: "decline" } } },
+    { label: "never", tool: "probe_receive_loop", args: { limitMs: NEVER_LIMIT_MS }, code: NEVER },
+    { label: "interval-too-small", tool: "probe_receive_loop", args: { pingIntervalMs: 5 } },
+    { label: "limit-too-small", tool: "probe_receive_loop", args: { limitMs: 999 } },
+    { label: "interval-not-int", tool: "probe_receive_loop", args: { pingIntervalMs: 50.5 } },
+    { label: "n-too-big", tool: "probe_fan_out", args: { n: 17 } },
+    { label: "n-zero", tool: "probe_fan_out", args: { n: 0 } },
+    { label: "n-string", tool: "probe_fan_out", args: { n: "4" } },
+    { label: "recovery", callback: ACCEPT_VALID },
+  ],
+};
+
+/** ts1 under serial: an answer with no think time comes before a ping can tell. */
+export const TOO_FAST_SCENARIO: Scenario = {
+  name: "probe-too-fast",
+  summary: "the form accepted at once under the serial model; fan-out of one",
+  capabilities: FORM_CAPABILITY,
+  listToolsFirst: true,
+  calls: [
+    { label: "loop", tool: "probe_receive_loop", callback: { answer: ACCEPT_READY } },
+    { label: "fan-out-one", tool: "probe_fan_out", args: { n: 1 }, callback: { answer: ACCEPT_READY } },
+  ],
+};
+
+export const NO_CAPABILITY_SCENARIO: Scenario = {
+  name: "probe-no-capability",
+  summary: "a client that declared no elicitation",
+  capabilities: {},
+  listToolsFirst: false,
+  calls: [{ label: "loop", tool: "probe_receive_loop" }, { label: "fan-out", tool: "probe_fan_out" }],
+};
+
+const serveChild = (name: string, meaning: string, command: () => { command: string; args: string[] }): ServerPeer => ({
+  name,
+  sdk: "@modelcontextprotocol/sdk 1.32.2",
+  meaning,
+  unavailable: () => undefined,
+  // no inProcess: a client in another process is relayed to this child, never to an in-process server
+  child: { prepare: ensureChildBuilt, writesEvents: false, command },
+});
+
+/** `serve`'s built form, as the README gives it to any MCP client. */
+export const SERVE_BUILT = serveChild("serve", "node build/child-server.cjs", () => ({ command: process.execPath, args: [CHILD_BUNDLE] }));
+/** `serve` through tsx, as `npx tsx lab/run.ts serve` starts it (one process: tsx as a loader,
+ *  the way tests/support/cli.ts runs the CLI, so the lab's handle is the server's own pid). */
+export const SERVE_TSX = serveChild("serve-tsx", "tsx lab/run.ts serve", () => ({ command: process.execPath, args: ["--import", "tsx", join(PROJECT_ROOT, "lab", "run.ts"), "serve"] }));
+
+/** The client peer for a table row, or why it cannot run here. */
+export function probeClient(name: string): ClientPeer | string {
+  const peer = findClient(name);
+  if (!peer) return `no client peer named ${name} in this tree yet`;
+  return peer.unavailable() ?? peer;
+}
+
+export const transportsFor = (client: ClientPeer): ("memory" | "serve")[] => (client.driver.kind === "in-process" ? ["memory", "serve"] : ["serve"]);
+
+const cache = new Map<string, Promise<SessionEvidence>>();
+
+/** One session, made on first use and shared. */
+export function probeRun(scenario: Scenario, client: ClientPeer, loop: DispatchModel, transport: "memory" | "serve", server: ServerPeer = SERVE_BUILT): Promise<SessionEvidence> {
+  const key = `${scenario.name}.${client.name}.${loop}.${transport}.${server.name}`;
+  let run = cache.get(key);
+  if (!run) {
+    run = transport === "memory"
+      ? runSession(scenario, openMemoryTransport, "memory", { dispatch: loop, client })
+      : runSession(scenario, openProcessTransport, "stdio", { dispatch: loop, client, server });
+    cache.set(key, run);
+  }
+  return run;
+}
