@@ -1,6 +1,10 @@
 // The terminal swimlane: one line per timeline event, in three lanes (client | wire | server).
 // It only reads the timeline.
 import type { TimelineEvent } from "../history/timeline.js";
+import { shortenText } from "./shorten.js";
+
+/** An SDK error text is shortened to this, its echoed JSON elided whole (shorten.ts). */
+export const SDK_ERROR_CHARS = 110;
 
 const WIDTH = { time: 9, client: 44, wire: 40 };
 
@@ -39,7 +43,7 @@ function describe(e: TimelineEvent): { lane: "client" | "wire" | "server"; text:
     case "reply.late":
       return { lane: e.side, text: `LATE reply ${rpc(e)}: its requester gave up`, tone: "31" };
     case "sdk.error":
-      return { lane: e.side, text: `sdk onerror: ${String(d.message).slice(0, 60)}`, tone: "31" };
+      return { lane: e.side, text: `sdk onerror: ${shortenText(String(d.message), SDK_ERROR_CHARS)}`, tone: "31" };
     case "callback.entered":
       return { lane: e.side, text: `callback #${String(d.n)} entered (${String(d.call)})`, tone: "36" };
     case "callback.left":
@@ -72,9 +76,15 @@ function describe(e: TimelineEvent): { lane: "client" | "wire" | "server"; text:
 
 const fit = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width));
 
+/** What the server lane's header says when the server ran in another process (stdio). */
+export const SERVER_ELSEWHERE = "server: another process, its events are not in this timeline (parity compares its own record)";
+
 export function renderSwimlane(events: TimelineEvent[], options: SwimlaneOptions): string {
-  const head = `${"t (ms)".padStart(WIDTH.time)}  ${fit("client", WIDTH.client)} │ ${fit("wire", WIDTH.wire)} │ server`;
-  const lines = [head, "─".repeat(head.length + 24)];
+  // Over stdio the server is a child process: the parent sees its frames on the wire, never its
+  // steps, so the lane stays empty and the header says why.
+  const server = events.some((e) => e.side === "server") ? "server" : SERVER_ELSEWHERE;
+  const head = `${"t (ms)".padStart(WIDTH.time)}  ${fit("client", WIDTH.client)} │ ${fit("wire", WIDTH.wire)} │ ${server}`;
+  const lines = [head, "─".repeat(WIDTH.time + WIDTH.client + WIDTH.wire + 6 + 6 + 24)];
   for (const e of events) {
     const { lane, text, tone } = describe(e);
     const time = e.t.toFixed(1).padStart(WIDTH.time);
