@@ -7,13 +7,12 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { existsSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { CHILD_ARGS, ensureChildBuilt } from "../peers/ts1/child-build.js";
 import { ms, StdioChild, within } from "./child-process.js";
 import { ReceiveLoop } from "../history/receive-loop.js";
+import { childEventsFile, releaseScratch } from "../scratch.js";
 import { CALL_TIMEOUT_MS, type OpenTransport } from "../session/session.js";
 import type { Recorder, TimelineEvent, WireFrame } from "../history/timeline.js";
 
@@ -106,7 +105,7 @@ class StdioClientEnd implements Transport {
 export function stdioTransport(options: StdioTransportOptions = {}): OpenTransport {
   return async (recorder, sessionOptions) => {
     if (!options.childArgs) await ensureChildBuilt();
-    const eventsFile = join(tmpdir(), `lab-child-events-${process.pid}-${++childCount}.json`);
+    const eventsFile = childEventsFile();
     const args = [
       ...(options.childArgs ?? CHILD_ARGS),
       ...(options.faults ?? []).flatMap((f) => ["--fault", f]),
@@ -135,8 +134,6 @@ export function stdioTransport(options: StdioTransportOptions = {}): OpenTranspo
 
 export const openStdioTransport: OpenTransport = stdioTransport();
 
-let childCount = 0;
-
 /** What the child recorded of its own side (null if it wrote nothing: it died or misbehaved). */
 export interface ChildSide {
   events: TimelineEvent[];
@@ -150,6 +147,6 @@ function takeChildSide(file: string): ChildSide | null {
   } catch {
     return null;
   } finally {
-    rmSync(file, { force: true });
+    releaseScratch(file);
   }
 }
