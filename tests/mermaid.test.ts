@@ -3,19 +3,15 @@
 // deadlock story.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { openMemoryTransport } from "../lab/transports/memory.js";
 import { DISPATCH_MODELS, type DispatchModel } from "../lab/history/receive-loop.js";
 import { mermaidText, renderMermaid } from "../lab/render/mermaid.js";
-import { runSession, type SessionEvidence } from "../lab/session/session.js";
-import { findScenario, SCENARIOS } from "../scenarios/index.js";
+import type { SessionEvidence } from "../lab/session/session.js";
+import { memoryRun } from "./support/runs.js";
+import { SCENARIOS } from "../scenarios/index.js";
 import { beforeCancel, retimed } from "./support/timelines.js";
 
-const runs = new Map<string, Promise<SessionEvidence>>();
-function run(scenario: string, dispatch: DispatchModel): Promise<SessionEvidence> {
-  const key = `${scenario}.${dispatch}`;
-  if (!runs.has(key)) runs.set(key, runSession(findScenario(scenario)!, openMemoryTransport, "memory", { dispatch }));
-  return runs.get(key)!;
-}
+/** The real runs every test file shares (support/runs.ts): each scenario x model once. */
+const run = (scenario: string, dispatch: DispatchModel): Promise<SessionEvidence> => memoryRun(scenario, dispatch);
 
 const MESSAGE = /^\s*([CS])(-->>|->>)([CS]): (.*)$/;
 /** After the first ": ", only entity codes may carry #, ; or : */

@@ -10,19 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { withBound } from "../lab/session/bound.js";
 import { SCRATCH_DIR, sweepStaleScratch } from "../lab/scratch.js";
-import { CHILD_PID_LOG } from "./support/child-pids.js";
+import { alive, CHILD_PID_LOG } from "./support/child-pids.js";
 import { ROOT } from "./support/cli.js";
 
 const BOUND_MS = 30_000;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ESRCH";
-  }
-}
 
 /** Resolves once `check` holds, looking every 20 ms; rejects after the bound. */
 function until(check: () => boolean, what: string): Promise<void> {

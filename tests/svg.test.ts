@@ -5,25 +5,21 @@ import * as assert from "uvu/assert";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openMemoryTransport } from "../lab/transports/memory.js";
 import { DISPATCH_MODELS, type DispatchModel } from "../lab/history/receive-loop.js";
 import { renderSvg, svgFileName } from "../lab/render/svg.js";
-import { runSession, type SessionEvidence } from "../lab/session/session.js";
+import type { SessionEvidence } from "../lab/session/session.js";
+import { memoryRun } from "./support/runs.js";
 import type { TimelineEvent, WireFrame } from "../lab/history/timeline.js";
-import { findScenario, SCENARIOS } from "../scenarios/index.js";
-import { runCli } from "./support/cli.js";
+import { SCENARIOS } from "../scenarios/index.js";
+import { runMain } from "./support/cli.js";
 import { beforeCancel, retimed } from "./support/timelines.js";
 import { allElements, hasClass, parseXml, textContent, XmlError, type XmlElement } from "./support/xml.js";
 
 // Every registered scenario (nested, prefetch, fixed-fixture and any added since) x both models.
 const CASES = SCENARIOS.flatMap(({ name: scenario }) => DISPATCH_MODELS.map((dispatch) => ({ scenario, dispatch })));
 
-const runs = new Map<string, Promise<SessionEvidence>>();
-function run(scenario: string, dispatch: DispatchModel): Promise<SessionEvidence> {
-  const key = `${scenario}.${dispatch}`;
-  if (!runs.has(key)) runs.set(key, runSession(findScenario(scenario)!, openMemoryTransport, "memory", { dispatch }));
-  return runs.get(key)!;
-}
+/** The real runs every test file shares (support/runs.ts): each scenario x model once. */
+const run = (scenario: string, dispatch: DispatchModel): Promise<SessionEvidence> => memoryRun(scenario, dispatch);
 
 const byClass = (root: XmlElement, cls: string) => allElements(root).filter((e) => hasClass(e, cls));
 
@@ -176,10 +172,10 @@ test("text from the evidence is escaped: hostile method names and error messages
   assert.ok(textContent(root).includes("boom <b>&amp; \"quoted\" ? end"));
 });
 
-test("the CLI writes one SVG per run next to its JSON", () => {
+test("the CLI writes one SVG per run next to its JSON", async () => {
   const out = mkdtempSync(join(tmpdir(), "lab-svg-"));
   try {
-    const r = runCli(["nested", "--dispatch", "sdk", "--transport", "memory", "--repeat", "2", "--out", out]);
+    const r = await runMain(["nested", "--dispatch", "sdk", "--transport", "memory", "--repeat", "2", "--out", out]);
     assert.is(r.code, 0, r.stderr);
     assert.ok(existsSync(join(out, "nested.sdk.json")));
     for (const repeat of [1, 2]) {

@@ -40,18 +40,28 @@ export interface Load {
   readonly threadIds: readonly number[];
   /** Resolves once every worker reported that its busy loop is running. */
   started(): Promise<void>;
+  /** Resolves once every worker has exited (by itself, or after stop()). */
+  exited(): Promise<void>;
   /** Terminates every worker by its handle and waits (bounded) for each to exit. */
   stop(): Promise<LoadReport>;
 }
 
-export function startLoad(count: number, options: { boundMs: number; leaseMs?: number }): Load {
+export interface LoadOptions {
+  /** no worker outlives this, renewed or not */
+  boundMs: number;
+  leaseMs?: number;
+  /** false: the lab never renews the lease (tests: a lab that stopped renewing) */
+  renew?: boolean;
+}
+
+export function startLoad(count: number, options: LoadOptions): Load {
   const leaseMs = options.leaseMs ?? LEASE_MS;
   const lease = new BigInt64Array(new SharedArrayBuffer(8));
   const renew = () => Atomics.store(lease, 0, BigInt(Date.now() + leaseMs));
   renew();
   const hardDeadline = Date.now() + options.boundMs;
-  const renewal = setInterval(renew, Math.max(50, Math.floor(leaseMs / 5)));
-  renewal.unref();
+  const renewal = options.renew === false ? undefined : setInterval(renew, Math.max(50, Math.floor(leaseMs / 5)));
+  renewal?.unref();
 
   const workers = Array.from({ length: count }, () => new Worker(BUSY_LOOP, { eval: true, workerData: { lease: lease.buffer, hardDeadline } }));
   const byThemselves = new Set<Worker>();
@@ -76,6 +86,9 @@ export function startLoad(count: number, options: { boundMs: number; leaseMs?: n
     started: async () => {
       if (!(await within(Promise.all(busy), STOP_WAIT_MS))) throw new Error(`load workers did not start within ${STOP_WAIT_MS} ms`);
       await Promise.all(busy);
+    },
+    exited: async () => {
+      await Promise.all(exited);
     },
     stop: async () => {
       clearInterval(renewal);

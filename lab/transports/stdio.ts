@@ -27,6 +27,8 @@ export interface StdioTransportOptions {
   childArgs?: readonly string[];
   /** replaces process.execPath */
   command?: string;
+  /** replaces EXIT_GRACE_MS, the wait after stdin closes before the kill (tests only) */
+  exitGraceMs?: number;
 }
 
 class StdioClientEnd implements Transport {
@@ -125,7 +127,7 @@ export function stdioTransport(options: StdioTransportOptions = {}): OpenTranspo
       client: end,
       close: async () => {
         await end?.close();
-        const evidence = await child.close();
+        const evidence = await child.close(options.exitGraceMs);
         return { ...evidence, childSide: takeChildSide(eventsFile) };
       },
     };
