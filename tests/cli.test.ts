@@ -83,7 +83,7 @@ test("nested under serial shows the held reply, the timeout, the late dispatch a
     assert.match(r.stdout, /LATE reply tools\/list #3/);
     assert.match(r.stdout, /sdk onerror: Received a response for an unknown message ID: \{"result":\{/);
     assert.match(r.stdout, /result recovery: \{"status":"calculated","computed":true,"value":21\}/);
-    assert.match(r.stdout, `run output in ${out}/: ${join(out, "nested.serial.json")} and 1 SVG`);
+    assert.match(r.stdout, `\nrun output in ${out}/: nested.serial.json, nested.serial.memory-1.svg\n`);
     const report = JSON.parse(readFileSync(join(out, "nested.serial.json"), "utf8"));
     assert.is(report.versions.sdk, "1.32.2");
     assert.ok(report.runs[0].wire.length > 10);

@@ -1,4 +1,5 @@
 // Text for one case: a header per run, its swimlane, one line per expectation, a summary.
+import { basename } from "node:path";
 import type { ParityResult } from "../check/parity.js";
 import type { CaseReport, RunRecord } from "../session/pipeline.js";
 import { renderSwimlane } from "./swimlane.js";
@@ -88,9 +89,15 @@ export function renderSummary(reports: CaseReport[], color: boolean, output?: Wr
     }
   }
   if (output) {
-    const svgs = output.files.filter((f) => f.endsWith(".svg")).length;
-    const json = output.files.filter((f) => f.endsWith(".json"));
-    lines.push("", `run output in ${output.outDir}/: ${json.length === 1 ? json[0] : `${json.length} reports (<scenario>.<dispatch>.json)`} and ${svgs} SVG${svgs === 1 ? "" : "s"} (<scenario>.<dispatch>.<transport>-<repeat>.svg, one per run)`);
+    const json = output.files.filter((f) => f.endsWith(".json")).map((f) => basename(f));
+    const svgs = output.files.filter((f) => f.endsWith(".svg")).map((f) => basename(f));
+    const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+    lines.push(
+      "",
+      output.files.length <= 4
+        ? `run output in ${output.outDir}/: ${[...json, ...svgs].join(", ")}`
+        : `run output in ${output.outDir}/: ${plural(json.length, "report")} (<scenario>.<dispatch>.json) and ${plural(svgs.length, "SVG")} (<scenario>.<dispatch>.<transport>-<repeat>.svg, one per run)`,
+    );
   }
   const runs = reports.flatMap((r) => r.runs);
   const bad = runs.filter((r) => !r.ok).length;

@@ -84,7 +84,7 @@ export function renderSwimlane(events: TimelineEvent[], options: SwimlaneOptions
   // steps, so the lane stays empty and the header says why.
   const server = events.some((e) => e.side === "server") ? "server" : SERVER_ELSEWHERE;
   const head = `${"t (ms)".padStart(WIDTH.time)}  ${fit("client", WIDTH.client)} │ ${fit("wire", WIDTH.wire)} │ ${server}`;
-  const lines = [head, "─".repeat(WIDTH.time + WIDTH.client + WIDTH.wire + 6 + 6 + 24)];
+  const lines = [head, "─".repeat(WIDTH.time + 2 + WIDTH.client + 3 + WIDTH.wire + 3 + "server".length + 24)];
   for (const e of events) {
     const { lane, text, tone } = describe(e);
     const time = e.t.toFixed(1).padStart(WIDTH.time);
