@@ -53,7 +53,7 @@ async function labWithChild(): Promise<{ lab: ChildProcess; child: number; exite
   };
 }
 
-test("SIGKILL: the killed lab leaves its child's event file behind; the next lab sweeps it", async () => {
+async function killed(): Promise<void> {
   const { lab, child, exited, cleanup } = await labWithChild();
   try {
     lab.kill("SIGKILL"); // by its own handle
@@ -68,18 +68,25 @@ test("SIGKILL: the killed lab leaves its child's event file behind; the next lab
   } finally {
     cleanup();
   }
-});
+}
 
-test("SIGTERM: the lab leaves through its exit handlers, its child killed by handle, no event file left", async () => {
+async function terminated(): Promise<void> {
   const { lab, child, exited, cleanup } = await labWithChild();
   try {
     lab.kill("SIGTERM");
-    assert.is(await withBound(exited, BOUND_MS, "the terminated lab to exit"), 143);
+    assert.is(await withBound(exited, BOUND_MS, "the terminated lab to exit"), 143, "it left through process.exit(143)");
     await until(() => !alive(child), "the lab's child to be gone");
     assert.equal(leftBy(lab.pid!), []);
   } finally {
     cleanup();
   }
+}
+
+// Two labs side by side (they share nothing but the scratch folder, each with its own files).
+test("SIGKILL leaves the child's event file and the next lab sweeps it; SIGTERM leaves nothing", async () => {
+  const results = await Promise.allSettled([killed(), terminated()]);
+  const failures = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failures.length) throw failures[0]!.reason;
 });
 
 test.run();
