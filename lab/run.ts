@@ -118,7 +118,9 @@ export async function main(argv: string[]): Promise<number> {
     return await runScenarios(args);
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`error: ${error.message}\n\n${USAGE}`);
+      // One line: what is wrong, and where the usage is.
+      const command = argv[0] !== undefined && COMMANDS[argv[0]] ? `${argv[0]} ` : "";
+      console.error(`error: ${error.message} (usage: tsx lab/run.ts ${command}--help)`);
       return 2;
     }
     if (error instanceof ExpectationError || error instanceof VersionMismatch || error instanceof OutputError) {

@@ -20,6 +20,7 @@ test("the real CLI: an unknown scenario exits 2 naming the valid ones, in one me
   const r = runCli(["nope"]);
   assert.is(r.code, 2);
   assert.match(r.stderr, /^error: unknown scenario 'nope'\. Valid: nested, prefetch/);
+  assert.is(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
   assert.not.match(r.stderr, STACK);
 });
 
@@ -44,6 +45,8 @@ test("bad options exit 2 with a message naming the option", async () => {
     const r = await runMain([...args]);
     assert.is(r.code, 2, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
     assert.match(r.stderr, message, args.join(" "));
+    assert.is(r.stderr.split("\n").length, 1, `one line: ${r.stderr}`);
+    assert.match(r.stderr, /\(usage: tsx lab\/run\.ts (\w+ )?--help\)$/);
     assert.is(r.threw, undefined);
   }
 });
@@ -144,6 +147,7 @@ test("a malformed expectation exits 2 naming the file and the path inside it", (
     assert.is(r.code, 2);
     assert.match(r.stderr, file);
     assert.match(r.stderr, "$.wire.tools/list");
+    assert.is(r.stderr.split("\n").length, 1, r.stderr);
   }));
 
 test("list prints every scenario with what it shows", async () => {

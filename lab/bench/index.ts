@@ -151,7 +151,7 @@ export function parseBenchArgs(argv: string[]): { strict: boolean } | "help" {
   for (const arg of splitEquals(argv)) {
     if (arg === "--help" || arg === "-h") return "help";
     if (arg === "--strict") strict = true;
-    else throw new UsageError(`bench: unknown ${arg.startsWith("-") ? "option" : "argument"} '${arg}'\n${BENCH_USAGE}`);
+    else throw new UsageError(`bench: unknown ${arg.startsWith("-") ? "option" : "argument"} '${arg}'`);
   }
   return { strict };
 }

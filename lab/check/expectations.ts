@@ -115,10 +115,11 @@ export function parseExpectation(text: string, file: string, schema: z.ZodType<u
     const lines = parsed.error.issues.flatMap((issue) =>
       // an unknown key is reported at its own path, so the reader can find it
       issue.code === "unrecognized_keys"
-        ? issue.keys.map((key) => `  at ${at([...issue.path, key])}: unknown key`)
-        : [`  at ${at(issue.path)}: ${issue.message}`],
+        ? issue.keys.map((key) => `at ${at([...issue.path, key])}: unknown key`)
+        : [`at ${at(issue.path)}: ${issue.message.replace(/\s+/g, " ")}`],
     );
-    throw new ExpectationError(`${file}: malformed expectation\n${lines.join("\n")}`);
+    // one line, every problem in it
+    throw new ExpectationError(`${file}: malformed expectation: ${lines.join("; ")}`);
   }
   return parsed.data;
 }

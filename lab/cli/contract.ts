@@ -18,7 +18,7 @@ export async function main(argv: string[]): Promise<number> {
     console.log(`${CONTRACT_USAGE}\n\nRuns every form-elicitation case (or the one named) under sdk; see README "After the answer comes back".`);
     return 0;
   }
-  const usage = (message: string) => new UsageError(`contract: ${message}\n${CONTRACT_USAGE}`);
+  const usage = (message: string) => new UsageError(`contract: ${message}`);
   let args;
   let rest: string[];
   let named: string | undefined;

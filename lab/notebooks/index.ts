@@ -143,7 +143,7 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`error: ${error.message}\n\n${NOTEBOOKS_USAGE}`);
+    console.error(`error: ${error.message} (usage: tsx lab/run.ts notebooks --help)`);
     return 2;
   }
   try {

@@ -64,7 +64,7 @@ export function parseSoakArgs(argv: string[]): SoakOptions | "help" {
       if (v === "both") options.dispatch = [...DISPATCH_MODELS];
       else if ((DISPATCH_MODELS as readonly string[]).includes(v)) options.dispatch = [v as DispatchModel];
       else throw new UsageError(`--dispatch must be sdk, serial or both, not '${v}'`);
-    } else throw new UsageError(`soak: unknown ${arg.startsWith("-") ? "option" : "argument"} '${arg}'\n${SOAK_USAGE}`);
+    } else throw new UsageError(`soak: unknown ${arg.startsWith("-") ? "option" : "argument"} '${arg}'`);
   }
   return options;
 }
