@@ -1,4 +1,5 @@
 // Every path the lab uses, computed in one place from the project root.
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -11,3 +12,5 @@ export const BUILD_DIR = join(PROJECT_ROOT, "build");
 export const NOTEBOOKS_DIR = join(PROJECT_ROOT, "notebooks");
 /** the Python peers' virtual environment, made by the set-up (git-ignored) */
 export const PY_VENV_DIR = join(PROJECT_ROOT, ".venv");
+/** files the lab hands to its children (a stdio child's own events), one folder per user */
+export const SCRATCH_DIR = join(tmpdir(), `mcp-reentrancy-lab-${process.getuid?.() ?? "user"}`);

@@ -1,16 +1,17 @@
-// The lab's command line: tsx lab/run.ts <scenario|all|list|bench> [options]
-// Exit 0 when every expectation holds, 1 when one fails, 2 on bad usage.
+// The lab's command line: tsx lab/run.ts <scenario|all|list|contract|notebooks|bench|soak> [options]
+// Exit 0 when every expectation holds, 1 when one fails, 2 on bad usage or when the run output
+// cannot be written (one line, never a stack trace).
+import { join } from "node:path";
 import { parseArgs, USAGE, UsageError, type RunArgs } from "./cli/args.js";
 import { ExpectationError } from "./check/expectations.js";
-import { planMatrix } from "./cli/matrix.js";
 import { compareModelWithReal, renderModelVerdict, storyFacts, type ModelVerdict } from "./check/model-vs-real.js";
-import { join } from "node:path";
-import { RUN_OUTPUT_DIR, runOutputPath, writeJsonAtomic } from "./cli/output.js";
 import { writeIndexPage } from "./cli/index-page.js";
+import { planMatrix } from "./cli/matrix.js";
+import { defaultOutDir, ensureWritableFolder, OutputError, runOutputPath, shown, writeJsonAtomic } from "./cli/output.js";
 import { runCase, type CaseReport } from "./session/pipeline.js";
 import { renderRun, renderSummary } from "./render/report.js";
 import { wantsColor } from "./render/swimlane.js";
-import { writeRunSvgs } from "./render/svg.js";
+import { svgFileName, writeRunSvgs } from "./render/svg.js";
 import { TRANSPORT_NAMES } from "./transports/index.js";
 import { assertPinnedSdk, readVersions, VersionMismatch } from "./peers/versions.js";
 import { findScenario, SCENARIOS } from "../scenarios/index.js";
@@ -20,15 +21,21 @@ type Command = (argv: string[]) => Promise<number>;
 
 /** Commands other than running scenarios. Each returns its exit code. */
 const COMMANDS: Record<string, Command> = {
-  list: async () => {
+  list: async (argv) => {
+    if (argv.includes("--help") || argv.includes("-h")) {
+      console.log("usage: tsx lab/run.ts list\n\nPrints every scenario and what it shows.");
+      return 0;
+    }
+    if (argv.length) throw new UsageError(`list takes no arguments, not ${argv.join(" ")}`);
     for (const s of SCENARIOS) console.log(`${s.name.padEnd(16)} ${s.summary}`);
     return 0;
   },
-  card: async (argv) => (await import("./cli/card.js")).main(argv),
-  peers: async (argv) => (await import("./cli/peers.js")).main(argv),
   bench: async (argv) => (await import("./bench/index.js")).main(argv),
   notebooks: async (argv) => (await import("./notebooks/index.js")).main(argv),
   contract: async (argv) => (await import("./cli/contract.js")).main(argv),
+  soak: async (argv) => (await import("./soak/index.js")).main(argv),
+  card: async (argv) => (await import("./cli/card.js")).main(argv),
+  peers: async (argv) => (await import("./cli/peers.js")).main(argv),
   serve: async (argv) => (await import("./cli/serve.js")).main(argv),
 };
 
@@ -40,8 +47,10 @@ async function runScenarios(args: RunArgs): Promise<number> {
   const matrix = planMatrix({ ...args, scenarios, all: args.target === "all" });
   for (const line of matrix.unavailable) console.error(`not run: ${line}`);
   const color = !args.json && wantsColor(process.stdout);
-  const outDir = args.outDir ?? RUN_OUTPUT_DIR;
+  // A folder that cannot take the output is a usage error found before any session runs.
+  const outDir = ensureWritableFolder(args.outDir ?? defaultOutDir(args.expectedDir));
   const reports: CaseReport[] = [];
+  const written: string[] = [];
   for (const { scenario, column, expectation } of matrix.work) {
     const report = await runCase(
       scenario,
@@ -51,18 +60,26 @@ async function runScenarios(args: RunArgs): Promise<number> {
       expectation,
     );
     const suffix = args.onDeadlock === "break" ? ".break" : "";
-    // Written before anything is judged, so a failing run keeps its evidence.
-    writeJsonAtomic(runOutputPath(outDir, scenario.name, report.column, suffix), report);
-    writeRunSvgs(outDir, report, suffix);
     reports.push(report);
-    if (!args.json) for (const run of report.runs) console.log(`${renderRun(report, run, color)}\n`);
+    // Written before anything is judged, so a failing run keeps its evidence. If the write
+    // fails anyway, the run is still printed (what ran is not lost) before the one-line error.
+    let saved = false;
+    try {
+      const file = runOutputPath(outDir, scenario.name, report.column, suffix);
+      writeJsonAtomic(file, report);
+      written.push(file, ...writeRunSvgs(outDir, report, suffix));
+      saved = true;
+    } finally {
+      if (!args.json) for (const run of report.runs) console.log(`${renderRun(report, run, color)}\n`);
+      else if (!saved) console.log(JSON.stringify(reports.map((r) => jsonSummary(r, outDir)), null, 2));
+    }
   }
   const model = modelCheck(reports);
   if (model) writeJsonAtomic(join(outDir, "model-vs-real.json"), model);
   // The page lists every run in the folder, this command's and earlier ones'.
   writeIndexPage(outDir);
-  if (args.json) console.log(JSON.stringify(reports.map(jsonSummary), null, 2));
-  else console.log(`${renderSummary(reports, color)}${model ? `\n\n${renderModelVerdict(model)}` : ""}`);
+  if (args.json) console.log(JSON.stringify(reports.map((r) => jsonSummary(r, outDir)), null, 2));
+  else console.log(`${renderSummary(reports, color, { outDir: shown(outDir), files: written.map((f) => shown(f)) })}${model ? `\n\n${renderModelVerdict(model)}` : ""}`);
   return reports.every((r) => r.ok) && (model?.ok ?? true) ? 0 : 1;
 }
 
@@ -78,19 +95,33 @@ function modelCheck(reports: CaseReport[]): ModelVerdict | undefined {
   return undefined;
 }
 
-function jsonSummary(report: CaseReport) {
+function jsonSummary(report: CaseReport, outDir: string) {
+  const suffix = report.onDeadlock === "break" ? ".break" : "";
   return {
     scenario: report.scenario,
     client: report.client,
     server: report.server,
     dispatch: report.dispatch,
+    onDeadlock: report.onDeadlock,
     ok: report.ok,
+    output: {
+      report: runOutputPath(outDir, report.scenario, report.column, suffix),
+      svgs: report.runs.map((run) => join(outDir, svgFileName(report.scenario, report.column, suffix, run.transport, run.repeat))),
+    },
     runs: report.runs.map((run) => ({
       transport: run.transport,
       repeat: run.repeat,
       ok: run.ok,
       durationMs: run.durationMs,
       failed: run.verdicts.filter((v) => !v.ok),
+    })),
+    parity: report.parity.map((p) => ({
+      repeat: p.repeat,
+      transport: p.transport,
+      ok: p.ok,
+      allowed: p.allowed,
+      client: { ok: p.result.ok, firstDifference: p.result.firstDifference ?? null },
+      server: p.server === null ? null : { ok: p.server.ok, firstDifference: p.server.firstDifference ?? null },
     })),
   };
 }
@@ -111,10 +142,12 @@ export async function main(argv: string[]): Promise<number> {
     return await runScenarios(args);
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`error: ${error.message}\n\n${USAGE}`);
+      // One line: what is wrong, and where the usage is.
+      const command = argv[0] !== undefined && COMMANDS[argv[0]] ? `${argv[0]} ` : "";
+      console.error(`error: ${error.message} (usage: tsx lab/run.ts ${command}--help)`);
       return 2;
     }
-    if (error instanceof ExpectationError || error instanceof VersionMismatch) {
+    if (error instanceof ExpectationError || error instanceof VersionMismatch || error instanceof OutputError) {
       console.error(`error: ${error.message}`);
       return 2;
     }
@@ -123,5 +156,8 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  // Interrupted or terminated: leave through process.exit so that the exit handlers run (stdio
+  // children killed by their handles, the children's event files removed).
+  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) process.once(signal, () => process.exit(code));
   process.exitCode = await main(process.argv.slice(2));
 }

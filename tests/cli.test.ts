@@ -1,84 +1,157 @@
-// The command line as a user meets it: exit codes, messages, and the run output it leaves.
+// The command line as a user meets it: usage, messages, exit codes and what a run prints.
+// In this process (runMain) except where the process boundary is the point (runCli).
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, runCli } from "./support/cli.js";
+import { parseArgs } from "../lab/cli/args.js";
+import { ROOT, runCli, runMain } from "./support/cli.js";
 
-test("an unknown scenario exits 2 and names the valid ones", () => {
+const TRANSPORTS = ["memory", "stdio"];
+const STACK = /^\s+at /m;
+
+function withDir<T>(prefix: string, work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return work(dir).finally(() => rmSync(dir, { recursive: true, force: true }));
+}
+
+test("the real CLI: an unknown scenario exits 2 naming the valid ones, in one message, no stack trace", () => {
   const r = runCli(["nope"]);
   assert.is(r.code, 2);
-  for (const name of ["nested", "prefetch", "fixed-fixture"]) assert.match(r.stderr, name);
+  assert.match(r.stderr, /^error: unknown scenario 'nope'\. Valid: nested, prefetch/);
+  assert.is(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
+  assert.not.match(r.stderr, STACK);
 });
 
-test("bad options exit 2 with a clear message", () => {
-  assert.is(runCli(["nested", "--dispatch", "threads"]).code, 2);
-  assert.is(runCli(["nested", "--repeat", "0"]).code, 2);
-  assert.match(runCli(["nested", "--frobnicate"]).stderr, "--frobnicate");
+test("bad options exit 2 with a message naming the option", async () => {
+  for (const [args, message] of [
+    [["nested", "--dispatch", "threads"], "--dispatch must be sdk, serial or both, not 'threads'"],
+    [["nested", "--repeat", "0"], "--repeat must be a whole number from 1 to 100, not '0'"],
+    [["nested", "--repeat", "1e1"], "--repeat must be a whole number from 1 to 100, not '1e1'"],
+    [["nested", "--repeat=2.0"], "not '2.0'"],
+    [["nested", "--frobnicate"], "unknown option --frobnicate"],
+    [["nested", "--json=yes"], "--json takes no value"],
+    [["nested", "--out"], "--out needs a value"],
+    [["nested", "--out="], "--out needs a value"],
+    [["list", "--bogus"], "list takes no arguments, not --bogus"],
+    [["bench", "--bogus"], "bench: unknown option '--bogus'"],
+    [["soak", "--bogus"], "soak: unknown option '--bogus'"],
+    [["soak", "--runs", "1e1"], "--runs must be a whole number"],
+    [["soak", "--load=-1"], "--load must be a whole number from 0 to 16, not '-1'"],
+    [["contract", "--bogus"], "unknown option --bogus"],
+    [["notebooks", "--bogus"], "unknown option --bogus"],
+  ] as const) {
+    const r = await runMain([...args]);
+    assert.is(r.code, 2, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, message, args.join(" "));
+    assert.is(r.stderr.split("\n").length, 1, `one line: ${r.stderr}`);
+    assert.match(r.stderr, /\(usage: tsx lab\/run\.ts (\w+ )?--help\)$/);
+    assert.is(r.threw, undefined);
+  }
 });
 
-test("nested under serial shows the held reply, the timeout, the late dispatch and the recovery; exits 0", () => {
-  const out = mkdtempSync(join(tmpdir(), "lab-out-"));
-  try {
-    const r = runCli(["nested", "--dispatch", "serial", "--transport", "memory", "--repeat", "1", "--out", out]);
+test("--expected naming a file says it is not a folder; a missing one says there is none", async () => {
+  const file = join(ROOT, "package.json");
+  const r = await runMain(["nested", "--expected", file]);
+  assert.is(r.code, 2);
+  assert.match(r.stderr, `--expected: ${file} is not a folder`);
+  assert.match((await runMain(["nested", "--expected=/no/such/dir"])).stderr, "--expected: no folder /no/such/dir");
+});
+
+test("--option=value is the same as --option value, for every option", () => {
+  const spaced = parseArgs(["nested", "--dispatch", "serial", "--transport", "memory", "--repeat", "3", "--on-deadlock", "break", "--out", "x", "--expected", ROOT], TRANSPORTS);
+  const joined = parseArgs(["nested", "--dispatch=serial", "--transport=memory", "--repeat=3", "--on-deadlock=break", "--out=x", `--expected=${ROOT}`], TRANSPORTS);
+  assert.equal(joined, spaced);
+  assert.equal(spaced.dispatch, ["serial"]);
+  assert.is(spaced.repeat, 3);
+});
+
+test("--help after every command prints its usage and runs nothing", async () => {
+  for (const args of [["--help"], ["nested", "--help"], ["all", "-h"], ["list", "--help"], ["bench", "--help"], ["contract", "--help"], ["notebooks", "--help"], ["soak", "--help"]]) {
+    const r = await runMain(args);
+    assert.is(r.code, 0, args.join(" "));
+    assert.match(r.stdout, /^usage: tsx lab\/run\.ts/, args.join(" "));
+    // nothing ran: no session, benchmark or check printed a line of its own
+    assert.not.match(r.stdout, /callback #\d+ entered|^ {2}PASS |\(goal .*: (met|MISSED)\)|^\d+ passed, \d+ failed$|all match a fresh run/m, args.join(" "));
+  }
+});
+
+test("nested under serial shows the held reply, the timeout, the late dispatch and the recovery, and says where its output went", () =>
+  withDir("lab-out-", async (out) => {
+    const r = await runMain(["nested", "--dispatch=serial", "--transport", "memory", "--repeat", "1", "--out", out]);
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stdout, /HELD in client queue behind elicitation\/create #0/);
     assert.match(r.stdout, /nested tools\/list FAILED -32001/);
     assert.match(r.stdout, /LATE reply tools\/list #3/);
+    assert.match(r.stdout, /sdk onerror: Received a response for an unknown message ID: \{"result":\{/);
     assert.match(r.stdout, /result recovery: \{"status":"calculated","computed":true,"value":21\}/);
+    assert.match(r.stdout, `\nrun output in ${out}/: nested.serial.json, nested.serial.memory-1.svg\n`);
     const report = JSON.parse(readFileSync(join(out, "nested.serial.json"), "utf8"));
     assert.is(report.versions.sdk, "1.32.2");
-    assert.is(typeof report.versions.node, "string");
     assert.ok(report.runs[0].wire.length > 10);
-    assert.ok(report.runs[0].verdicts.length > 10);
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
-});
+    assert.equal(readdirSync(out).sort(), ["nested.serial.json", "nested.serial.memory-1.svg"]);
+  }));
 
-test("a failing expectation exits 1 and still writes the run output (JSON and SVG) with the failing verdict", () => {
-  const expected = mkdtempSync(join(tmpdir(), "lab-expected-"));
-  const out = mkdtempSync(join(tmpdir(), "lab-out-"));
-  try {
+test("--on-deadlock break shows in the run header, the summary line and --json", () =>
+  withDir("lab-out-", async (out) => {
+    const args = ["nested", "--dispatch", "serial", "--on-deadlock", "break", "--transport", "memory", "--repeat", "1", "--out", out];
+    const text = await runMain(args);
+    assert.is(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^== nested · serial \(.*\) · --on-deadlock break · memory · repeat 1 ==$/m);
+    assert.match(text.stdout, /^ {2}PASS nested +serial\+break +memory +#1 /m);
+    const json = await runMain([...args, "--json"]);
+    const [summary] = JSON.parse(json.stdout);
+    assert.is(summary.onDeadlock, "break");
+    assert.is(summary.output.report, join(out, "nested.serial.break.json"));
+  }));
+
+test("--json carries the parity verdicts of both sides", () =>
+  withDir("lab-out-", async (out) => {
+    const r = await runMain(["fixed-fixture", "--dispatch", "sdk", "--transport", "both", "--repeat", "1", "--json", "--out", out]);
+    assert.is(r.code, 0, r.stderr);
+    const [summary] = JSON.parse(r.stdout);
+    assert.equal(summary.parity.map((p: { repeat: number; ok: boolean }) => [p.repeat, p.ok]), [[1, true]]);
+    assert.equal(summary.parity[0].client, { ok: true, firstDifference: null });
+    assert.equal(summary.parity[0].server, { ok: true, firstDifference: null });
+  }));
+
+test("a failing expectation exits 1, keeps JSON and SVG, and names the failing check after the summary", () =>
+  withDir("lab-expected-", async (expected) => {
     cpSync(join(ROOT, "expected"), expected, { recursive: true });
     const file = join(expected, "fixed-fixture.sdk.json");
     const doc = JSON.parse(readFileSync(file, "utf8"));
     doc.results.first.value = 22; // a wrong hand-written value
     writeFileSync(file, JSON.stringify(doc));
-    const r = runCli(["fixed-fixture", "--dispatch", "sdk", "--transport", "memory", "--repeat", "1", "--expected", expected, "--out", out]);
+    const out = join(expected, "out");
+    const r = await runMain(["fixed-fixture", "--dispatch", "sdk", "--transport", "memory", "--repeat", "1", "--expected", expected, "--out", out]);
     assert.is(r.code, 1, r.stderr);
     assert.match(r.stdout, "$.first.value: expected integer 22, got integer 21");
+    const summary = r.stdout.slice(r.stdout.lastIndexOf("\nsummary\n"));
+    assert.match(summary, "\nfailing checks\n  FAIL fixed-fixture · sdk · memory #1\n      results (type-aware)\n");
     const report = JSON.parse(readFileSync(join(out, "fixed-fixture.sdk.json"), "utf8"));
     assert.is(report.ok, false);
     assert.is(report.expectedFile, file);
     assert.ok(report.runs[0].wire.length > 0, "the evidence is kept");
     assert.ok(readdirSync(out).some((f) => f.endsWith(".svg")));
-  } finally {
-    rmSync(expected, { recursive: true, force: true });
-    rmSync(out, { recursive: true, force: true });
-  }
-});
+  }));
 
-test("a malformed expectation exits 2 naming the file and the path inside it", () => {
-  const expected = mkdtempSync(join(tmpdir(), "lab-expected-"));
-  try {
+test("a malformed expectation exits 2 naming the file and the path inside it", () =>
+  withDir("lab-expected-", async (expected) => {
     cpSync(join(ROOT, "expected"), expected, { recursive: true });
     const file = join(expected, "prefetch.serial.json");
     const doc = JSON.parse(readFileSync(file, "utf8"));
     doc.wire["tools/list"] = "one";
     writeFileSync(file, JSON.stringify(doc));
-    const r = runCli(["prefetch", "--dispatch", "serial", "--transport", "memory", "--expected", expected]);
+    const r = await runMain(["prefetch", "--dispatch", "serial", "--transport", "memory", "--expected", expected]);
     assert.is(r.code, 2);
     assert.match(r.stderr, file);
     assert.match(r.stderr, "$.wire.tools/list");
-  } finally {
-    rmSync(expected, { recursive: true, force: true });
-  }
-});
+    assert.is(r.stderr.split("\n").length, 1, r.stderr);
+  }));
 
-test("list prints every scenario with what it shows", () => {
-  const r = runCli(["list"]);
+test("list prints every scenario with what it shows", async () => {
+  const r = await runMain(["list"]);
   assert.is(r.code, 0);
   assert.match(r.stdout, /nested\s+callback #1 awaits tools\/list/);
 });

@@ -1,7 +1,7 @@
 // Colour: only on a terminal, never when piped, never when NO_COLOR is set (https://no-color.org).
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -62,24 +62,34 @@ test("piped CLI output has no ANSI escapes, even without NO_COLOR", () =>
 // On a real terminal (a pty from util-linux `script`): colour by default, none with NO_COLOR.
 const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0;
 
-test("on a terminal the CLI colours its output, and NO_COLOR turns that off", () => {
+/** Runs the CLI on a pty of its own (stdout is a terminal), within a bound. */
+function onTty(noColor: string | undefined, out: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const command = [process.execPath, "--import", "tsx", "lab/run.ts", ...RUN, "--out", out].join(" ");
+  return new Promise((resolve) => {
+    execFile("script", ["-qefc", command, "/dev/null"], { cwd: ROOT, encoding: "utf8", timeout: 60_000, env: envWith(noColor) }, (error, stdout, stderr) =>
+      resolve({ status: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
+    );
+  });
+}
+
+test("on a terminal the CLI colours its output, and NO_COLOR turns that off", async () => {
   if (!hasScript) {
     console.log("  (skipped: util-linux `script` is not installed, so no pty to test on)");
     return;
   }
-  withOut((out) => {
-    const command = [process.execPath, "--import", "tsx", "lab/run.ts", ...RUN, "--out", out].join(" ");
-    const onTty = (noColor: string | undefined) =>
-      spawnSync("script", ["-qefc", command, "/dev/null"], { cwd: ROOT, encoding: "utf8", timeout: 60_000, env: envWith(noColor) });
-    const coloured = onTty(undefined);
+  const dirs = [mkdtempSync(join(tmpdir(), "lab-color-")), mkdtempSync(join(tmpdir(), "lab-color-"))];
+  try {
+    // two separate runs on two ptys, side by side
+    const [coloured, plain] = await Promise.all([onTty(undefined, dirs[0]!), onTty("1", dirs[1]!)]);
     assert.is(coloured.status, 0, coloured.stderr);
     assert.match(coloured.stdout, "callback #1 answers accept");
     assert.match(coloured.stdout, ANSI, "colour on a terminal");
-    const plain = onTty("1");
     assert.is(plain.status, 0, plain.stderr);
     assert.match(plain.stdout, "callback #1 answers accept");
     assert.not.match(plain.stdout, ANSI, "NO_COLOR=1 on a terminal");
-  });
+  } finally {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();

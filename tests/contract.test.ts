@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CONTRACT_EXPECTED_DIR, ContractExpectation, contractExpectationPath, loadContractExpectation, verifyContract } from "../lab/check/contract.js";
 import { ExpectationError, parseExpectation } from "../lab/check/expectations.js";
-import { runCli } from "./support/cli.js";
+import { runMain } from "./support/cli.js";
 import { survivingChanges, type Json } from "./support/expectation-mutations.js";
 import { CASE_NAMES, contractRun } from "./support/contract-runs.js";
 
@@ -58,10 +58,10 @@ test("a malformed contract expectation names the file and the path inside it", (
   }
 });
 
-test("contract over memory prints the table, writes run-output/contract.json and exits 0", () => {
+test("contract over memory prints the table, writes run-output/contract.json and exits 0", async () => {
   const out = mkdtempSync(join(tmpdir(), "lab-contract-"));
   try {
-    const r = runCli(["contract", "--transport", "memory", "--out", out]);
+    const r = await runMain(["contract", "--transport=memory", "--out", out]);
     assert.is(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /accept_valid\s+memory\s+accept\s+calculated\s+true\s+21/);
     assert.match(r.stdout, /accept_wrong_type\s+memory\s+accept\s+invalid_content\s+false\s+null\s+server SDK/);
@@ -81,19 +81,21 @@ test("contract over memory prints the table, writes run-output/contract.json and
   }
 });
 
-test("contract: bad usage exits 2 and says why", () => {
-  const unknown = runCli(["contract", "nope"]);
+test("contract: bad usage exits 2 and says why", async () => {
+  const unknown = await runMain(["contract", "nope"]);
   assert.is(unknown.code, 2);
   assert.match(unknown.stderr, "accept_valid");
-  assert.is(runCli(["contract", "--dispatch", "serial"]).code, 2);
-  assert.match(runCli(["contract", "--frobnicate"]).stderr, "--frobnicate");
-  assert.is(runCli(["contract", "--transport", "carrier-pigeon"]).code, 2);
+  assert.is((await runMain(["contract", "--dispatch", "serial"])).code, 2);
+  assert.is((await runMain(["contract", "--dispatch=serial"])).code, 2);
+  assert.match((await runMain(["contract", "--frobnicate"])).stderr, "--frobnicate");
+  assert.is((await runMain(["contract", "--transport", "carrier-pigeon"])).code, 2);
+  assert.is((await runMain(["contract", "--repeat", "1e1"])).code, 2);
 });
 
-test("contract --json names one case and prints machine-readable rows", () => {
+test("contract --json names one case and prints machine-readable rows", async () => {
   const out = mkdtempSync(join(tmpdir(), "lab-contract-"));
   try {
-    const r = runCli(["contract", "url", "--transport", "memory", "--json", "--out", out]);
+    const r = await runMain(["contract", "url", "--transport", "memory", "--json", "--out", out]);
     assert.is(r.code, 0, r.stderr);
     const summary = JSON.parse(r.stdout);
     assert.is(summary.rows.length, 1);

@@ -3,18 +3,15 @@
 // deadlock story.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { openMemoryTransport } from "../lab/transports/memory.js";
 import { DISPATCH_MODELS, type DispatchModel } from "../lab/history/receive-loop.js";
 import { mermaidText, renderMermaid } from "../lab/render/mermaid.js";
-import { runSession, type SessionEvidence } from "../lab/session/session.js";
-import { findScenario, SCENARIOS } from "../scenarios/index.js";
+import type { SessionEvidence } from "../lab/session/session.js";
+import { memoryRun } from "./support/runs.js";
+import { SCENARIOS } from "../scenarios/index.js";
+import { beforeCancel, retimed } from "./support/timelines.js";
 
-const runs = new Map<string, Promise<SessionEvidence>>();
-function run(scenario: string, dispatch: DispatchModel): Promise<SessionEvidence> {
-  const key = `${scenario}.${dispatch}`;
-  if (!runs.has(key)) runs.set(key, runSession(findScenario(scenario)!, openMemoryTransport, "memory", { dispatch }));
-  return runs.get(key)!;
-}
+/** The real runs every test file shares (support/runs.ts): each scenario x model once. */
+const run = (scenario: string, dispatch: DispatchModel): Promise<SessionEvidence> => memoryRun(scenario, dispatch);
 
 const MESSAGE = /^\s*([CS])(-->>|->>)([CS]): (.*)$/;
 /** After the first ": ", only entity codes may carry #, ; or : */
@@ -55,7 +52,8 @@ for (const { name: scenario } of SCENARIOS) {
 }
 
 test("nested under serial: the held span is a rect, with the deadlock, the timeout, the late reply and the gap noted inside", async () => {
-  const lines = renderMermaid(await run("nested", "serial")).split("\n");
+  // a real run's structure on the test's own clock: the only gap is the 500 ms the test puts there
+  const lines = renderMermaid(retimed(await run("nested", "serial"), [{ before: beforeCancel, ms: 500 }])).split("\n");
   const start = lines.findIndex((l) => l.trim().startsWith("rect "));
   const end = lines.findIndex((l, i) => i > start && l.trim() === "end");
   assert.ok(start > 0 && end > start);
@@ -64,7 +62,8 @@ test("nested under serial: the held span is a rect, with the deadlock, the timeo
   assert.match(inside, "DEADLOCK#58; a wait-for cycle on the client");
   assert.match(inside, "TIMEOUT#58; nested tools/list failed -32001");
   assert.match(inside, "C->>S: notifications/cancelled");
-  assert.match(inside, /Note over C,S: \.\.\. \d+\.\d ms pass \.\.\./);
+  assert.equal(lines.filter((l) => l.includes(" ms pass ...")).map((l) => l.trim()), ["Note over C,S: ... 500.5 ms pass ..."]);
+  assert.match(inside, "Note over C,S: ... 500.5 ms pass ...");
   assert.match(inside, "LATE#58; its requester already gave up");
   assert.match(inside, "callback #35;1 answers cancel");
   assert.match(lines.join("\n"), "Note over C: recovery = calculated (21)");

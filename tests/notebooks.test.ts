@@ -9,18 +9,13 @@ import { join } from "node:path";
 import { runNotebooks } from "../lab/notebooks/index.js";
 import { NotebookError, parseNotebook } from "../lab/notebooks/markers.js";
 import { normalise } from "../lab/notebooks/normalise.js";
-import { cliRunner, type RunOutput, type Runner } from "../lab/notebooks/runs.js";
-import { ROOT, runCli } from "./support/cli.js";
+import { cliRunner } from "../lab/notebooks/runs.js";
+import { ROOT, runMain } from "./support/cli.js";
+import { sharedRunner as shared } from "./support/notebook-runs.js";
 
 const NOTEBOOK = "02-callback-deadlock.md";
-
-/** One real run per `run` string for the whole file: the in-process tests share them. */
-const cache = new Map<string, Promise<RunOutput>>();
-const real = cliRunner(120_000);
-const shared: Runner = (run) => {
-  if (!cache.has(run)) cache.set(run, real(run));
-  return cache.get(run)!;
-};
+/** The shared runner captures the console: one run at a time. */
+const ONE_AT_A_TIME = 1;
 
 function copyNotebooks(): string {
   const dir = mkdtempSync(join(tmpdir(), "lab-notebooks-"));
@@ -34,10 +29,12 @@ const prose = (text: string) => parseNotebook("x", text).lines.filter((_, i, all
   return !blocks.some((b) => i + 1 > b.open && i + 1 < b.close);
 });
 
-test("notebooks --check: the committed notebooks match a fresh run (exit 0)", () => {
-  const r = runCli(["notebooks", "--check"], 240_000);
-  assert.is(r.code, 0, `${r.stdout}\n${r.stderr}`);
-  assert.match(r.stdout, /all match a fresh run/);
+test("notebooks --check: the committed notebooks match a fresh run of each block's command", async () => {
+  const log: string[] = [];
+  const result = await runNotebooks({ check: true, runner: shared, concurrency: ONE_AT_A_TIME, log: (l) => log.push(l) });
+  assert.is(result.code, 0, log.join("\n"));
+  assert.equal(result.failedRuns, []);
+  assert.match(log.join("\n"), /all match a fresh run/);
 });
 
 test("a corrupted output block fails --check, naming the notebook, the block and the line; times alone do not", async () => {
@@ -58,7 +55,7 @@ test("a corrupted output block fails --check, naming the notebook, the block and
     writeFileSync(path, lines.join("\n"));
 
     const log: string[] = [];
-    const result = await runNotebooks({ dir, check: true, runner: shared, log: (l) => log.push(l) });
+    const result = await runNotebooks({ dir, check: true, runner: shared, concurrency: ONE_AT_A_TIME, log: (l) => log.push(l) });
     assert.is(result.code, 1);
     assert.is(result.mismatches.length, 1, log.join("\n"));
     const [m] = result.mismatches;
@@ -71,12 +68,12 @@ test("a corrupted output block fails --check, naming the notebook, the block and
     assert.is(readFileSync(path, "utf8"), lines.join("\n"), "--check writes nothing");
 
     // Rewriting fixes the block and leaves every prose line as it was.
-    const rewrite = await runNotebooks({ dir, check: false, runner: shared, log: () => {} });
+    const rewrite = await runNotebooks({ dir, check: false, runner: shared, concurrency: ONE_AT_A_TIME, log: () => {} });
     assert.is(rewrite.code, 0);
     const after = readFileSync(path, "utf8");
     assert.equal(prose(after), prose(original));
     assert.not.match(after, "| 22 |");
-    assert.is((await runNotebooks({ dir, check: true, runner: shared, log: () => {} })).code, 0);
+    assert.is((await runNotebooks({ dir, check: true, runner: shared, concurrency: ONE_AT_A_TIME, log: () => {} })).code, 0);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -152,25 +149,26 @@ test("normalise erases times, durations, pids and the texts only timing decides,
   assert.not.equal(normalise(["tools/list #3"]), normalise(["tools/list #4"]));
 });
 
-test("the CLI: a malformed notebook exits 2 naming file and line; an unknown option exits 2", () => {
+test("the command: a malformed notebook exits 2 naming file and line; an unknown option exits 2", async () => {
   const dir = mkdtempSync(join(tmpdir(), "lab-notebooks-bad-"));
   try {
     writeFileSync(join(dir, "bad.md"), '# t\n\n<!-- lab:output run="nested" show="pictures" -->\n<!-- /lab:output -->\n');
-    const r = runCli(["notebooks", "--check", "--dir", dir]);
+    const r = await runMain(["notebooks", "--check", `--dir=${dir}`]);
     assert.is(r.code, 2, r.stderr);
     assert.match(r.stderr, /bad\.md:3: unknown show="pictures"/);
-    assert.is(runCli(["notebooks", "--frobnicate"]).code, 2);
+    assert.is((await runMain(["notebooks", "--frobnicate"])).code, 2);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test("a block whose run is not a valid lab command is an error naming the block", async () => {
+test("a block whose run is not a valid lab command is an error naming the block (the real CLI runner)", async () => {
   const dir = mkdtempSync(join(tmpdir(), "lab-notebooks-run-"));
   try {
     writeFileSync(join(dir, "nb.md"), 'x\n<!-- lab:output run="no-such-scenario" show="command" -->\n<!-- /lab:output -->\n');
     try {
-      await runNotebooks({ dir, check: true, runner: shared, log: () => {} });
+      // the runner a reader's `notebooks` uses: `tsx lab/run.ts <run>` as a child process
+      await runNotebooks({ dir, check: true, runner: cliRunner(60_000), log: () => {} });
       assert.unreachable();
     } catch (error) {
       assert.instance(error, NotebookError);
@@ -187,7 +185,7 @@ test("contract runs, only= and shows the run cannot give: read, filtered, or an 
   const failsWith = async (text: string, message: RegExp) => {
     writeFileSync(join(dir, "nb.md"), text);
     try {
-      await runNotebooks({ dir, check: true, runner: shared, log: () => {} });
+      await runNotebooks({ dir, check: true, runner: shared, concurrency: ONE_AT_A_TIME, log: () => {} });
       assert.unreachable(text);
     } catch (error) {
       assert.instance(error, NotebookError, text);
@@ -204,7 +202,7 @@ test("contract runs, only= and shows the run cannot give: read, filtered, or an 
     // A contract run: its cases are read from contract.json; only= keeps the named one.
     const run = "contract --transport memory";
     writeFileSync(join(dir, "nb.md"), `x\n<!-- lab:output run="${run}" show="contract" only="decline_with_spurious_data" -->\n<!-- /lab:output -->\n`);
-    assert.is((await runNotebooks({ dir, check: false, runner: shared, log: () => {} })).code, 0);
+    assert.is((await runNotebooks({ dir, check: false, runner: shared, concurrency: ONE_AT_A_TIME, log: () => {} })).code, 0);
     const body = parseNotebook("nb.md", readFileSync(join(dir, "nb.md"), "utf8")).blocks[0]!.body;
     assert.equal(body.slice(2), [
       '| decline_with_spurious_data | decline | `{"action":"decline","content":{"units":3,"unit_value":7}}` | declined | false | null | - |',

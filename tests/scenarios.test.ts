@@ -22,12 +22,21 @@ test("nested under serial with --on-deadlock break meets expected/nested.serial.
   assert.equal(failed, [], failed.map((v) => `${v.check}: ${v.details.join("; ")}`).join("\n"));
 });
 
-test("serial nested: the held reply really sat in the queue for the whole nested timeout", async () => {
+test("serial nested: the held reply was already queued when the nested request timed out, and left the queue only after", async () => {
+  // Order, not milliseconds: a timer may fire late on a busy machine (and, against a stale loop
+  // clock, even a little early), but the reply cannot leave the queue before the holder answers.
   const run = await memoryRun("nested", "serial");
-  const dispatched = run.events.filter((e) => e.side === "client" && e.kind === "frame.dispatched" && e.method === "tools/list" && e.frameType === "result");
-  const waited = Number(dispatched[1]?.detail?.waitedMs);
-  // The limit is 500 ms; the reply arrived within milliseconds of the request.
-  assert.ok(waited >= 450, `held reply waited ${waited} ms`);
+  const nthReply = (kind: string) => run.events.filter((e) => e.side === "client" && e.kind === kind && e.method === "tools/list" && e.frameType === "result")[1]!;
+  const arrived = nthReply("frame.arrived");
+  const dispatched = nthReply("frame.dispatched");
+  const timedOut = run.events.find((e) => e.kind === "nested.failed")!;
+  assert.is(timedOut.detail?.code, -32001, "the nested request ended by its own timeout");
+  assert.ok(arrived.seq < timedOut.seq, "queued before the timeout");
+  assert.ok(timedOut.seq < dispatched.seq, "dispatched after the timeout");
+  // what the loop says the reply waited is the time between those two events
+  const waited = Number(dispatched.detail?.waitedMs);
+  assert.ok(Math.abs(waited - (dispatched.t - arrived.t)) < 0.5, `waitedMs ${waited} vs ${dispatched.t - arrived.t}`);
+  assert.ok(waited > timedOut.t - arrived.t, "the wait covers the whole stretch up to the timeout");
 });
 
 test("serial nested: the same session recovers (one initialize on the wire, recovery computes)", async () => {

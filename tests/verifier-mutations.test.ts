@@ -89,6 +89,62 @@ test("a nested error code changed from -32001 to 408 (Python's code) is rejected
   assert.ok(failedChecks(run, "nested", "serial").includes("nested requests"));
 });
 
+/** Moves every event of callback n (entered .. left) by `shift` ms, then re-sorts the timeline. */
+function moveCallback(events: TimelineEvent[], n: number, shift: number): TimelineEvent[] {
+  const moved = events.map((e) => (e.kind.startsWith("callback.") && e.detail?.n === n ? { ...e, t: e.t + shift } : e));
+  return moved.sort((a, b) => a.t - b.t || a.seq - b.seq).map((e, i) => ({ ...e, seq: i }));
+}
+
+const timingCheck = (checks: string[]) => checks.filter((c) => c.startsWith("timing: "));
+
+test("serial fan-out: callbacks squeezed to overlap fail 'at least their sum' (and the one-at-a-time order)", async () => {
+  const run = copy(await memoryRun("fan-out", "serial"));
+  // every callback's events slid back so that all 8 share the first one's time span
+  const entered = run.events.filter((e) => e.kind === "callback.entered" && e.detail?.call === "first");
+  const first = entered[0]!.t;
+  let events = run.events;
+  for (const e of entered.slice(1)) events = moveCallback(events, e.detail!.n as number, first - e.t + 1);
+  run.events = events;
+  const checks = failedChecks(run, "fan-out", "serial");
+  assert.equal(timingCheck(checks).length, 1, checks.join(", "));
+  assert.ok(checks.includes("order: callback 2 is entered only after callback 1 answered: one at a time"), checks.join(", "));
+});
+
+test("sdk fan-out: callbacks spread one after another fail 'less than their sum'", async () => {
+  const run = copy(await memoryRun("fan-out", "sdk"));
+  // each callback k starts where callback k-1 ended: no overlap any more, nothing else changed
+  const spans = run.events.filter((e) => e.kind === "callback.entered" && e.detail?.call === "first");
+  let events = run.events;
+  let end = 0;
+  for (const e of spans) {
+    const n = e.detail!.n as number;
+    const left = events.find((x) => x.kind === "callback.left" && x.detail?.n === n)!;
+    const start = events.find((x) => x.kind === "callback.entered" && x.detail?.n === n)!;
+    const shift = Math.max(0, end - start.t);
+    events = moveCallback(events, n, shift);
+    end = left.t + shift + 0.001;
+  }
+  // keep the overlap order rule out of it: only the timing claim is under test here
+  const verdicts = verify({ ...run, events }, expectation("fan-out", "sdk"));
+  const timing = verdicts.filter((v) => v.check.startsWith("timing: "));
+  assert.equal(timing.map((v) => v.ok), [false], JSON.stringify(timing));
+  assert.match(timing[0]!.details[0]!, "expected less than their sum");
+});
+
+for (const dispatch of ["sdk", "serial"] as const) {
+  test(`liveness under ${dispatch}: the ping reply and the callback's answer swapped on the wire is rejected`, async () => {
+    const run = copy(await memoryRun("liveness", dispatch));
+    const isSent = (method: string) => (e: TimelineEvent) => e.kind === "frame.sent" && e.side === "client" && e.method === method && e.frameType === "result";
+    const a = run.events.findIndex(isSent("ping"));
+    const b = run.events.findIndex(isSent("elicitation/create"));
+    const [ta, tb] = [run.events[a]!.t, run.events[b]!.t];
+    [run.events[a], run.events[b]] = [{ ...run.events[b]!, t: ta }, { ...run.events[a]!, t: tb }];
+    renumber(run.events);
+    const checks = failedChecks(run, "liveness", dispatch);
+    assert.ok(checks.some((c) => c.startsWith("order: on the wire, the client's ping reply")), checks.join(", "));
+  });
+}
+
 test("an sdk run relabelled as serial is rejected by the serial expectation", async () => {
   const run = copy(await memoryRun("nested", "sdk"));
   assert.ok(failedChecks(run, "nested", "serial").length >= 5);

@@ -1,26 +1,24 @@
-// Runs last (uvu orders test files by name): after the whole suite, no stdio child that any
-// lab process started, in this process or in a CLI run the tests spawned, is still alive.
+// No stdio child outlives its session: neither one started in this process nor one started by
+// a CLI run the tests spawned (children log their pids to LAB_CHILD_PID_LOG, set by
+// support/child-pids.ts before any test runs). This file does not rely on running last: it
+// starts a child of its own, so it checks something real even when run alone, and it checks
+// every child started before it; support/child-pids.ts checks the whole suite once more when
+// the test process is about to exit, whatever order uvu picked.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { existsSync, readFileSync, rmSync } from "node:fs";
-import { startedChildPids } from "../lab/transports/child-process.js";
-import { CHILD_PID_LOG } from "./support/child-pids.js";
+import { withBound } from "../lab/session/bound.js";
+import { runSession } from "../lab/session/session.js";
+import { openStdioTransport, type ChildEvidence } from "../lab/transports/stdio.js";
+import fixedFixture from "../scenarios/fixed-fixture.js";
+import { alive, childrenSoFar } from "./support/child-pids.js";
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0); // signal 0 only asks whether the pid exists
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ESRCH";
-  }
-}
-
-test("no child started during the test suite is still alive", () => {
-  const logged = existsSync(CHILD_PID_LOG) ? readFileSync(CHILD_PID_LOG, "utf8").split("\n").filter(Boolean).map(Number) : [];
-  const pids = [...new Set([...logged, ...startedChildPids()])];
-  assert.ok(pids.length > 20, `${pids.length} children were started and logged`);
+test("no stdio child started so far, in this process or by a CLI run, is still alive", async () => {
+  const own = await withBound(runSession(fixedFixture, openStdioTransport, "stdio", { dispatch: "sdk" }), 20_000, "a stdio session");
+  const pid = (own.transportEvidence as ChildEvidence).pid;
+  assert.ok(pid, "this file's own session started a child");
+  const pids = childrenSoFar();
+  assert.ok(pids.includes(pid), "its own child is among those checked");
   assert.equal(pids.filter(alive), []);
-  rmSync(CHILD_PID_LOG, { force: true });
 });
 
 test.run();

@@ -1,6 +1,6 @@
 // What a real stdio child costs: spawn-to-initialized next to a bare `node -e 0`, and the wall
 // time of a full stdio parity run. Measured side by side in one run, never asserted in tests.
-//   npx tsx lab/bench-stdio.ts
+//   npx tsx lab/bench/stdio.ts
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";

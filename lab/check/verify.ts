@@ -63,6 +63,12 @@ export function peakCallbacks(events: TimelineEvent[]): number {
  * written in. A median, so one callback delayed by a busy machine does not move the unit.
  */
 export function callbackTime(events: TimelineEvent[], call = "first"): number | undefined {
+  const spans = callbackDurations(events, call);
+  return spans.length === 0 ? undefined : median(spans);
+}
+
+/** Each callback's own time (callback.entered -> callback.left) during one call, in order. */
+export function callbackDurations(events: TimelineEvent[], call = "first"): number[] {
   const entered = new Map<unknown, number>();
   const spans: number[] = [];
   for (const e of events) {
@@ -70,7 +76,13 @@ export function callbackTime(events: TimelineEvent[], call = "first"): number | 
     if (e.kind === "callback.entered") entered.set(e.detail?.n, e.t);
     if (e.kind === "callback.left" && entered.has(e.detail?.n)) spans.push(e.t - entered.get(e.detail?.n)!);
   }
-  return spans.length === 0 ? undefined : median(spans);
+  return spans;
+}
+
+/** The sum of the callbacks' own times during one call: what the call lasts if they run one by one. */
+export function callbackSum(events: TimelineEvent[], call = "first"): number | undefined {
+  const spans = callbackDurations(events, call);
+  return spans.length === 0 ? undefined : spans.reduce((a, b) => a + b, 0);
 }
 
 function timingProblems(events: TimelineEvent[], rule: TimingRule): string[] {
@@ -81,6 +93,15 @@ function timingProblems(events: TimelineEvent[], rule: TimingRule): string[] {
   const span = to.t - from.t;
   const out: string[] = [];
   if (rule.atMostMs !== undefined && span > rule.atMostMs) out.push(`${span.toFixed(1)} ms, expected at most ${rule.atMostMs} ms`);
+  if (rule.atLeastCallbackSum !== undefined || rule.lessThanCallbackSum !== undefined) {
+    const spans = callbackDurations(events, rule.unitCall);
+    const sum = callbackSum(events, rule.unitCall);
+    if (sum === undefined) return [...out, "no callback ran, so there is no callback time to measure against"];
+    const shown = `${span.toFixed(1)} ms; the ${spans.length} callbacks of call ${rule.unitCall ?? "first"} took ${sum.toFixed(1)} ms together`;
+    const factor = (f: number) => (f === 1 ? "their sum" : `${f} x their sum`);
+    if (rule.atLeastCallbackSum !== undefined && span < rule.atLeastCallbackSum * sum) out.push(`${shown}, expected at least ${factor(rule.atLeastCallbackSum)}`);
+    if (rule.lessThanCallbackSum !== undefined && !(span < rule.lessThanCallbackSum * sum)) out.push(`${shown}, expected less than ${factor(rule.lessThanCallbackSum)}`);
+  }
   if (rule.atLeastCallbacks === undefined && rule.atMostCallbacks === undefined) return out;
   const unit = callbackTime(events, rule.unitCall);
   if (unit === undefined || unit <= 0) return ["no callback ran, so there is no callback time to measure against"];

@@ -1,5 +1,5 @@
 // Parses the lab's command line. Bad usage is a UsageError: the CLI prints it and exits 2.
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { DISPATCH_MODELS, type DispatchModel, type OnDeadlock } from "../history/receive-loop.js";
 
@@ -23,9 +23,11 @@ export interface RunArgs {
 export const USAGE = `usage: tsx lab/run.ts <scenario|all|list> [options]
        tsx lab/run.ts contract [case] [--transport ...] [--json]   the form-elicitation contract
        tsx lab/run.ts notebooks [--check]                          rewrite or check notebooks/
-       tsx lab/run.ts bench                                        benchmarks
        tsx lab/run.ts peers                                        every peer, its version, whether it can run here
        tsx lab/run.ts serve                                        the server with the probe tools on stdio, for any MCP client
+       tsx lab/run.ts bench [--strict]                             benchmarks, each goal met or MISSED
+       tsx lab/run.ts soak [--runs N] [--transport ...] [--load K] the matrix N times, optionally under load
+       tsx lab/run.ts <command> --help                             what a command takes
 
 options:
   --client <name>[,<name>]|all   client peers (default ts1; for all: every peer); see \`peers\`
@@ -38,17 +40,48 @@ options:
   --on-deadlock wait|break       serial only: let the SDK timeout fire, or fail the nested
                                  request the moment the cycle is detected (default wait)
   --json                         print the reports as JSON instead of swimlanes
-  --out DIR                      where run output goes (default run-output/)
+  --out DIR                      where run output goes (default run-output/; with --expected
+                                 DIR, DIR/run-output/, so the real evidence is never replaced)
   --expected DIR                 read expectations from DIR instead of expected/
-                                 (contract: DIR/contract/); to try expectations of your own`;
+                                 (contract: DIR/contract/); to try expectations of your own
+  --option=value                 the same as --option value, for every option`;
 
-function valueOf(argv: string[], i: number, flag: string): string {
+export function valueOf(argv: string[], i: number, flag: string): string {
   const value = argv[i + 1];
-  if (value === undefined || value.startsWith("--")) throw new UsageError(`${flag} needs a value`);
+  if (value === undefined || value === "" || value.startsWith("--")) throw new UsageError(`${flag} needs a value`);
   return value;
 }
 
+/** Options that take no value: `--json=yes` is refused rather than read as a scenario name. */
+const SWITCHES = ["--json", "--check", "--strict", "--help", "-h"];
+
+/** `--option=value` is the same as `--option value`, for every option of every command. */
+export function splitEquals(argv: readonly string[]): string[] {
+  return argv.flatMap((arg) => {
+    const eq = arg.indexOf("=");
+    if (!arg.startsWith("--") || eq < 3) return [arg];
+    const flag = arg.slice(0, eq);
+    if (SWITCHES.includes(flag)) throw new UsageError(`${flag} takes no value (got '${arg}')`);
+    return [flag, arg.slice(eq + 1)];
+  });
+}
+
+/** A whole number written in digits only: '1e1', '2.0', '0x10', '+3' and '' are refused. */
+export function wholeNumber(flag: string, value: string, min: number, max: number): number {
+  const n = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, not '${value}'`);
+  return n;
+}
+
+/** An existing folder, resolved; a missing path or a file is a usage error naming it. */
+export function existingFolder(flag: string, path: string): string {
+  if (!existsSync(path)) throw new UsageError(`${flag}: no folder ${path}`);
+  if (!statSync(path).isDirectory()) throw new UsageError(`${flag}: ${path} is not a folder`);
+  return resolve(path);
+}
+
 export function parseArgs(argv: string[], transportNames: string[]): RunArgs {
+  argv = splitEquals(argv);
   const args: RunArgs = {
     target: "",
     dispatch: [...DISPATCH_MODELS],
@@ -80,10 +113,7 @@ export function parseArgs(argv: string[], transportNames: string[]): RunArgs {
         break;
       }
       case "--repeat": {
-        const v = valueOf(argv, i++, arg);
-        const n = Number(v);
-        if (!Number.isInteger(n) || n < 1 || n > 100) throw new UsageError(`--repeat must be a whole number from 1 to 100, not '${v}'`);
-        args.repeat = n;
+        args.repeat = wholeNumber(arg, valueOf(argv, i++, arg), 1, 100);
         break;
       }
       case "--on-deadlock": {
@@ -106,13 +136,11 @@ export function parseArgs(argv: string[], transportNames: string[]): RunArgs {
         args.outDir = valueOf(argv, i++, arg);
         break;
       case "--expected": {
-        const dir = valueOf(argv, i++, arg);
-        if (!existsSync(dir)) throw new UsageError(`--expected: no folder ${dir}`);
-        args.expectedDir = resolve(dir);
+        args.expectedDir = existingFolder(arg, valueOf(argv, i++, arg));
         break;
       }
       default:
-        if (arg.startsWith("--")) args.rest.push(arg);
+        if (arg.startsWith("-")) args.rest.push(arg);
         else if (!args.target) args.target = arg;
         else throw new UsageError(`unexpected argument '${arg}'`);
     }

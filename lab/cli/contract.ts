@@ -3,9 +3,9 @@
 // and transport, writes run-output/contract.json (also when a check fails). Exit 0 when every
 // check holds, 1 when one fails; bad usage throws UsageError (exit 2 in lab/run.ts).
 import { join } from "node:path";
-import { parseArgs, UsageError } from "./args.js";
+import { parseArgs, splitEquals, UsageError } from "./args.js";
 import { contractDir, contractRow, loadContractExpectation, runContractCase } from "../check/contract.js";
-import { RUN_OUTPUT_DIR, writeJsonAtomic } from "./output.js";
+import { defaultOutDir, ensureWritableFolder, shown, writeJsonAtomic } from "./output.js";
 import { writeIndexPage } from "./index-page.js";
 import { DISPATCH_MEANING, type CaseReport } from "../session/pipeline.js";
 import { TRANSPORT_NAMES } from "../transports/index.js";
@@ -15,11 +15,18 @@ import { CONTRACT_CASES, findContractCase } from "../../scenarios/contract/index
 export const CONTRACT_USAGE = "usage: tsx lab/run.ts contract [<case>] [--transport <name>|both] [--repeat N] [--json] [--out DIR] [--expected DIR]";
 
 export async function main(argv: string[]): Promise<number> {
-  const named = argv[0] !== undefined && !argv[0].startsWith("--") ? argv[0] : undefined;
-  const rest = named === undefined ? argv : argv.slice(1);
-  const usage = (message: string) => new UsageError(`contract: ${message}\n${CONTRACT_USAGE}`);
+  if (argv.includes("--help") || argv.includes("-h")) {
+    console.log(`${CONTRACT_USAGE}\n\nRuns every form-elicitation case (or the one named) under sdk; see README "After the answer comes back".`);
+    return 0;
+  }
+  const usage = (message: string) => new UsageError(`contract: ${message}`);
   let args;
+  let rest: string[];
+  let named: string | undefined;
   try {
+    const split = splitEquals(argv);
+    named = split[0] !== undefined && !split[0].startsWith("-") ? split[0] : undefined;
+    rest = named === undefined ? split : split.slice(1);
     args = parseArgs(["contract", ...rest], TRANSPORT_NAMES());
   } catch (error) {
     throw error instanceof UsageError ? usage(error.message) : error;
@@ -33,8 +40,9 @@ export async function main(argv: string[]): Promise<number> {
 
   const versions = readVersions();
   assertPinnedSdk(versions);
-  // Every expectation is read before anything runs: a malformed file is a usage error.
+  // Every expectation is read, and the output folder checked, before anything runs.
   const work = cases.map((c) => ({ c, expectation: loadContractExpectation(c.name, contractDir(args.expectedDir)) }));
+  const outDir = ensureWritableFolder(args.outDir ?? defaultOutDir(args.expectedDir));
   const options = { transports: args.transports, repeat: rest.includes("--repeat") ? args.repeat : 1, expectedDir: args.expectedDir };
   const reports: CaseReport[] = [];
   for (const { c, expectation } of work) reports.push(await runContractCase(c, expectation, options, versions));
@@ -50,7 +58,6 @@ export async function main(argv: string[]): Promise<number> {
     })),
   );
   const ok = reports.every((r) => r.ok);
-  const outDir = args.outDir ?? RUN_OUTPUT_DIR;
   const file = join(outDir, "contract.json");
   // `rows` is the table as printed, so the index page shows it without re-deriving it.
   writeJsonAtomic(file, { command: "contract", dispatch: "sdk", dispatchMeaning: DISPATCH_MEANING.sdk, versions, ok, cases: reports, rows });
@@ -71,7 +78,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const failed = rows.filter((r) => !r.ok).length;
   const parityLine = parity.length ? `; parity memory vs stdio: ${parity.filter((p) => p.ok).length}/${parity.length} agree` : "";
-  console.log(`\n${rows.length - failed}/${rows.length} runs hold their contract${parityLine}; run output: ${file}`);
+  console.log(`\n${rows.length - failed}/${rows.length} runs hold their contract${parityLine}; run output: ${shown(file)}`);
   return ok ? 0 : 1;
 }
 

@@ -9,10 +9,11 @@
 // markers.ts finds the blocks; normalise.ts says what --check ignores.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { writeAtomic } from "../cli/output.js";
+import { splitEquals, UsageError, valueOf } from "../cli/args.js";
+import { OutputError, writeAtomic } from "../cli/output.js";
 import { NotebookError, parseNotebook } from "./markers.js";
 import { describeMismatch, firstDifference, type Mismatch } from "./normalise.js";
-import { cliRunner, type Runner, type RunOutput } from "./runs.js";
+import { cliRunner, limited, type Runner, type RunOutput } from "./runs.js";
 import { renderBlock, SHOWS, unsuitable } from "./shows.js";
 
 export { NOTEBOOKS_DIR } from "../paths.js";
@@ -24,8 +25,12 @@ export interface NotebookOptions {
   files?: string[];
   check: boolean;
   runner?: Runner;
+  /** runs at once (default 2: one per core of the machine the figures in the README come from) */
+  concurrency?: number;
   log?: (line: string) => void;
 }
+
+export const DEFAULT_CONCURRENCY = 2;
 
 export interface NotebookResult {
   code: 0 | 1;
@@ -51,19 +56,24 @@ export async function runNotebooks(options: NotebookOptions): Promise<NotebookRe
     return { path, file, ...parseNotebook(file, readFileSync(path, "utf8")) };
   });
 
+  // Every distinct run starts now, `concurrency` at a time, each exactly once; the blocks then
+  // take their outputs in order. What a run prints does not depend on what runs beside it.
   const cache = new Map<string, Promise<RunOutput>>();
+  const start = limited(runner, options.concurrency ?? DEFAULT_CONCURRENCY);
+  for (const block of notebooks.flatMap((nb) => nb.blocks)) {
+    if (!cache.has(block.run)) {
+      const pending = start(block.run);
+      pending.catch(() => {}); // awaited below, in block order; no unhandled rejection meanwhile
+      cache.set(block.run, pending);
+    }
+  }
   const result: NotebookResult = { code: 0, mismatches: [], updated: 0, unchanged: 0, failedRuns: [] };
   for (const nb of notebooks) {
     const lines = [...nb.lines];
     let shift = 0; // lines added or removed by rewrites above the current block
     let changed = 0;
     for (const block of nb.blocks) {
-      let pending = cache.get(block.run);
-      if (!pending) {
-        pending = runner(block.run);
-        cache.set(block.run, pending);
-      }
-      const output = await pending;
+      const output = await cache.get(block.run)!;
       if (output.code === 2) {
         throw new NotebookError(nb.file, block.open, `run="${block.run}" is not a valid lab command: ${output.stderr.trim().split("\n")[0] ?? ""}`);
       }
@@ -119,22 +129,27 @@ Blocks: <!-- lab:output run="<args of tsx lab/run.ts>" show="${Object.keys(SHOWS
 
 export async function main(argv: string[]): Promise<number> {
   const options: NotebookOptions = { check: false, files: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--check") options.check = true;
-    else if (arg === "--dir" && argv[i + 1] !== undefined) options.dir = argv[++i];
-    else if (arg === "--help" || arg === "-h") {
-      console.log(NOTEBOOKS_USAGE);
-      return 0;
-    } else if (arg.startsWith("-")) {
-      console.error(`error: unknown option ${arg}\n\n${NOTEBOOKS_USAGE}`);
-      return 2;
-    } else options.files!.push(arg);
+  try {
+    argv = splitEquals(argv);
+    for (let i = 0; i < argv.length; i++) {
+      const arg = argv[i]!;
+      if (arg === "--check") options.check = true;
+      else if (arg === "--dir") options.dir = valueOf(argv, i++, arg);
+      else if (arg === "--help" || arg === "-h") {
+        console.log(NOTEBOOKS_USAGE);
+        return 0;
+      } else if (arg.startsWith("-")) throw new UsageError(`unknown option ${arg}`);
+      else options.files!.push(arg);
+    }
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`error: ${error.message} (usage: tsx lab/run.ts notebooks --help)`);
+    return 2;
   }
   try {
     return (await runNotebooks(options)).code;
   } catch (error) {
-    if (error instanceof NotebookError) {
+    if (error instanceof NotebookError || error instanceof OutputError) {
       console.error(`error: ${error.message}`);
       return 2;
     }

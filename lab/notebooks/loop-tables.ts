@@ -3,7 +3,7 @@
 import { loadExpectation } from "../check/expectations.js";
 import type { RunRecord } from "../session/pipeline.js";
 import { frameViews } from "../render/story.js";
-import { callbackTime, peakCallbacks, selectEvent } from "../check/verify.js";
+import { callbackSum, callbackTime, peakCallbacks, selectEvent } from "../check/verify.js";
 import { cell, ms1, runName, runsOf } from "./format.js";
 import type { RunOutput } from "./runs.js";
 
@@ -46,10 +46,14 @@ export function heldTable(output: RunOutput): string[] {
   return rows;
 }
 
-/** Peaks exactly; every timed span in ms and in units of the run's own median callback time. */
+/**
+ * Peaks exactly; every timed span in ms beside what it is checked against: the callbacks' own
+ * times added up (structural), or a multiple of the median callback (a ratio), or a protocol's
+ * own limit in ms.
+ */
 export function timingTable(output: RunOutput): string[] {
   const rows = [
-    "| run | callbacks at once (peak) | one callback (median) | timed span | span | in callback times | expected |",
+    "| run | callbacks at once (peak) | one callback (median) | callbacks added up | timed span | span | expected |",
     "|---|---|---|---|---|---|---|",
   ];
   for (const report of output.reports) {
@@ -57,22 +61,27 @@ export function timingTable(output: RunOutput): string[] {
     for (const run of report.runs) {
       const peak = peakCallbacks(run.events);
       const peakText = expectation.peakCallbacks === undefined ? String(peak) : `${peak} (expected ${expectation.peakCallbacks})`;
-      const first = callbackTime(run.events);
       const rules = expectation.timing ?? [];
-      if (rules.length === 0) rows.push(`| ${runName(report, run)} | ${peakText} | ${first === undefined ? "-" : ms1(first)} | - | | | |`);
+      const first = callbackTime(run.events);
+      const sum = callbackSum(run.events);
+      const ms = (v: number | undefined) => (v === undefined ? "-" : ms1(v));
+      if (rules.length === 0) rows.push(`| ${runName(report, run)} | ${peakText} | ${ms(first)} | ${ms(sum)} | - | | |`);
       for (const rule of rules) {
         const unit = callbackTime(run.events, rule.unitCall);
+        const added = callbackSum(run.events, rule.unitCall);
         const from = selectEvent(run.events, rule.from);
         const to = selectEvent(run.events, rule.to);
         const span = from && to ? to.t - from.t : undefined;
+        const times = (f: number) => (f === 1 ? "their sum" : `${f} x their sum`);
         const bounds = [
-          rule.atLeastCallbacks !== undefined && `at least ${rule.atLeastCallbacks} x`,
-          rule.atMostCallbacks !== undefined && `at most ${rule.atMostCallbacks} x`,
+          rule.atLeastCallbackSum !== undefined && `at least ${times(rule.atLeastCallbackSum)}`,
+          rule.lessThanCallbackSum !== undefined && `less than ${times(rule.lessThanCallbackSum)}`,
+          rule.atLeastCallbacks !== undefined && `at least ${rule.atLeastCallbacks} x the median`,
+          rule.atMostCallbacks !== undefined && `at most ${rule.atMostCallbacks} x the median`,
           rule.atMostMs !== undefined && `at most ${rule.atMostMs} ms`,
         ].filter(Boolean);
-        rows.push(
-          `| ${runName(report, run)} | ${peakText} | ${unit === undefined ? "-" : ms1(unit)} | ${cell(rule.why)} | ${span === undefined ? "not found" : ms1(span)} | ${span !== undefined && unit && (rule.atLeastCallbacks !== undefined || rule.atMostCallbacks !== undefined) ? `${(span / unit).toFixed(2)} x` : "-"} | ${bounds.join(", ")} |`,
-        );
+        const spanText = span === undefined ? "not found" : `${ms1(span)}${unit ? ` (${(span / unit).toFixed(1)} callbacks)` : ""}`;
+        rows.push(`| ${runName(report, run)} | ${peakText} | ${ms(unit)} | ${ms(added)} | ${cell(rule.why)} | ${spanText} | ${bounds.join(", ")} |`);
       }
     }
   }

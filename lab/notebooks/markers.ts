@@ -60,7 +60,7 @@ function parseAttributes(file: string, line: number, text: string): { run: strin
   if (!(show in SHOWS)) throw new NotebookError(file, line, `unknown show="${show}" (valid: ${Object.keys(SHOWS).join(", ")})`);
   const argv = run.split(/\s+/);
   if (argv[0] === "notebooks") throw new NotebookError(file, line, "a notebook cannot run the notebooks command");
-  if (argv.includes("--out")) throw new NotebookError(file, line, "run must not set --out: the engine decides where run output goes");
+  if (argv.some((a) => a === "--out" || a.startsWith("--out="))) throw new NotebookError(file, line, "run must not set --out: the engine decides where run output goes");
   const only = attrs.get("only")?.split(",").map((name) => name.trim()).filter(Boolean);
   if (only !== undefined && only.length === 0) throw new NotebookError(file, line, `only="" names nothing: list scenario or contract case names, comma-separated`);
   return { run, show: show as Show, ...(only && { only }) };

@@ -40,10 +40,42 @@ interface ContractOutput {
   cases: CaseReport[];
 }
 
+/**
+ * What a run left: its exit, what it printed (the temporary output folder shown as run-output/,
+ * as a reader's run would show it), and the case reports it wrote to `out`, which is removed.
+ */
+export function collectRun(run: string, out: string, result: { code: number | null; signal: string | null; stdout: string; stderr: string }): RunOutput {
+  const hide = (s: string) => s.split(`${out}/`).join("run-output/").split(out).join("run-output");
+  let reports: CaseReport[] = [];
+  let contract = false;
+  try {
+    reports = readdirSync(out)
+      .filter((f) => f.endsWith(".json"))
+      .sort()
+      .flatMap((f) => {
+        const data = JSON.parse(readFileSync(join(out, f), "utf8")) as CaseReport | ContractOutput;
+        // The contract command writes one file whose `cases` are ordinary case reports.
+        if ("command" in data && data.command === "contract") {
+          contract = true;
+          return data.cases;
+        }
+        return [data as CaseReport];
+      })
+      // Stable: contract cases keep the order the command ran them in.
+      .sort((a, b) => reportOrder(a) - reportOrder(b));
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+  return { run, ...result, stdout: hide(result.stdout), stderr: hide(result.stderr), reports, ...(contract ? { contract } : {}) };
+}
+
+/** A temporary output folder for one run. */
+export const runOutDir = () => mkdtempSync(join(tmpdir(), "lab-notebook-"));
+
 /** Runs `tsx lab/run.ts <run>` as a child process, within a bound, output to a temporary directory. */
 export function cliRunner(boundMs = RUN_BOUND_MS): Runner {
   return (run) => {
-    const out = mkdtempSync(join(tmpdir(), "lab-notebook-"));
+    const out = runOutDir();
     const argv = ["--import", "tsx", join(ROOT, "lab", "run.ts"), ...run.split(/\s+/), "--out", out];
     return new Promise<RunOutput>((done) => {
       execFile(
@@ -51,39 +83,26 @@ export function cliRunner(boundMs = RUN_BOUND_MS): Runner {
         argv,
         { cwd: ROOT, encoding: "utf8", timeout: boundMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1" } },
         (error, stdout, stderr) => {
-          const hide = (s: string) => s.split(`${out}/`).join("run-output/").split(out).join("run-output");
-          let reports: CaseReport[] = [];
-          let contract = false;
-          try {
-            reports = readdirSync(out)
-              .filter((f) => f.endsWith(".json"))
-              .sort()
-              .flatMap((f) => {
-                const data = JSON.parse(readFileSync(join(out, f), "utf8")) as CaseReport | ContractOutput;
-                // The contract command writes one file whose `cases` are ordinary case reports.
-                if ("command" in data && data.command === "contract") {
-                  contract = true;
-                  return data.cases;
-                }
-                return [data as CaseReport];
-              })
-              // Stable: contract cases keep the order the command ran them in.
-              .sort((a, b) => reportOrder(a) - reportOrder(b));
-          } finally {
-            rmSync(out, { recursive: true, force: true });
-          }
           const e = error as (Error & { code?: unknown; signal?: string | null }) | null;
-          done({
-            run,
-            code: e ? (typeof e.code === "number" ? e.code : null) : 0,
-            signal: e?.signal ?? null,
-            stdout: hide(stdout),
-            stderr: hide(stderr),
-            reports,
-            ...(contract ? { contract } : {}),
-          });
+          done(collectRun(run, out, { code: e ? (typeof e.code === "number" ? e.code : null) : 0, signal: e?.signal ?? null, stdout, stderr }));
         },
       );
     });
+  };
+}
+
+/** At most `limit` runs at once; the rest wait their turn, in the order they were asked for. */
+export function limited(runner: Runner, limit: number): Runner {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (run) => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await runner(run);
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
   };
 }

@@ -20,7 +20,7 @@ export const SHOWS = {
   verdicts: "each run's checks against its hand-written expectation, PASS or FAIL",
   contract: "a Markdown table of a contract run: each case's answer, the client's reply on the wire, the result, who refused",
   held: "a Markdown table of every frame that waited in a queue behind a request holding the loop, and whether that was a deadlock",
-  timing: "a Markdown table: callbacks running at once (peak), the median callback time, each timed span in callback times",
+  timing: "a Markdown table: callbacks running at once (peak), the median callback, the callbacks' own times added up, each timed span and what it is checked against",
   parity: "each memory/stdio parity verdict, with the allowances its expectation names (needs --transport both)",
   compared: "a Markdown table of the client events parity compares, memory beside stdio (needs --transport both)",
   child: "a Markdown table of each stdio child's lifecycle: stdout lines, stderr, exit, forced kill",

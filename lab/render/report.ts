@@ -1,14 +1,20 @@
 // Text for one case: a header per run, its swimlane, one line per expectation, a summary.
+import { basename } from "node:path";
 import type { ParityResult } from "../check/parity.js";
 import type { CaseReport, RunRecord } from "../session/pipeline.js";
 import { renderSwimlane } from "./swimlane.js";
 
 const mark = (ok: boolean, color: boolean) => (color ? (ok ? "\x1b[32m✔\x1b[0m" : "\x1b[31m✘\x1b[0m") : ok ? "PASS" : "FAIL");
 
+/** "serial" or "serial · --on-deadlock break": the dispatch model as the run used it. */
+export const dispatchName = (report: Pick<CaseReport, "dispatch" | "onDeadlock">) =>
+  `${report.dispatch}${report.onDeadlock === "break" ? " · --on-deadlock break" : ""}`;
+
 export function runHeader(report: CaseReport, run: RunRecord): string {
   const peers = report.client === "ts1" && report.server === "ts1" ? "" : ` · client ${report.client} · server ${report.server}`;
+  const broken = report.onDeadlock === "break" ? " · --on-deadlock break" : "";
   const protocol = run.negotiatedProtocol ? ` · protocol ${run.negotiatedProtocol}` : "";
-  return `== ${report.scenario} · ${report.dispatch} (${report.dispatchMeaning})${peers} · ${run.transport} · repeat ${run.repeat}${protocol} ==`;
+  return `== ${report.scenario} · ${report.dispatch} (${report.dispatchMeaning})${broken}${peers} · ${run.transport} · repeat ${run.repeat}${protocol} ==`;
 }
 
 export function renderVerdicts(run: RunRecord, color: boolean): string {
@@ -52,18 +58,49 @@ export function renderParity(report: CaseReport, color: boolean): string {
     .join("\n");
 }
 
-export function renderSummary(reports: CaseReport[], color: boolean): string {
+export interface WrittenOutput {
+  /** the run output folder, as the reader would type it */
+  outDir: string;
+  /** every file written: reports (.json) and pictures (.svg) */
+  files: string[];
+}
+
+export function renderSummary(reports: CaseReport[], color: boolean, output?: WrittenOutput): string {
   const lines = ["", "summary"];
+  const model = (report: CaseReport) => (report.onDeadlock === "break" ? `${report.column}+break` : report.column);
+  const width = Math.max(7, ...reports.map((r) => model(r).length));
   for (const report of reports) {
     for (const run of report.runs) {
       const failed = run.verdicts.filter((v) => !v.ok).length;
       lines.push(
-        `  ${mark(run.ok, color)} ${report.scenario.padEnd(14)} ${report.column.padEnd(7)} ${run.transport.padEnd(7)} #${run.repeat}  ${resultLine(run).padEnd(44)} ${run.durationMs.toFixed(0).padStart(5)} ms  ${run.verdicts.length - failed}/${run.verdicts.length} checks`,
+        `  ${mark(run.ok, color)} ${report.scenario.padEnd(14)} ${model(report).padEnd(width)} ${run.transport.padEnd(7)} #${run.repeat}  ${resultLine(run).padEnd(44)} ${run.durationMs.toFixed(0).padStart(5)} ms  ${run.verdicts.length - failed}/${run.verdicts.length} checks`,
       );
     }
   }
   const parity = reports.map((r) => renderParity(r, color)).filter(Boolean);
   if (parity.length) lines.push("", "parity (memory vs every other transport)", ...parity);
+  // Each failing run by name, with the names of its failing checks (details are above, under the run).
+  const failing = reports.flatMap((report) =>
+    report.runs.filter((run) => !run.ok).map((run) => ({ name: `${report.scenario} · ${report.column}${report.onDeadlock === "break" ? " · --on-deadlock break" : ""} · ${run.transport} #${run.repeat}`, run })),
+  );
+  if (failing.length) {
+    lines.push("", "failing checks");
+    for (const { name, run } of failing) {
+      lines.push(`  ${mark(false, color)} ${name}`);
+      for (const v of run.verdicts.filter((v) => !v.ok)) lines.push(`      ${v.check}`);
+    }
+  }
+  if (output) {
+    const json = output.files.filter((f) => f.endsWith(".json")).map((f) => basename(f));
+    const svgs = output.files.filter((f) => f.endsWith(".svg")).map((f) => basename(f));
+    const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+    lines.push(
+      "",
+      output.files.length <= 4
+        ? `run output in ${output.outDir}/: ${[...json, ...svgs].join(", ")}`
+        : `run output in ${output.outDir}/: ${plural(json.length, "report")} (<scenario>.<column>.json) and ${plural(svgs.length, "SVG")} (<scenario>.<column>.<transport>-<repeat>.svg, one per run)`,
+    );
+  }
   const runs = reports.flatMap((r) => r.runs);
   const bad = runs.filter((r) => !r.ok).length;
   const checks = reports.flatMap((r) => r.parity);

@@ -3,7 +3,11 @@
 // worth a note (timeout, deadlock, callback answers, results...). Both renderers share it, so
 // the two pictures of a run tell the same story in the same words.
 import type { FrameLabel, Side, TimelineEvent, WireFrame } from "../history/timeline.js";
+import { shortenText } from "./shorten.js";
 import { rpc } from "./swimlane.js";
+
+/** An SDK error text in a picture's note is shortened to this (shorten.ts). */
+const PICTURE_ERROR_CHARS = 60;
 
 /** A gap between two moments longer than this is drawn shorter (SVG) or noted (Mermaid). */
 export const LONG_GAP_MS = 40;
@@ -179,10 +183,11 @@ export function moments(events: readonly TimelineEvent[], frames: readonly Frame
         at(e, "result", "result", [resultText(d)]);
         break;
       case "sdk.error":
-        at(e, "sdk.error", "error", [`${e.side} SDK onerror: ${String(d.message).split(": {")[0]!.slice(0, 70)}`]);
+        // A picture's note stays short: an echoed frame is elided whole ({…}), never cut mid-token.
+        at(e, "sdk.error", "error", [`${e.side} SDK onerror: ${shortenText(String(d.message), PICTURE_ERROR_CHARS)}`]);
         break;
       case "note":
-        at(e, "note", "plain", [`note: ${JSON.stringify(d).slice(0, 70)}`]);
+        at(e, "note", "plain", [shortenText(`note: ${JSON.stringify(d)}`, 90)]);
         break;
       default:
         break;

@@ -3,6 +3,9 @@
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 import { frameViews, moments, type Moment, type Tone } from "./story.js";
 
+/** An SDK error text is shortened to this, its echoed JSON elided whole (shorten.ts). */
+export const SDK_ERROR_CHARS = 110;
+
 const WIDTH = { time: 9, client: 44, wire: 40 };
 
 export interface SwimlaneOptions {
@@ -52,11 +55,17 @@ function describe(e: TimelineEvent, told: Map<number, Moment>): Line | undefined
 
 const fit = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width));
 
+/** What the server lane's header says when the server ran in another process (stdio). */
+export const SERVER_ELSEWHERE = "server: another process, its events are not in this timeline (parity compares its own record)";
+
 export function renderSwimlane(run: { events: readonly TimelineEvent[]; wire: readonly WireFrame[] }, options: SwimlaneOptions): string {
   const { events } = run;
   const told = new Map(moments(events, frameViews(events, run.wire)).map((m) => [m.seq, m]));
-  const head = `${"t (ms)".padStart(WIDTH.time)}  ${fit("client", WIDTH.client)} │ ${fit("wire", WIDTH.wire)} │ server`;
-  const lines = [head, "─".repeat(head.length + 24)];
+  // Over stdio the server is a child process: the parent sees its frames on the wire, never its
+  // steps, so the lane stays empty and the header says why.
+  const server = events.some((e) => e.side === "server") ? "server" : SERVER_ELSEWHERE;
+  const head = `${"t (ms)".padStart(WIDTH.time)}  ${fit("client", WIDTH.client)} │ ${fit("wire", WIDTH.wire)} │ ${server}`;
+  const lines = [head, "─".repeat(WIDTH.time + 2 + WIDTH.client + 3 + WIDTH.wire + 3 + "server".length + 24)];
   for (const e of events) {
     const line = describe(e, told);
     if (!line) continue;

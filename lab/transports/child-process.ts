@@ -145,12 +145,12 @@ export class StdioChild {
     if (!this.process.stdin.writableEnded) this.process.stdin.end();
   }
 
-  /** Closes stdin, waits EXIT_GRACE_MS, then SIGKILLs this child and waits KILL_WAIT_MS. */
-  close(): Promise<ChildEvidence> {
+  /** Closes stdin, waits the grace (EXIT_GRACE_MS), then SIGKILLs this child and waits KILL_WAIT_MS. */
+  close(graceMs = EXIT_GRACE_MS): Promise<ChildEvidence> {
     this.closing ??= (async () => {
       const evidence = this.evidence;
       this.endStdin();
-      if (this.running && !(await within(this.exited, EXIT_GRACE_MS))) {
+      if (this.running && !(await within(this.exited, graceMs))) {
         evidence.forcedKill = true;
         this.process.kill("SIGKILL");
         await within(this.exited, KILL_WAIT_MS);

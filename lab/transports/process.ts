@@ -3,14 +3,14 @@
 // stdout: the lab plays the server end there, recording every frame itself (never taking the
 // driver's word for the wire), with the server peer in this process; or, when the server is a
 // child too, relays between the two children and records each frame as it passes.
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import type { Recorder } from "../history/timeline.js";
 import type { InProcessServer } from "../peers/types.js";
 import { readDriverEvents } from "../peers/read-driver-events.js";
 import { sessionPlan } from "../session/scenario.js";
 import { CALL_TIMEOUT_MS, type OpenTransport, type Pairing } from "../session/session.js";
 import { ObservedTransport } from "./observed.js";
-import { childEventsFile } from "./scratch.js";
+import { childEventsFile, releaseScratch } from "../scratch.js";
 import { openStdioTransport, StdioCarrier } from "./stdio.js";
 
 export const openProcessTransport: OpenTransport = async (recorder, pairing) => {
@@ -34,7 +34,8 @@ export const openProcessTransport: OpenTransport = async (recorder, pairing) => 
       } catch (error) {
         sessionErrors = [`the driver wrote no events file (${(error as Error).message})`];
       }
-      rmSync(planFile, { force: true });
+      releaseScratch(planFile);
+      releaseScratch(eventsFile);
       return { ...serverEvidence, driver: driverEvidence, driverEventsFile: eventsFile, sessionErrors };
     },
   };

@@ -6,14 +6,14 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import type { Side } from "../history/frames.js";
 import type { Recorder, TimelineEvent, WireFrame } from "../history/timeline.js";
 import type { ChildCommand, ServerPeer } from "../peers/types.js";
 import { CALL_TIMEOUT_MS, type OpenTransport } from "../session/session.js";
 import { ms, StdioChild, within } from "./child-process.js";
 import { ObservedTransport } from "./observed.js";
-import { childEventsFile } from "./scratch.js";
+import { childEventsFile, releaseScratch } from "../scratch.js";
 
 export { lifecycleProblems, startedChildPids, type ChildEvidence } from "./child-process.js";
 
@@ -104,6 +104,8 @@ export interface StdioTransportOptions {
   faults?: readonly string[];
   /** replaces the server peer's child command altogether (tests only): no events file then */
   command?: ChildCommand;
+  /** replaces EXIT_GRACE_MS, the wait after stdin closes before the kill (tests only) */
+  exitGraceMs?: number;
 }
 
 /** An in-process client against its server peer's child. */
@@ -120,7 +122,7 @@ export function stdioTransport(options: StdioTransportOptions = {}): OpenTranspo
       client: new ObservedTransport("client", carrier, recorder, { model: sessionOptions.dispatch, ...(sessionOptions.onDeadlock && { onDeadlock: sessionOptions.onDeadlock }) }),
       close: async () => {
         await carrier.close();
-        const evidence = await carrier.child.close();
+        const evidence = await carrier.child.close(options.exitGraceMs);
         const spawnToInitializedMs = spawnToInitialized(recorder, carrier.child);
         return { ...evidence, ...(spawnToInitializedMs !== undefined && { spawnToInitializedMs }), childSide: eventsFile ? takeChildSide(eventsFile) : null };
       },
@@ -143,6 +145,6 @@ function takeChildSide(file: string): ChildSide | null {
   } catch {
     return null;
   } finally {
-    rmSync(file, { force: true });
+    releaseScratch(file);
   }
 }

@@ -1,0 +1,92 @@
+// The file a stdio child writes its own events to never outlives the lab that named it: a lab
+// stopped with SIGTERM removes it on its way out (its exit handlers run), and one killed with
+// SIGKILL, which can clean nothing, leaves it to the next lab, which sweeps it. Real CLI runs,
+// stopped by their own handles.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { spawn, type ChildProcess } from "node:child_process";
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { withBound } from "../lab/session/bound.js";
+import { SCRATCH_DIR, sweepStaleScratch } from "../lab/scratch.js";
+import { alive, CHILD_PID_LOG } from "./support/child-pids.js";
+import { ROOT } from "./support/cli.js";
+
+const BOUND_MS = 30_000;
+
+/** Resolves once `check` holds, looking every 20 ms; rejects after the bound. */
+function until(check: () => boolean, what: string): Promise<void> {
+  return withBound(
+    new Promise<void>((resolve) => {
+      const look = () => (check() ? resolve() : setTimeout(look, 20));
+      look();
+    }),
+    BOUND_MS,
+    what,
+  );
+}
+
+const leftBy = (pid: number) => (existsSync(SCRATCH_DIR) ? readdirSync(SCRATCH_DIR).filter((n) => n.startsWith(`child-events-${pid}-`)) : []);
+
+/** A lab run over stdio, with its own pid log; resolves once its first stdio child is running. */
+async function labWithChild(): Promise<{ lab: ChildProcess; child: number; exited: Promise<number | null>; cleanup(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), "lab-scratch-"));
+  const log = join(dir, "pids.log");
+  const lab = spawn(
+    process.execPath,
+    ["--import", "tsx", "lab/run.ts", "nested", "--dispatch", "serial", "--transport", "stdio", "--repeat", "1", "--out", join(dir, "out")],
+    { cwd: ROOT, stdio: "ignore", env: { ...process.env, NO_COLOR: "1", LAB_CHILD_PID_LOG: log } },
+  );
+  const exited = new Promise<number | null>((resolve) => lab.once("exit", (code) => resolve(code)));
+  await until(() => existsSync(log) && readFileSync(log, "utf8").trim() !== "", "the lab's stdio child to start");
+  const child = Number(readFileSync(log, "utf8").trim().split("\n")[0]);
+  return {
+    lab,
+    child,
+    exited,
+    cleanup: () => {
+      // the suite's own check (zz-no-child-left) looks at this child too
+      appendFileSync(CHILD_PID_LOG, `${child}\n`);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function killed(): Promise<void> {
+  const { lab, child, exited, cleanup } = await labWithChild();
+  try {
+    lab.kill("SIGKILL"); // by its own handle
+    await withBound(exited, BOUND_MS, "the killed lab to exit");
+    // stdin closed by the lab's death is the child's cue to write its record and exit
+    await until(() => !alive(child), "the orphaned child to exit");
+    const left = leftBy(lab.pid!);
+    assert.is(left.length, 1, `files left by the killed lab: ${left.join(", ")}`);
+    const swept = sweepStaleScratch();
+    assert.ok(swept.some((file) => file.endsWith(left[0]!)), `swept: ${swept.join(", ")}`);
+    assert.equal(leftBy(lab.pid!), []);
+  } finally {
+    cleanup();
+  }
+}
+
+async function terminated(): Promise<void> {
+  const { lab, child, exited, cleanup } = await labWithChild();
+  try {
+    lab.kill("SIGTERM");
+    assert.is(await withBound(exited, BOUND_MS, "the terminated lab to exit"), 143, "it left through process.exit(143)");
+    await until(() => !alive(child), "the lab's child to be gone");
+    assert.equal(leftBy(lab.pid!), []);
+  } finally {
+    cleanup();
+  }
+}
+
+// Two labs side by side (they share nothing but the scratch folder, each with its own files).
+test("SIGKILL leaves the child's event file and the next lab sweeps it; SIGTERM leaves nothing", async () => {
+  const results = await Promise.allSettled([killed(), terminated()]);
+  const failures = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failures.length) throw failures[0]!.reason;
+});
+
+test.run();

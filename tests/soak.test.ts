@@ -1,0 +1,50 @@
+// The soak command and the load it starts: workers that keep a core busy, stop by themselves
+// when their lease or bound runs out, and are stopped by their handles; a short soak counts
+// every check and ends with "N passed, N failed".
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { withBound } from "../lab/session/bound.js";
+import { startLoad } from "../lab/soak/load.js";
+import { runMain } from "./support/cli.js";
+
+const BOUND_MS = 20_000;
+
+test("load workers start their busy loops and are stopped by their handles", async () => {
+  const load = startLoad(2, { boundMs: 60_000 });
+  // each worker says "busy" from inside its loop, which never yields until its lease, its bound
+  // or terminate() ends it
+  await load.started();
+  assert.is(new Set(load.threadIds).size, 2);
+  const report = await load.stop();
+  assert.equal(report, { workers: 2, stoppedByThemselves: 0, stuck: 0 });
+  await withBound(load.exited(), BOUND_MS, "the workers to exit");
+});
+
+test("a worker whose lease is not renewed stops by itself, and so does one past its bound", async () => {
+  const unrenewed = startLoad(1, { boundMs: 60_000, leaseMs: 300, renew: false });
+  const bounded = startLoad(1, { boundMs: 300 });
+  await withBound(Promise.all([unrenewed.exited(), bounded.exited()]), BOUND_MS, "workers to stop by themselves");
+  assert.equal(await unrenewed.stop(), { workers: 1, stoppedByThemselves: 1, stuck: 0 });
+  assert.equal(await bounded.stop(), { workers: 1, stoppedByThemselves: 1, stuck: 0 });
+});
+
+test("soak: one pass under load, every check counted, the load stopped, the last line N passed, N failed", async () => {
+  const out = mkdtempSync(join(tmpdir(), "lab-soak-"));
+  try {
+    const r = await runMain(["soak", "--runs=1", "--transport", "memory", "--dispatch", "sdk", "--load", "1", "--out", out]);
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    const lines = r.stdout.split("\n");
+    assert.match(lines[0]!, "soak: 1 pass over 5 cases x memory = 5 sessions each; load: 1 busy worker thread started by the lab");
+    assert.ok(lines.includes("load: 1 worker thread(s) stopped by their handles"), r.stdout);
+    assert.match(r.stdout, /per check: every one of \d+ checks held every time/);
+    assert.is(lines.at(-1), "5 passed, 0 failed");
+    assert.equal(readdirSync(out), [], "nothing failed, so no evidence was kept");
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test.run();
