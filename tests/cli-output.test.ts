@@ -81,7 +81,7 @@ test("--expected DIR runs write to DIR/run-output/, and leave the default output
   const contract = await runMain(["contract", "accept_valid", "--transport", "memory", "--expected", expected]);
   assert.is(contract.code, 0, contract.stderr);
   assert.equal(snapshot(RUN_OUTPUT_DIR), before);
-  assert.equal(readdirSync(join(expected, "run-output")).sort(), ["contract.json", "prefetch.sdk.json", "prefetch.sdk.memory-1.svg"]);
+  assert.equal(readdirSync(join(expected, "run-output")).sort(), ["contract.json", "index.html", "prefetch.sdk.json", "prefetch.sdk.memory-1.svg"]);
   assert.match(run.stdout, `run output in ${join(expected, "run-output")}/`);
 });
 

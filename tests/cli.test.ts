@@ -82,8 +82,8 @@ test("nested under serial shows the held reply, the timeout, the late dispatch a
     const r = await runMain(["nested", "--dispatch=serial", "--transport", "memory", "--repeat", "1", "--out", out]);
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stdout, /HELD in client queue behind elicitation\/create #0/);
-    assert.match(r.stdout, /nested tools\/list FAILED -32001/);
-    assert.match(r.stdout, /LATE reply tools\/list #3/);
+    assert.match(r.stdout, /TIMEOUT: nested tools\/list failed -32001/);
+    assert.match(r.stdout, /LATE: its requester already gave up/);
     assert.match(r.stdout, /sdk onerror: Received a response for an unknown message ID: \{"result":\{/);
     assert.match(r.stdout, /result recovery: \{"status":"calculated","computed":true,"value":21\}/);
     assert.match(r.stdout, `\nrun output in ${out}/: nested.serial.json, nested.serial.memory-1.svg\n`);
@@ -98,7 +98,7 @@ test("--on-deadlock break shows in the run header, the summary line and --json",
     const args = ["nested", "--dispatch", "serial", "--on-deadlock", "break", "--transport", "memory", "--repeat", "1", "--out", out];
     const text = await runMain(args);
     assert.is(text.code, 0, text.stderr);
-    assert.match(text.stdout, /^== nested · serial \(.*\) · --on-deadlock break · memory · repeat 1 ==$/m);
+    assert.match(text.stdout, /^== nested · serial \(.*\) · --on-deadlock break · memory · repeat 1 · protocol 2025-11-25 ==$/m);
     assert.match(text.stdout, /^ {2}PASS nested +serial\+break +memory +#1 /m);
     const json = await runMain([...args, "--json"]);
     const [summary] = JSON.parse(json.stdout);

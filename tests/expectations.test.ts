@@ -4,7 +4,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { EXPECTED_DIR, ExpectationError, parseExpectation } from "../lab/check/expectations.js";
+import { appliesTo, EXPECTED_DIR, ExpectationError, parseExpectation, TS1_PAIR } from "../lab/check/expectations.js";
 import type { DispatchModel } from "../lab/history/receive-loop.js";
 import { verify } from "../lab/check/verify.js";
 import { survivingChanges, type Json } from "./support/expectation-mutations.js";
@@ -27,6 +27,11 @@ for (const file of files) {
       }
     });
     assert.ok(checked > 10, `${checked} values checked`);
+    // The peers a file names decide whether it applies: without ts1 it no longer speaks for this run.
+    const parsed = parseExpectation(text, file);
+    assert.ok(appliesTo(parsed, TS1_PAIR), "the file speaks for ts1 against ts1");
+    assert.not.ok(appliesTo({ ...parsed, clients: ["ts1-changed"] }, TS1_PAIR));
+    assert.not.ok(appliesTo({ ...parsed, servers: ["ts1-changed"] }, TS1_PAIR));
     assert.equal(survivors, [], `changes that went unnoticed: ${survivors.join(", ")}`);
   });
 }

@@ -3,12 +3,13 @@
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonPath = (string | number)[];
 
-/** Every leaf path except free-text explanations and the file's own identity. */
+/** Every leaf path except free-text explanations and the file's own identity (which scenario,
+ *  loop and peers it speaks for: tests/expectations.test.ts checks the peers part apart). */
 export function leafPaths(value: Json, path: JsonPath = []): JsonPath[] {
   if (value !== null && typeof value === "object") {
     const entries = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value);
     return entries.flatMap(([k, v]) =>
-      k === "basis" || k === "why" || (path.length === 0 && (k === "scenario" || k === "dispatch" || k === "onDeadlock"))
+      k === "basis" || k === "why" || (path.length === 0 && (k === "scenario" || k === "dispatch" || k === "onDeadlock" || k === "clients" || k === "servers"))
         ? []
         : leafPaths(v as Json, [...path, k]),
     );
