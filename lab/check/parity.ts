@@ -89,16 +89,25 @@ export interface AllowedDifference {
    * other events is not compared (e.g. when concurrent frames land between the client's steps).
    */
   floating?: boolean;
+  /**
+   * With `floating`: events of that kind may also change order among themselves, but only for
+   * pairs this says may swap (`a` before `b` in memory, after it in the other run). It is built
+   * from the other run's own evidence (lab/check/http-parity.ts), never a blanket pass.
+   */
+  reorderable?: (a: ParityEvent, b: ParityEvent) => boolean;
+  /** why such a swap is allowed (reported when one was needed) */
+  reorderReason?: string;
 }
 
 /**
  * For scenarios with several frames in flight at once (fan-out), not for the reentrancy ones:
  * in memory a burst of server sends all lands in the client queue before the pump's microtask
  * runs; over stdio each line is its own write, and how many the parent reads per chunk is up to
- * the OS. Arrival order (the pipe is FIFO) and dispatch order still have to match.
+ * the OS (over HTTP: each SSE event, on one stream). Arrival order (the pipe and each stream are
+ * FIFO) and dispatch order still have to match.
  */
 export const CONCURRENT_ARRIVALS: readonly AllowedDifference[] = floatingArrivals(
-  "arrivals of concurrent frames interleave with client steps as the pipe delivers them; order kept, position and heldBehind not compared",
+  "arrivals of concurrent frames interleave with client steps as the pipe (or the SSE stream) delivers them; order kept, position and heldBehind not compared",
   "under the sdk model a frame is dispatched as soon as it arrives, so dispatches float with arrivals; their order is kept",
 );
 
@@ -127,6 +136,8 @@ export interface ParityResult {
   otherCount: number;
   /** reasons of the allowances that were actually used */
   allowedUsed: string[];
+  /** pairs a `reorderable` allowance let swap, in words */
+  reordered?: string[];
 }
 
 export function compareParity(
@@ -138,12 +149,14 @@ export function compareParity(
   const memory = normalise(memoryEvents, side);
   const stdio = normalise(otherEvents, side);
   const used = new Set<string>();
+  const reordered: string[] = [];
   const result = (firstDifference?: ParityDifference): ParityResult => ({
     ok: firstDifference === undefined,
     ...(firstDifference && { firstDifference }),
     memoryCount: memory.length,
     otherCount: stdio.length,
     allowedUsed: [...used],
+    ...(reordered.length > 0 && { reordered }),
   });
   // Strict first: an allowance is only reported as used when the strict comparison fails.
   const strict = walk(memory, stdio, [], used, "events");
@@ -151,7 +164,9 @@ export function compareParity(
   const floating = allowed.filter((a) => a.floating);
   for (const rule of floating) {
     const pick = (events: ParityEvent[]) => events.filter((e) => e.kind === rule.kind);
-    const difference = walk(pick(memory), pick(stdio), [rule], used, rule.kind);
+    const difference = rule.reorderable
+      ? permuted(pick(memory), pick(stdio), rule, used, reordered)
+      : walk(pick(memory), pick(stdio), [rule], used, rule.kind);
     if (difference) return result(difference);
     if (pick(memory).length > 0) used.add(rule.reason);
   }
@@ -188,6 +203,34 @@ function walk(
   }
   return undefined;
 }
+
+/**
+ * The same events in both runs, each matched once (up to the rule's detailKeys); where two swap
+ * places, the rule's `reorderable` must allow that very pair.
+ */
+function permuted(memory: ParityEvent[], other: ParityEvent[], rule: AllowedDifference, used: Set<string>, reordered: string[]): ParityDifference | undefined {
+  const taken = new Set<number>();
+  const at: number[] = [];
+  for (const [i, m] of memory.entries()) {
+    const j = other.findIndex((o, k) => !taken.has(k) && sameExcept(m, o, rule.detailKeys ?? []));
+    if (j === -1) return { sequence: rule.kind, index: i, otherIndex: -1, memory: m, other: undefined };
+    taken.add(j);
+    at.push(j);
+  }
+  const extra = other.findIndex((_, k) => !taken.has(k));
+  if (extra !== -1) return { sequence: rule.kind, index: -1, otherIndex: extra, memory: undefined, other: other[extra] };
+  for (let i = 0; i < memory.length; i++) {
+    for (let k = i + 1; k < memory.length; k++) {
+      if (at[i]! < at[k]!) continue;
+      if (!rule.reorderable!(memory[i]!, memory[k]!)) return { sequence: rule.kind, index: k, otherIndex: at[k]!, memory: memory[k], other: other[at[i]!] };
+      used.add(rule.reorderReason ?? rule.reason);
+      reordered.push(`${rule.kind}: ${eventName(memory[k]!)} before ${eventName(memory[i]!)}`);
+    }
+  }
+  return undefined;
+}
+
+const eventName = (e: ParityEvent) => `${e.frameType ?? ""} ${e.method ?? ""}${e.id !== undefined ? ` #${e.id}` : ""}`.trim();
 
 const same = (a: ParityEvent, b: ParityEvent): boolean => JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
 
