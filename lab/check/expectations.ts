@@ -42,6 +42,8 @@ export const TimingRule = z.strictObject({
   atMostCallbacks: z.number().min(0).optional(),
   /** an absolute bound, only where the protocol gives one (a request's own timeout) */
   atMostMs: z.number().min(0).optional(),
+  /** the transports this bound is claimed over (absent: every one), and why not the others */
+  over: z.strictObject({ transports: z.array(z.enum(["memory", "stdio", "http"])).min(1), why: z.string().min(1) }).optional(),
 });
 export type TimingRule = z.infer<typeof TimingRule>;
 
