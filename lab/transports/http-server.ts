@@ -4,6 +4,7 @@
 // act at the HTTP layer only, so what the SDK does stays the SDK's; they are off unless named.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
+import { appendFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { HTTP_500_BODY, SSE_GARBAGE_DATA, type HttpFault } from "./http-faults.js";
@@ -64,9 +65,12 @@ export async function serveStreamableHttp(options: ServeOptions = {}): Promise<H
     server.once("error", reject);
     server.listen(options.port ?? 0, HTTP_HOST, () => (server.off("error", reject), resolve()));
   });
+  const port = (server.address() as AddressInfo).port;
+  // Tests set this, so the suite can check that no server the lab started still listens.
+  if (process.env.LAB_LISTEN_LOG) appendFileSync(process.env.LAB_LISTEN_LOG, `${process.pid} ${port}\n`);
   let closing: Promise<void> | undefined;
   return {
-    port: (server.address() as AddressInfo).port,
+    port,
     transport,
     close: () =>
       (closing ??= (async () => {

@@ -35,6 +35,8 @@ export class HttpCarrier implements Transport {
   readonly log: HttpLog;
   private sdk: StreamableHTTPClientTransport | undefined;
   private open = true;
+  private closing: Promise<void> | undefined;
+  private serverIsGone = false;
 
   /** `endpoint` settles with the server's URL once it listens, or rejects saying why not. */
   constructor(private readonly endpoint: () => Promise<URL>, private readonly recorder: Recorder) {
@@ -51,7 +53,7 @@ export class HttpCarrier implements Transport {
       this.onmessage?.(message);
     };
     sdk.onerror = (error) => this.onerror?.(error);
-    sdk.onclose = () => void this.close();
+    // No onclose: the SDK's client transport closes only when this carrier closes it.
     this.sdk = sdk;
     await sdk.start();
   }
@@ -75,18 +77,26 @@ export class HttpCarrier implements Transport {
 
   /** The server is gone while the session still ran: the SDK must fail what is pending now. */
   serverGone(exitCode: number | null, signal: string | null): void {
+    this.serverIsGone = true;
     if (!this.open) return;
     this.recorder.event("client", "note", { detail: { childExited: { exitCode, signal } } });
     void this.close();
   }
 
-  async close(): Promise<void> {
-    if (!this.open) return;
+  /** Once; a second caller waits for the first close to finish. */
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  private async closeOnce(): Promise<void> {
     this.open = false;
     this.log.markClosing();
     const sdk = this.sdk;
-    // A client SHOULD end its session with DELETE (spec, transports: session management).
-    const deleted = sdk?.sessionId !== undefined && (await within(sdk.terminateSession(), DELETE_BOUND_MS).catch(() => false));
+    // A client SHOULD end its session with DELETE (spec, transports: session management);
+    // there is no one to tell when the server is gone.
+    const live = sdk?.sessionId !== undefined && !this.serverIsGone;
+    const deleted = live && (await within(sdk.terminateSession(), DELETE_BOUND_MS).catch(() => false));
     // The server closed its streams as it ended the session: read them to their ends first.
     // Otherwise close() aborts a stream whose end is still on its way, and the SDK reports its
     // own abort through onerror ("SSE stream disconnected: AbortError"), racing the server.

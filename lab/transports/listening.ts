@@ -56,3 +56,27 @@ export function listeningPortsOf(pid: number | "self"): number[] {
   const mine = socketInodesOf(pid);
   return listeningSockets().filter((s) => mine.has(s.inode)).map((s) => s.port);
 }
+
+/** The processes holding a listening socket on `port` (all of /proc is read: only when asked). */
+export function listenersOf(port: number): number[] {
+  const inodes = new Set(listeningSockets().filter((s) => s.port === port).map((s) => s.inode));
+  if (inodes.size === 0) return [];
+  let pids: number[];
+  try {
+    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number);
+  } catch {
+    return [];
+  }
+  return pids.filter((pid) => [...socketInodesOf(pid)].some((inode) => inodes.has(inode)));
+}
+
+/** The parent of a process, or undefined when it is gone. */
+export function parentOf(pid: number): number | undefined {
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces, so read after the last ')'
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return undefined;
+  }
+}

@@ -6,3 +6,7 @@ import { join } from "node:path";
 
 export const CHILD_PID_LOG = join(tmpdir(), `lab-test-child-pids-${process.pid}.log`);
 process.env.LAB_CHILD_PID_LOG = CHILD_PID_LOG;
+
+/** Every HTTP server a lab process starts logs "<pid> <port>" here (lab/transports/http-server.ts). */
+export const LISTEN_LOG = join(tmpdir(), `lab-test-listen-${process.pid}.log`);
+process.env.LAB_LISTEN_LOG = LISTEN_LOG;
