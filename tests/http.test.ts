@@ -5,8 +5,10 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createServer } from "node:net";
-import { compareParity } from "../lab/check/parity.js";
-import { httpServerSideAllowances } from "../lab/check/http-parity.js";
+import { compareParity, HTTP_STREAMS } from "../lab/check/parity.js";
+import { httpServerSideAllowances, streamEvidence } from "../lab/check/http-parity.js";
+import { contractScenario, findContractCase } from "../scenarios/contract/index.js";
+import { contractRun } from "./support/contract-runs.js";
 import { resultsOf } from "../lab/check/verify.js";
 import { DIE_EXIT_CODE, DIE_STDERR_LINE } from "../lab/peers/ts1/child-faults.js";
 import { LISTEN_FAILED_EXIT_CODE } from "../lab/peers/ts1/child-http.js";
@@ -123,6 +125,36 @@ test("the HTTP parity rule: the server side may swap two arrivals only if their 
   const reply = client.findIndex((e) => e.side === "client" && e.kind === "frame.arrived" && e.method === "tools/list" && e.id === 3);
   [client[elicit], client[reply]] = [client[reply]!, client[elicit]!];
   assert.not.ok(compareParity(memory.events, client).ok);
+});
+
+test("the http-streams rule: two arrivals may trade places only if adjacent and on different streams (corrupted copies of real evidence)", async () => {
+  const url = contractScenario(findContractCase("url")!);
+  const memory = await contractRun("url");
+  const run = await withBound(runSession(url, httpTransport({ inProcess: true }), "http", { dispatch: "sdk" }), BOUND_MS, "url over http");
+  const http = ev(run).http;
+  assert.ok(compareParity(memory.events, run.events, HTTP_STREAMS, "client", streamEvidence(http)).ok, "the real run agrees, whichever stream was read first");
+  // memory's own story with the completion's arrival (and what it caused) and the result's traded
+  const events = memory.events.filter((e) => e.side === "client");
+  const at = (kind: string, method: string) => events.findIndex((e) => e.kind === kind && e.method === method);
+  const complete = at("frame.arrived", "notifications/elicitation/complete");
+  const result = events.findIndex((e, i) => i > complete && e.kind === "frame.arrived" && e.method === "tools/call");
+  const end = events.findIndex((e, i) => i > result && (e.kind === "frame.arrived" || e.kind === "frame.sent"));
+  const swapped = [...events.slice(0, complete), ...events.slice(result, end === -1 ? undefined : end), ...events.slice(complete, result), ...(end === -1 ? [] : events.slice(end))];
+  const allowed = compareParity(memory.events, swapped, HTTP_STREAMS, "client", streamEvidence(http));
+  assert.ok(allowed.ok, JSON.stringify(allowed.firstDifference));
+  assert.equal(allowed.reordered?.length, 1);
+  // the same swap is refused without HTTP evidence (stdio), and when both came on one stream
+  assert.not.ok(compareParity(memory.events, swapped, HTTP_STREAMS, "client").ok);
+  const oneStream = structuredClone(http);
+  const get = oneStream.requests.find((r) => r.method === "GET")!;
+  const post = oneStream.requests.find((r) => r.streamed?.some((f) => f.frameType === "result" && f.id === 1))!;
+  post.streamed!.push(...get.streamed!.filter((f) => f.method === "notifications/elicitation/complete"));
+  get.streamed = get.streamed!.filter((f) => f.method !== "notifications/elicitation/complete");
+  assert.not.ok(compareParity(memory.events, swapped, HTTP_STREAMS, "client", streamEvidence(oneStream)).ok);
+  // a swap that is not of two adjacent arrivals: the elicitation request's segment moved behind the result's
+  const request = at("frame.arrived", "elicitation/create");
+  const far = [...events.slice(0, request), ...events.slice(result, end === -1 ? undefined : end), ...events.slice(request, result), ...(end === -1 ? [] : events.slice(end))];
+  assert.not.ok(compareParity(memory.events, far, HTTP_STREAMS, "client", streamEvidence(http)).ok);
 });
 
 test("in this process, behind a real HTTP server: the same client story, and nothing left listening", async () => {

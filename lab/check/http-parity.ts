@@ -7,17 +7,41 @@
 // response was back before the next began was read first: the server records a frame's arrival
 // before it answers the POST (202, or the headers of its SSE response).
 import type { HttpEvidence, HttpRequestRecord } from "../transports/http-log.js";
-import { SERVER_SIDE_ALLOWANCES, type AllowedDifference, type ParityEvent } from "./parity.js";
+import { SERVER_SIDE_ALLOWANCES, type AllowedDifference, type PairEvidence, type ParityEvent } from "./parity.js";
 
 export const HTTP_POSTS_REASON =
   "server side over HTTP: two client frames whose POSTs were in flight at the same time may reach the server in either order (separate requests, no order between them); only such pairs may swap";
+
+/** Does this frame name (from the HTTP evidence) name the frame of this event? Replies by id alone. */
+const names = (f: { frameType: string; id?: unknown; method?: string }, event: ParityEvent) =>
+  f.frameType === event.frameType && f.id === event.id && (f.frameType === "result" || f.frameType === "error" || f.method === event.method);
+
+/**
+ * The client side (a rule an expectation names: http-streams): two frames from the server may
+ * trade places only if the evidence shows them on different response streams.
+ */
+export function streamEvidence(evidence: HttpEvidence): PairEvidence {
+  const streams = (event: ParityEvent) => evidence.requests.filter((r) => r.streamed?.some((f) => names(f, event))).map((r) => r.n);
+  return {
+    differentStreams: (a, b) => {
+      const [sa, sb] = [streams(a), streams(b)];
+      return sa.length > 0 && sb.length > 0 && !sa.some((n) => sb.includes(n));
+    },
+  };
+}
+
+/** The client-side pair evidence of a run, if it went over HTTP. */
+export function pairEvidenceFor(transportEvidence: Record<string, unknown>): PairEvidence | undefined {
+  const http = transportEvidence.http as HttpEvidence | undefined;
+  return http?.kind === "http" ? streamEvidence(http) : undefined;
+}
 
 /** The POSTs that carried this client frame (a reply is named by its id, a request or notification by its method too). */
 function postsCarrying(event: ParityEvent, evidence: HttpEvidence): HttpRequestRecord[] {
   return evidence.requests.filter(
     (r) =>
       r.method === "POST" &&
-      r.carries.some((f) => f.frameType === event.frameType && f.id === event.id && (f.frameType === "result" || f.frameType === "error" || f.method === event.method)),
+      r.carries.some((f) => names(f, event)),
   );
 }
 

@@ -3,6 +3,7 @@
 // only what does not depend on timing: kinds, ids, methods, frame types, order, and a few
 // semantic detail keys. Any difference left is reported, or allowed with a written reason.
 import type { EventKind, Side, TimelineEvent } from "../history/timeline.js";
+import { eventName, permuted, same, sameExcept, sortKeys, swappedSegments, type WalkContext } from "./reorder.js";
 
 /** Detail keys that carry meaning rather than timing (waitedMs, queued, frame indexes are dropped). */
 export const STABLE_DETAIL_KEYS = [
@@ -68,13 +69,6 @@ export function canonicalMessage(message: string): string {
   }
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== "object") return value;
-  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return Object.fromEntries(entries.map(([k, v]) => [k, sortKeys(v)]));
-}
-
 /** A difference accepted on purpose; `reason` says why it is not a behaviour difference. */
 export interface AllowedDifference {
   reason: string;
@@ -97,6 +91,18 @@ export interface AllowedDifference {
   reorderable?: (a: ParityEvent, b: ParityEvent) => boolean;
   /** why such a swap is allowed (reported when one was needed) */
   reorderReason?: string;
+  /**
+   * Two adjacent segments, each an arrival of this kind and what followed it up to the next
+   * arrival or send, may trade places, if the other run's evidence says the two frames came on
+   * different streams (PairEvidence). Nothing else may move.
+   */
+  adjacentSwap?: boolean;
+}
+
+/** What the other run's own evidence says about two frames (lab/check/http-parity.ts builds it). */
+export interface PairEvidence {
+  /** the two frames from the server came on different HTTP response streams */
+  differentStreams(a: ParityEvent, b: ParityEvent): boolean;
 }
 
 /**
@@ -145,11 +151,13 @@ export function compareParity(
   otherEvents: readonly TimelineEvent[],
   allowed: readonly AllowedDifference[] = [],
   side: Side = "client",
+  pairs?: PairEvidence,
 ): ParityResult {
   const memory = normalise(memoryEvents, side);
   const stdio = normalise(otherEvents, side);
   const used = new Set<string>();
   const reordered: string[] = [];
+  const ctx: WalkContext = { used, reordered, ...(pairs && { pairs }) };
   const result = (firstDifference?: ParityDifference): ParityResult => ({
     ok: firstDifference === undefined,
     ...(firstDifference && { firstDifference }),
@@ -159,19 +167,19 @@ export function compareParity(
     ...(reordered.length > 0 && { reordered }),
   });
   // Strict first: an allowance is only reported as used when the strict comparison fails.
-  const strict = walk(memory, stdio, [], used, "events");
+  const strict = walk(memory, stdio, [], ctx, "events");
   if (!strict || allowed.length === 0) return result(strict);
   const floating = allowed.filter((a) => a.floating);
   for (const rule of floating) {
     const pick = (events: ParityEvent[]) => events.filter((e) => e.kind === rule.kind);
     const difference = rule.reorderable
       ? permuted(pick(memory), pick(stdio), rule, used, reordered)
-      : walk(pick(memory), pick(stdio), [rule], used, rule.kind);
+      : walk(pick(memory), pick(stdio), [rule], ctx, rule.kind);
     if (difference) return result(difference);
     if (pick(memory).length > 0) used.add(rule.reason);
   }
   const rest = (events: ParityEvent[]) => events.filter((e) => !floating.some((a) => a.kind === e.kind));
-  return result(walk(rest(memory), rest(stdio), allowed.filter((a) => !a.floating), used, "events"));
+  return result(walk(rest(memory), rest(stdio), allowed.filter((a) => !a.floating), ctx, "events"));
 }
 
 /** Walks both sequences in step; returns the first difference no allowance covers. */
@@ -179,9 +187,10 @@ function walk(
   memory: ParityEvent[],
   stdio: ParityEvent[],
   allowed: readonly AllowedDifference[],
-  used: Set<string>,
+  ctx: WalkContext,
   sequence: string,
 ): ParityDifference | undefined {
+  const { used } = ctx;
   let i = 0;
   let j = 0;
   while (i < memory.length || j < stdio.length) {
@@ -189,6 +198,15 @@ function walk(
     const s = stdio[j];
     if (m && s && same(m, s)) {
       i++, j++;
+      continue;
+    }
+    const swap = m && s && allowed.find((a) => a.adjacentSwap && a.kind === m.kind && a.kind === s.kind);
+    const length = swap && ctx.pairs ? swappedSegments(memory, stdio, i, j) : 0;
+    if (swap && length > 0 && ctx.pairs!.differentStreams(m!, s!)) {
+      used.add(swap.reason);
+      ctx.reordered.push(`${swap.kind}: ${eventName(s!)} and what followed it before ${eventName(m!)} and what followed it`);
+      i += length;
+      j += length;
       continue;
     }
     const rule =
@@ -205,46 +223,23 @@ function walk(
 }
 
 /**
- * The same events in both runs, each matched once (up to the rule's detailKeys); where two swap
- * places, the rule's `reorderable` must allow that very pair.
+ * Over Streamable HTTP the server's frames come on several streams (the GET stream, each POST's
+ * response), and nothing orders two streams: a frame sent first on one may be read after a frame
+ * sent later on another. Only for frames the run's HTTP evidence shows on different streams, and
+ * only as two adjacent arrivals trading places with what each caused, before the client's next send.
  */
-function permuted(memory: ParityEvent[], other: ParityEvent[], rule: AllowedDifference, used: Set<string>, reordered: string[]): ParityDifference | undefined {
-  const taken = new Set<number>();
-  const at: number[] = [];
-  for (const [i, m] of memory.entries()) {
-    const j = other.findIndex((o, k) => !taken.has(k) && sameExcept(m, o, rule.detailKeys ?? []));
-    if (j === -1) return { sequence: rule.kind, index: i, otherIndex: -1, memory: m, other: undefined };
-    taken.add(j);
-    at.push(j);
-  }
-  const extra = other.findIndex((_, k) => !taken.has(k));
-  if (extra !== -1) return { sequence: rule.kind, index: -1, otherIndex: extra, memory: undefined, other: other[extra] };
-  for (let i = 0; i < memory.length; i++) {
-    for (let k = i + 1; k < memory.length; k++) {
-      if (at[i]! < at[k]!) continue;
-      if (!rule.reorderable!(memory[i]!, memory[k]!)) return { sequence: rule.kind, index: k, otherIndex: at[k]!, memory: memory[k], other: other[at[i]!] };
-      used.add(rule.reorderReason ?? rule.reason);
-      reordered.push(`${rule.kind}: ${eventName(memory[k]!)} before ${eventName(memory[i]!)}`);
-    }
-  }
-  return undefined;
-}
-
-const eventName = (e: ParityEvent) => `${e.frameType ?? ""} ${e.method ?? ""}${e.id !== undefined ? ` #${e.id}` : ""}`.trim();
-
-const same = (a: ParityEvent, b: ParityEvent): boolean => JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
-
-function sameExcept(a: ParityEvent, b: ParityEvent, keys: readonly string[]): boolean {
-  const strip = (e: ParityEvent): ParityEvent => {
-    const detail = Object.fromEntries(Object.entries(e.detail ?? {}).filter(([k]) => !keys.includes(k)));
-    return { ...e, detail };
-  };
-  return same(strip(a), strip(b));
-}
+export const HTTP_STREAMS: readonly AllowedDifference[] = [
+  {
+    reason: "two frames from the server came on different HTTP streams (the GET stream, a POST's response), which nothing orders: their arrivals, each with what it caused, traded places",
+    kind: "frame.arrived",
+    adjacentSwap: true,
+  },
+];
 
 /** The allowances an expectation may name (`parityAllows[].rule`), by name. */
-export const PARITY_RULES: Record<"concurrent-arrivals", readonly AllowedDifference[]> = {
+export const PARITY_RULES: Record<"concurrent-arrivals" | "http-streams", readonly AllowedDifference[]> = {
   "concurrent-arrivals": CONCURRENT_ARRIVALS,
+  "http-streams": HTTP_STREAMS,
 };
 
 /**

@@ -35,17 +35,25 @@ export function verify(evidence: Evidence, expected: Expectation): Verdict[] {
     verdict("server requests sit inside a tools/call", nestingProblems(evidence.wire)),
     verdict("nested requests", differences(expected.nested, nestedOutcomes(evidence.events))),
     verdict("client events", differences(expected.events, eventCounts(evidence.events, Object.keys(expected.events)))),
-    ...expected.order.map((rule) => verdict(`order: ${rule.why}`, orderProblems(evidence.events, rule.first, rule.then))),
+    ...expected.order.map((rule) =>
+      claimed(rule, evidence)
+        ? verdict(`order: ${rule.why}`, orderProblems(evidence.events, rule.first, rule.then))
+        : verdict(`order: ${rule.why} (not claimed over ${evidence.transport}: ${rule.over!.why})`, []),
+    ),
     ...(expected.peakCallbacks === undefined
       ? []
       : [verdict("callbacks running at once (peak)", differences(expected.peakCallbacks, peakCallbacks(evidence.events)))]),
     ...(expected.timing ?? []).map((rule) =>
-      !rule.over || rule.over.transports.includes(evidence.transport as never)
+      claimed(rule, evidence)
         ? verdict(`timing: ${rule.why}`, timingProblems(evidence.events, rule))
-        : verdict(`timing: ${rule.why} (not claimed over ${evidence.transport}: ${rule.over.why})`, []),
+        : verdict(`timing: ${rule.why} (not claimed over ${evidence.transport}: ${rule.over!.why})`, []),
     ),
   ];
 }
+
+/** Is this rule claimed over the run's transport? (Absent `over`: over every one.) */
+const claimed = (rule: { over?: { transports: string[] } }, evidence: Evidence) =>
+  !rule.over || evidence.transport === undefined || rule.over.transports.includes(evidence.transport);
 
 /** The most client callbacks that were inside their handler at the same moment. */
 export function peakCallbacks(events: TimelineEvent[]): number {

@@ -2,7 +2,7 @@
 // session, each verified against the same hand-written expectation.
 import { loadExpectation, expectationPath, type Expectation } from "../check/expectations.js";
 import { compareParity, PARITY_RULES, type ParityResult } from "../check/parity.js";
-import { serverSideAllowancesFor } from "../check/http-parity.js";
+import { pairEvidenceFor, serverSideAllowancesFor } from "../check/http-parity.js";
 import type { DispatchModel, OnDeadlock } from "../history/receive-loop.js";
 import type { Scenario } from "./scenario.js";
 import { runSession, type SessionEvidence } from "./session.js";
@@ -143,7 +143,7 @@ export function parityVerdicts(runs: RunRecord[], expectation: Expectation): Par
   const verdicts: ParityVerdict[] = [];
   for (const memory of runs.filter((r) => r.transport === "memory")) {
     for (const other of runs.filter((r) => r.transport !== "memory" && r.repeat === memory.repeat)) {
-      const result = compareParity(memory.events, other.events, allowed);
+      const result = compareParity(memory.events, other.events, allowed, "client", pairEvidenceFor(other.transportEvidence));
       const used = allows.filter((a) => PARITY_RULES[a.rule].some((rule) => result.allowedUsed.includes(rule.reason)));
       const child = (other.transportEvidence as { childSide?: ChildSide | null }).childSide ?? null;
       const server = child && compareParity(memory.events, child.events, serverSideAllowancesFor(other.transportEvidence), "server");
