@@ -96,6 +96,11 @@ test("which stream each frame came on: replies on the POST that carried their re
   assert.equal(http.requests.map((r) => r.method).filter((m) => m !== "POST"), ["GET", "DELETE"]);
   assert.ok(http.requests.every((r) => r.status === 200 || r.status === 202), "every request was answered 200 or 202");
   assert.ok(http.requests.slice(1).every((r) => r.sessionId === http.sessionId), "every request after initialize carries the session id");
+  // python-sdk #693 was a client that sent one POST at a time: the answer waited behind the open
+  // tools/call POST. Here the answer's POST goes out while that POST's stream is still open.
+  const call = http.requests.find((r) => r.carries.some((c) => c.method === "tools/call" && c.id === 2))!;
+  const answer = http.requests.find((r) => r.carries.some((c) => c.frameType === "result" && c.id === 0))!;
+  assert.ok(call.t < answer.t && answer.t < call.tEnd!, "the answer was POSTed while the tools/call stream was open");
 });
 
 test("the HTTP parity rule: the server side may swap two arrivals only if their POSTs overlapped (corrupted copies of real evidence)", async () => {

@@ -70,6 +70,7 @@ export function timingTable(output: RunOutput): string[] {
           rule.atMostCallbacks !== undefined && `at most ${rule.atMostCallbacks} x`,
           rule.atMostMs !== undefined && `at most ${rule.atMostMs} ms`,
         ].filter(Boolean);
+        if (rule.over && !rule.over.transports.includes(run.transport as never)) bounds.splice(0, bounds.length, `not claimed over ${run.transport}`);
         rows.push(
           `| ${runName(report, run)} | ${peakText} | ${unit === undefined ? "-" : ms1(unit)} | ${cell(rule.why)} | ${span === undefined ? "not found" : ms1(span)} | ${span !== undefined && unit && (rule.atLeastCallbacks !== undefined || rule.atMostCallbacks !== undefined) ? `${(span / unit).toFixed(2)} x` : "-"} | ${bounds.join(", ")} |`,
         );

@@ -31,6 +31,8 @@ export interface HttpRequestRecord {
   streamed?: FrameName[];
   /** the SSE stream reached its end (false: still open, or aborted, when the session closed) */
   streamEnded?: boolean;
+  /** ms since the session started: the stream's end was read */
+  tEnd?: number;
   /** the body of a response that failed (status >= 400), shortened */
   errorBody?: string;
   /** fetch itself failed (connection refused, reset, aborted) */
@@ -104,7 +106,7 @@ export class HttpLog {
     }
     let ended!: () => void;
     this.streamEnds.push(new Promise<void>((resolve) => (ended = resolve)));
-    const body = response.body.pipeThrough(sseTap((data) => this.event(request, data), () => ((request.streamEnded = true), ended())));
+    const body = response.body.pipeThrough(sseTap((data) => this.event(request, data), () => ((request.streamEnded = true), (request.tEnd = this.recorder.now()), ended())));
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 
