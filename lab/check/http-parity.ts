@@ -10,7 +10,7 @@ import type { HttpEvidence, HttpRequestRecord } from "../transports/http-log.js"
 import { SERVER_SIDE_ALLOWANCES, type AllowedDifference, type PairEvidence, type ParityEvent } from "./parity.js";
 
 export const HTTP_POSTS_REASON =
-  "server side over HTTP: two client frames whose POSTs were in flight at the same time may reach the server in either order (separate requests, no order between them); only such pairs may swap";
+  "two client frames whose POSTs were in flight at the same time may reach the server in either order (separate HTTP requests, no order between them); only such pairs may swap";
 
 /** Does this frame name (from the HTTP evidence) name the frame of this event? Replies by id alone. */
 const names = (f: { frameType: string; id?: unknown; method?: string }, event: ParityEvent) =>
