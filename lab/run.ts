@@ -3,7 +3,10 @@
 import { parseArgs, USAGE, UsageError, type RunArgs } from "./cli/args.js";
 import { ExpectationError } from "./check/expectations.js";
 import { planMatrix } from "./cli/matrix.js";
+import { compareModelWithReal, renderModelVerdict, storyFacts, type ModelVerdict } from "./check/model-vs-real.js";
+import { join } from "node:path";
 import { RUN_OUTPUT_DIR, runOutputPath, writeJsonAtomic } from "./cli/output.js";
+import { writeIndexPage } from "./cli/index-page.js";
 import { runCase, type CaseReport } from "./session/pipeline.js";
 import { renderRun, renderSummary } from "./render/report.js";
 import { wantsColor } from "./render/swimlane.js";
@@ -21,6 +24,7 @@ const COMMANDS: Record<string, Command> = {
     for (const s of SCENARIOS) console.log(`${s.name.padEnd(16)} ${s.summary}`);
     return 0;
   },
+  card: async (argv) => (await import("./cli/card.js")).main(argv),
   peers: async (argv) => (await import("./cli/peers.js")).main(argv),
   bench: async (argv) => (await import("./bench/index.js")).main(argv),
   notebooks: async (argv) => (await import("./notebooks/index.js")).main(argv),
@@ -52,9 +56,25 @@ async function runScenarios(args: RunArgs): Promise<number> {
     reports.push(report);
     if (!args.json) for (const run of report.runs) console.log(`${renderRun(report, run, color)}\n`);
   }
+  const model = modelCheck(reports);
+  if (model) writeJsonAtomic(join(outDir, "model-vs-real.json"), model);
+  // The page lists every run in the folder, this command's and earlier ones'.
+  writeIndexPage(outDir);
   if (args.json) console.log(JSON.stringify(reports.map(jsonSummary), null, 2));
-  else console.log(renderSummary(reports, color));
-  return reports.every((r) => r.ok) ? 0 : 1;
+  else console.log(`${renderSummary(reports, color)}${model ? `\n\n${renderModelVerdict(model)}` : ""}`);
+  return reports.every((r) => r.ok) && (model?.ok ?? true) ? 0 : 1;
+}
+
+/** When nested ran both under the serial model and on py-inline (same server, same transport). */
+function modelCheck(reports: CaseReport[]): ModelVerdict | undefined {
+  const nested = reports.filter((r) => r.scenario === "nested" && r.onDeadlock === "wait");
+  for (const model of nested.filter((r) => r.client === "ts1" && r.dispatch === "serial")) {
+    const real = nested.find((r) => r.client === "py-inline" && r.server === model.server);
+    const a = model.runs.find((run) => real?.runs.some((r) => r.transport === run.transport));
+    const b = a && real?.runs.find((run) => run.transport === a.transport);
+    if (a && b) return compareModelWithReal(storyFacts(a), storyFacts(b));
+  }
+  return undefined;
 }
 
 function jsonSummary(report: CaseReport) {

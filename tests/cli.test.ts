@@ -23,7 +23,7 @@ test("nested under serial shows the held reply, the timeout, the late dispatch a
   try {
     const r = runCli(["nested", "--dispatch", "serial", "--transport", "memory", "--repeat", "1", "--out", out]);
     assert.is(r.code, 0, r.stderr);
-    assert.match(r.stdout, /HELD behind elicitation\/create #0/);
+    assert.match(r.stdout, /HELD in client queue behind elicitation\/create #0/);
     assert.match(r.stdout, /nested tools\/list FAILED -32001/);
     assert.match(r.stdout, /LATE reply tools\/list #3/);
     assert.match(r.stdout, /result recovery: \{"status":"calculated","computed":true,"value":21\}/);

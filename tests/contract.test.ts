@@ -72,6 +72,10 @@ test("contract over memory prints the table, writes run-output/contract.json and
     assert.is(report.versions.sdk, "1.32.2");
     assert.is(report.cases.length, CASE_NAMES.length);
     assert.ok(report.cases.every((c: { runs: { wire: unknown[] }[] }) => c.runs.length === 1 && c.runs[0]!.wire.length >= 4));
+    // The results page (lab/cli/index-page.ts) lists every contract run, and the table's rows.
+    const page = readFileSync(join(out, "index.html"), "utf8");
+    assert.is(page.match(/data-scenario="contract"/g)?.length, CASE_NAMES.length);
+    assert.is(report.rows.length, CASE_NAMES.length);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -83,6 +83,9 @@ export const Expectation = z.strictObject({
   parityAllows: z.array(z.strictObject({ rule: z.enum(["concurrent-arrivals", "http-streams"]), why: z.string().min(1) })).optional(),
   /** most client callbacks running at once (fan-out) */
   peakCallbacks: z.int().min(0).optional(),
+  /** at least this many callbacks at once, where the server sends its requests from separate
+   *  tasks and a fast callback may end before the last request arrives (why says so) */
+  peakAtLeast: z.strictObject({ callbacks: z.int().min(1), why: z.string().min(1) }).optional(),
   timing: z.array(TimingRule).optional(),
 });
 export type Expectation = z.infer<typeof Expectation>;

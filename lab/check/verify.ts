@@ -43,6 +43,9 @@ export function verify(evidence: Evidence, expected: Expectation): Verdict[] {
     ...(expected.peakCallbacks === undefined
       ? []
       : [verdict("callbacks running at once (peak)", differences(expected.peakCallbacks, peakCallbacks(evidence.events)))]),
+    ...(expected.peakAtLeast === undefined
+      ? []
+      : [verdict(`callbacks running at once: at least ${expected.peakAtLeast.callbacks} (${expected.peakAtLeast.why})`, atLeast(peakCallbacks(evidence.events), expected.peakAtLeast.callbacks))]),
     ...(expected.timing ?? []).map((rule) =>
       claimed(rule, evidence)
         ? verdict(`timing: ${rule.why}`, timingProblems(evidence.events, rule))
@@ -50,6 +53,8 @@ export function verify(evidence: Evidence, expected: Expectation): Verdict[] {
     ),
   ];
 }
+
+const atLeast = (got: number, want: number): string[] => (got >= want ? [] : [`peak ${got}, expected at least ${want}`]);
 
 /** Is this rule claimed over the run's transport? (Absent `over`: over every one.) */
 const claimed = (rule: { over?: { transports: string[] } }, evidence: Evidence) =>

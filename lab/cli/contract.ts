@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { parseArgs, UsageError } from "./args.js";
 import { contractDir, contractRow, loadContractExpectation, runContractCase } from "../check/contract.js";
 import { RUN_OUTPUT_DIR, writeJsonAtomic } from "./output.js";
+import { writeIndexPage } from "./index-page.js";
 import { DISPATCH_MEANING, type CaseReport } from "../session/pipeline.js";
 import { TRANSPORT_NAMES } from "../transports/index.js";
 import { assertPinnedSdk, readVersions } from "../peers/versions.js";
@@ -38,10 +39,6 @@ export async function main(argv: string[]): Promise<number> {
   const reports: CaseReport[] = [];
   for (const { c, expectation } of work) reports.push(await runContractCase(c, expectation, options, versions));
 
-  const ok = reports.every((r) => r.ok);
-  const file = join(args.outDir ?? RUN_OUTPUT_DIR, "contract.json");
-  writeJsonAtomic(file, { command: "contract", dispatch: "sdk", dispatchMeaning: DISPATCH_MEANING.sdk, versions, ok, cases: reports });
-
   const rows = reports.flatMap((report) =>
     report.runs.map((run) => ({
       case: report.scenario,
@@ -52,6 +49,12 @@ export async function main(argv: string[]): Promise<number> {
       failed: run.verdicts.filter((v) => !v.ok),
     })),
   );
+  const ok = reports.every((r) => r.ok);
+  const outDir = args.outDir ?? RUN_OUTPUT_DIR;
+  const file = join(outDir, "contract.json");
+  // `rows` is the table as printed, so the index page shows it without re-deriving it.
+  writeJsonAtomic(file, { command: "contract", dispatch: "sdk", dispatchMeaning: DISPATCH_MEANING.sdk, versions, ok, cases: reports, rows });
+  writeIndexPage(outDir);
   if (args.json) {
     console.log(JSON.stringify({ ok, output: file, rows }, null, 2));
     return ok ? 0 : 1;

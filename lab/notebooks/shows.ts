@@ -60,7 +60,7 @@ const RENDERERS: Record<Show, (output: RunOutput) => string[]> = {
     if (output.code !== 0) lines.push(...(output.stderr.trim() ? trimLines(output.stderr) : []), `(exit ${String(output.code)})`);
     return fenced("console", lines);
   },
-  swimlane: (output) => headedText(output, (run) => renderSwimlane(run.events, { color: false })),
+  swimlane: (output) => headedText(output, (run) => renderSwimlane(run, { color: false })),
   verdicts: (output) => headedText(output, (run) => renderVerdicts(run, false)),
   mermaid: (output) => {
     const runs = runsOf(output);

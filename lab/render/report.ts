@@ -24,7 +24,7 @@ export function renderVerdicts(run: RunRecord, color: boolean): string {
 
 export function renderRun(report: CaseReport, run: RunRecord, color: boolean): string {
   const http = run.transportEvidence.http as HttpEvidence | undefined;
-  return [runHeader(report, run), renderSwimlane(run.events, { color }), ...(http ? ["", renderHttp(http)] : []), "", renderVerdicts(run, color)].join("\n");
+  return [runHeader(report, run), renderSwimlane(run, { color }), ...(http ? ["", renderHttp(http)] : []), "", renderVerdicts(run, color)].join("\n");
 }
 
 export function resultLine(run: RunRecord): string {

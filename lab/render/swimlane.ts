@@ -1,6 +1,7 @@
 // The terminal swimlane: one line per timeline event, in three lanes (client | wire | server).
 // It only reads the timeline.
-import type { TimelineEvent } from "../history/timeline.js";
+import type { TimelineEvent, WireFrame } from "../history/timeline.js";
+import { frameViews, moments, type Moment, type Tone } from "./story.js";
 
 const WIDTH = { time: 9, client: 44, wire: 40 };
 
@@ -17,66 +18,49 @@ export function rpc(e: Pick<TimelineEvent, "id" | "frameType" | "method">): stri
   return `${type}${e.method ?? "?"}${id}`;
 }
 
-function describe(e: TimelineEvent): { lane: "client" | "wire" | "server"; text: string; tone: string } {
+// Tone of a moment (lab/render/story.ts) as an ANSI colour.
+const ANSI: Record<Tone, string> = {
+  call: "1", callback: "36", ok: "32", failed: "31", timeout: "31", deadlock: "41;97", held: "33",
+  late: "31", loop: "35", result: "1", error: "31", plain: "0",
+};
+
+type Line = { lane: "client" | "wire" | "server"; text: string; tone: string };
+
+/**
+ * Frame events are this renderer's own (the pictures draw them as arrows); every other event is
+ * told in the words of story.ts's moments, the one description the SVG and Mermaid use too.
+ */
+function describe(e: TimelineEvent, told: Map<number, Moment>): Line | undefined {
   const d = e.detail ?? {};
+  const moment = told.get(e.seq);
   switch (e.kind) {
     case "frame.sent":
       return { lane: "wire", text: e.side === "client" ? `──▶ ${rpc(e)}` : `◀── ${rpc(e)}`, tone: "2" };
     case "frame.arrived":
-      return d.heldBehind !== undefined
-        ? { lane: e.side, text: `queued ${rpc(e)}: HELD behind ${String(d.heldBehindMethod)} #${String(d.heldBehind)}`, tone: "33" }
-        : { lane: e.side, text: `arrived ${rpc(e)}`, tone: "2" };
-    case "frame.dispatched": {
-      const waited = Number(d.waitedMs ?? 0);
-      return waited >= 1
-        ? { lane: e.side, text: `dispatched ${rpc(e)} after ${waited.toFixed(1)} ms in queue`, tone: "33" }
-        : { lane: e.side, text: `dispatched ${rpc(e)}`, tone: "2" };
-    }
-    case "loop.held":
-      return { lane: e.side, text: `LOOP HELD by ${rpc(e)}`, tone: "35" };
-    case "loop.released":
-      return { lane: e.side, text: `loop released (${String(d.queued)} queued)`, tone: "35" };
-    case "reply.late":
-      return { lane: e.side, text: `LATE reply ${rpc(e)}: its requester gave up`, tone: "31" };
-    case "sdk.error":
-      return { lane: e.side, text: `sdk onerror: ${String(d.message).slice(0, 60)}`, tone: "31" };
-    case "callback.entered":
-      return { lane: e.side, text: `callback #${String(d.n)} entered (${String(d.call)})`, tone: "36" };
-    case "callback.left":
-      return { lane: e.side, text: `callback #${String(d.n)} answers ${String(d.action ?? `error ${String(d.error)}`)}`, tone: "36" };
-    case "nested.sent":
-      return { lane: e.side, text: `nested ${e.method} sent from callback`, tone: "36" };
-    case "nested.ok":
-      return { lane: e.side, text: `nested ${e.method} returned`, tone: "32" };
-    case "nested.failed":
-      return { lane: e.side, text: `nested ${e.method} FAILED ${String(d.code)} ${String(d.message)}`, tone: "31" };
-    case "elicitation.complete":
-      return { lane: e.side, text: `elicitation ${String(d.elicitationId)} complete (URL mode, out of band)`, tone: "32" };
-    case "call.started":
-      return { lane: e.side, text: `── call ${String(d.call)} ──`, tone: "1" };
-    case "tool.result":
-      return { lane: e.side, text: `result ${String(d.call)}: ${JSON.stringify(d.result ?? d.error)}`, tone: "1" };
-    case "deadlock": {
-      const holder = d.holder as { id: unknown; method: unknown };
-      const waiting = d.waiting as { id: unknown; method: unknown };
-      return {
-        lane: e.side,
-        text: `DEADLOCK: ${String(holder.method)} #${String(holder.id)} waits for ${String(waiting.method)} #${String(waiting.id)}, whose reply waits behind it (${String(d.action)})`,
-        tone: "41;97",
-      };
-    }
+      if (moment) return { lane: e.side, text: moment.lines.join(" "), tone: ANSI[moment.tone] };
+      return { lane: e.side, text: `arrived ${rpc(e)}`, tone: "2" };
+    case "frame.dispatched":
+      if (moment) return { lane: e.side, text: moment.lines.join(" · "), tone: ANSI[moment.tone] };
+      return { lane: e.side, text: `dispatched ${rpc(e)}`, tone: "2" };
     default:
-      return { lane: e.side, text: `${e.kind} ${JSON.stringify(d)}`, tone: "0" };
+      if (moment) return { lane: e.side, text: moment.lines.join(" · "), tone: ANSI[moment.tone] };
+      // Kinds no moment tells (an elicitation completed out of band, a late reply told with its dispatch).
+      if (e.kind === "reply.late") return undefined;
+      return { lane: e.side, text: `${e.kind}${e.method ? ` ${e.method}` : ""}${Object.keys(d).length ? ` ${JSON.stringify(d)}` : ""}`, tone: "0" };
   }
 }
 
 const fit = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width));
 
-export function renderSwimlane(events: TimelineEvent[], options: SwimlaneOptions): string {
+export function renderSwimlane(run: { events: readonly TimelineEvent[]; wire: readonly WireFrame[] }, options: SwimlaneOptions): string {
+  const { events } = run;
+  const told = new Map(moments(events, frameViews(events, run.wire)).map((m) => [m.seq, m]));
   const head = `${"t (ms)".padStart(WIDTH.time)}  ${fit("client", WIDTH.client)} │ ${fit("wire", WIDTH.wire)} │ server`;
   const lines = [head, "─".repeat(head.length + 24)];
   for (const e of events) {
-    const { lane, text, tone } = describe(e);
+    const line = describe(e, told);
+    if (!line) continue;
+    const { lane, text, tone } = line;
     const time = e.t.toFixed(1).padStart(WIDTH.time);
     // Nothing is cut: a client text too long for its lane runs across the empty lanes.
     if (lane === "client" && text.length > WIDTH.client) {

@@ -207,13 +207,14 @@ export async function within(promise: Promise<unknown>, bound: number): Promise<
 export const ms = (value: number): number => Math.round(value * 1000) / 1000;
 
 /** Lifecycle rules of a normal run, as readable violations (empty when all hold). */
-export function lifecycleProblems(evidence: Record<string, unknown>): string[] {
+export function lifecycleProblems(evidence: Record<string, unknown>, options: { endsItself?: boolean } = {}): string[] {
   if (evidence.kind !== "stdio-child") return [];
   const e = evidence as ChildEvidence;
   const problems: string[] = [];
   if (e.forcedKill) problems.push(`child ${e.pid} did not exit within ${EXIT_GRACE_MS} ms of stdin closing and was killed`);
   if (e.exitCode !== 0) problems.push(`child ${e.pid} ended with ${e.exitCode === null ? `signal ${e.signal ?? "unknown"}` : `exit code ${e.exitCode}`}, not 0`);
-  if (e.exitedDuringSession) problems.push(`child ${e.pid} exited before the session closed it`);
+  // A client driver ends its own session by exiting; a server child must wait to be closed.
+  if (e.exitedDuringSession && !options.endsItself) problems.push(`child ${e.pid} exited before the session closed it`);
   for (const line of e.stdoutErrors) problems.push(`child ${e.pid} wrote a stdout line that is not one JSON-RPC message: ${JSON.stringify(line)}`);
   if (!e.stdoutDrained) problems.push(`child ${e.pid} stdout was not drained to EOF`);
   if (!e.stderrDrained) problems.push(`child ${e.pid} stderr was not drained to EOF`);

@@ -14,7 +14,7 @@ export interface TransportEntry {
 
 export const TRANSPORTS: Record<string, TransportEntry> = {
   memory: { open: openMemoryTransport, problems: () => [] },
-  stdio: { open: openProcessTransport, problems: (evidence) => [...lifecycleProblems(evidence), ...lifecycleProblems((evidence.driver ?? {}) as Record<string, unknown>)] },
+  stdio: { open: openProcessTransport, problems: (evidence) => [...lifecycleProblems(evidence), ...lifecycleProblems((evidence.driver ?? {}) as Record<string, unknown>, { endsItself: true }), ...lifecycleProblems((evidence.server ?? {}) as Record<string, unknown>)] },
   // the server's child lifecycle, and HTTP's own rules (statuses, SSE events, the port released)
   http: { open: openHttpTransport, problems: (evidence) => [...lifecycleProblems(evidence), ...httpProblems(evidence.http as HttpEvidence | undefined)] },
 };

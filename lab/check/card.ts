@@ -1,0 +1,118 @@
+// The report card's checkers: each cell is a function of one real run's evidence (timeline and
+// wire), returning data: the value compared with the hand-written card (no milliseconds in it),
+// the text shown (which may add a time), and whether the behaviour is safe. Nothing is typed in.
+import { cancelledRequestId, isRequest, paramsOf } from "../history/frames.js";
+import type { TimelineEvent, WireFrame } from "../history/timeline.js";
+import { peakCallbacks, replyTo, resultsOf } from "./verify.js";
+
+export const CARD_ROWS = [
+  { id: "protocol", title: "negotiated protocol version" },
+  { id: "nested", title: "nested request inside the callback" },
+  { id: "nestedError", title: "error when the nested request times out" },
+  { id: "cancelNotice", title: "cancellation notice sent on that timeout" },
+  { id: "lateReply", title: "the late reply" },
+  { id: "recovery", title: "same-session recovery after the failure" },
+  { id: "peak", title: "callbacks at once for 8 concurrent requests" },
+  { id: "ping", title: "ping while a callback runs" },
+] as const;
+export type RowId = (typeof CARD_ROWS)[number]["id"];
+
+export type Tone = "safe" | "unsafe" | "n/a" | "unexpected";
+
+export interface CellValue {
+  /** compared with the expected card, type-aware */
+  value: string | number;
+  /** shown: the value, plus what varies from run to run (a time) */
+  text: string;
+  tone: Tone;
+}
+
+/** The evidence a cell needs from one run. */
+export interface RunEvidence {
+  events: TimelineEvent[];
+  wire: WireFrame[];
+  negotiatedProtocol: string | null;
+}
+
+const cell = (value: string | number, tone: Tone, text = String(value)): CellValue => ({ value, text, tone });
+const requestsFrom = (wire: WireFrame[], side: "client" | "server", method: string) =>
+  wire.filter((f) => f.from === side && isRequest(f.label) && f.label.method === method);
+
+export function protocolCell(run: RunEvidence): CellValue {
+  return run.negotiatedProtocol ? cell(run.negotiatedProtocol, "n/a") : cell("no initialize result", "unexpected");
+}
+
+/** The nested request the callback sent: the client's request sent after the first elicitation arrived. */
+function nestedRequest(run: RunEvidence): WireFrame | undefined {
+  const elicit = requestsFrom(run.wire, "server", "elicitation/create")[0];
+  if (!elicit) return undefined;
+  const sent = run.events.find((e) => e.kind === "nested.sent");
+  return run.wire.find((f) => f.index > elicit.index && f.from === "client" && isRequest(f.label) && f.label.method === sent?.method);
+}
+
+export function nestedCells(run: RunEvidence): Record<"nested" | "nestedError" | "cancelNotice" | "lateReply" | "recovery", CellValue> {
+  const none = cell("-", "n/a");
+  const recovery = recoveryCell(run);
+  if (requestsFrom(run.wire, "server", "elicitation/create").length === 0) {
+    const arise = cell("cannot arise: no server-to-client request", "safe");
+    return { nested: arise, nestedError: none, cancelNotice: none, lateReply: none, recovery };
+  }
+  const ok = run.events.find((e) => e.kind === "nested.ok");
+  const failed = run.events.find((e) => e.kind === "nested.failed");
+  const sent = run.events.find((e) => e.kind === "nested.sent");
+  const request = nestedRequest(run);
+  const reply = request && replyTo(run.wire, request);
+  if (ok && sent) {
+    const nested = cell("completes", "safe", `completes in ${(ok.t - sent.t).toFixed(0)} ms`);
+    return { nested, nestedError: none, cancelNotice: none, lateReply: none, recovery };
+  }
+  if (!failed || !sent) return { nested: cell("no nested request seen", "unexpected"), nestedError: none, cancelNotice: none, lateReply: none, recovery };
+  // The reply was on the wire before the callback gave up: only the loop kept it from the callback.
+  const deadlock = reply !== undefined && reply.t < failed.t;
+  const nested = deadlock
+    ? cell("deadlocks until the limit", "unsafe", `deadlocks until the limit (${(failed.t - sent.t).toFixed(0)} ms)`)
+    : cell("fails without a reply on the wire", "unexpected");
+  const d = failed.detail ?? {};
+  const nestedError = cell(`${d.code === null || d.code === undefined ? "no code" : String(d.code)}${d.type ? ` ${String(d.type)}` : ""}`, "n/a");
+  const notice = request !== undefined && run.wire.some((f) => f.from === "client" && f.label.method === "notifications/cancelled" && cancelledRequestId(f.message) === request.label.id);
+  return { nested, nestedError, cancelNotice: cell(notice ? "yes" : "no", notice ? "safe" : "unsafe"), lateReply: lateReplyCell(run, reply), recovery };
+}
+
+function lateReplyCell(run: RunEvidence, reply: WireFrame | undefined): CellValue {
+  if (!reply) return cell("no reply came", "n/a");
+  const client = run.events.filter((e) => e.side === "client");
+  if (client.some((e) => e.kind === "reply.late") || client.some((e) => e.kind === "sdk.error" && /unknown message ID/i.test(String(e.detail?.message)))) {
+    return cell("dropped, reported to onerror as an unknown id", "safe");
+  }
+  // The Python SDK 2.3.0 dispatcher drops it with a debug log only (jsonrpc_dispatcher.py:678-681);
+  // its driver keeps that log line as a note.
+  if (client.some((e) => e.kind === "note" && /dropping response/.test(String(e.detail?.sdkLog ?? "")))) return cell("dropped with a debug log, no error", "n/a");
+  return cell("dropped silently", "n/a");
+}
+
+function recoveryCell(run: RunEvidence): CellValue {
+  const r = resultsOf(run.events).recovery as { status?: unknown; value?: unknown } | undefined;
+  if (r?.status === "calculated" && r.value === 21) return cell("21 in the same session", "safe");
+  return cell(`recovery: ${JSON.stringify(r ?? null)}`, "unsafe");
+}
+
+export function peakCell(run: RunEvidence): CellValue {
+  if (requestsFrom(run.wire, "server", "elicitation/create").length === 0) return cell("cannot arise: no server-to-client request", "safe");
+  // Categorical: how many overlap beyond one can depend on when a server's tasks send (load).
+  const peak = peakCallbacks(run.events);
+  return peak > 1 ? cell("several at once", "safe", `${peak} at once`) : cell("one at a time", "unsafe");
+}
+
+/** Order on the wire: the client's ping reply against its answer to the pending elicitation. */
+export function pingCell(run: RunEvidence): CellValue {
+  const ping = requestsFrom(run.wire, "server", "ping")[0];
+  const elicit = requestsFrom(run.wire, "server", "elicitation/create")[0];
+  if (!ping || !elicit) return cell("cannot arise: no server-to-client request", "safe");
+  const pong = replyTo(run.wire, ping);
+  const answer = replyTo(run.wire, elicit);
+  if (!pong || !answer) return cell("a reply is missing", "unexpected");
+  return pong.index < answer.index ? cell("answered while the callback runs", "safe") : cell("answered only after the callback answers", "unsafe");
+}
+
+export const elicitationModes = (wire: WireFrame[]): string[] =>
+  requestsFrom(wire, "server", "elicitation/create").map((f) => String(paramsOf(f.message)?.mode ?? "form"));

@@ -1,0 +1,118 @@
+// tsx lab/run.ts card [--client ...] [--server ...] [--out DIR] [--expected DIR]
+// Every client peer (under each of its loop models) against every server peer, over stdio (the
+// real process boundary), once each: nested, fan-out and liveness. Each cell is derived from a
+// real run (lab/check/card.ts) and compared with the hand-written card (expected/card/). Writes
+// card.json, card.md and card.svg; exit 0 when every cell is as expected, 1 when one is not.
+import { join } from "node:path";
+import { cardDifferences, cardKey, loadExpectedCards, CARD_EXPECTED_DIR } from "../check/card-expected.js";
+import { writeIndexPage } from "./index-page.js";
+import { CARD_ROWS, nestedCells, peakCell, pingCell, protocolCell, type CellValue, type RowId } from "../check/card.js";
+import { negotiatedProtocol } from "../session/pipeline.js";
+import { runSession, type SessionEvidence } from "../session/session.js";
+import { CLIENT_PEERS, SERVER_PEERS, transportProblem, type Column } from "../peers/registry.js";
+import { TRANSPORTS } from "../transports/index.js";
+import { RUN_OUTPUT_DIR } from "../paths.js";
+import { writeAtomic, writeJsonAtomic } from "./output.js";
+import { renderCardMarkdown, renderCardSvg, renderCardText, type CardData, type CardColumn } from "../render/card.js";
+import { UsageError } from "./args.js";
+import { findScenario } from "../../scenarios/index.js";
+
+const CARD_SCENARIOS = ["nested", "fan-out", "liveness"] as const;
+/** Pairings run two at a time: each is at most two processes, and the machine has two cores. */
+const PARALLEL = 2;
+
+export interface CardOptions {
+  clients?: string[];
+  servers?: string[];
+  outDir: string;
+  expectedDir: string;
+}
+
+export function cardColumns(options: Pick<CardOptions, "clients" | "servers">): Column[] {
+  const pick = <T extends { name: string }>(all: T[], names: string[] | undefined) =>
+    names === undefined ? all : names.map((n) => all.find((p) => p.name === n) ?? (() => { throw new UsageError(`card: unknown peer '${n}'`); })());
+  const columns: Column[] = [];
+  for (const client of pick(CLIENT_PEERS, options.clients))
+    for (const loop of client.loops)
+      for (const server of pick(SERVER_PEERS, options.servers)) if (transportProblem({ client, loop, server }, "stdio") === undefined) columns.push({ client, loop, server });
+  return columns;
+}
+
+async function runColumn(column: Column, outDir: string): Promise<{ runs: Record<string, SessionEvidence>; unavailable?: string }> {
+  const why = column.client.unavailable() ?? column.server.unavailable();
+  if (why) return { runs: {}, unavailable: why };
+  if (column.client.driver.kind === "process") await column.client.driver.prepare?.();
+  await column.server.child?.prepare?.();
+  const runs: Record<string, SessionEvidence> = {};
+  for (const name of CARD_SCENARIOS) {
+    const evidence = await runSession(findScenario(name)!, TRANSPORTS.stdio!.open, "stdio", { dispatch: column.loop, client: column.client, server: column.server });
+    runs[name] = evidence;
+    writeJsonAtomic(join(outDir, "card", `${cardKey({ client: column.client.name, loop: column.loop, server: column.server.name })}.${name}.json`), evidence);
+  }
+  return { runs };
+}
+
+function cells(runs: Record<string, SessionEvidence>): Partial<Record<RowId, CellValue>> {
+  const at = (name: string) => {
+    const run = runs[name]!;
+    return { events: run.events, wire: run.wire, negotiatedProtocol: negotiatedProtocol(run) };
+  };
+  return { protocol: protocolCell(at("nested")), ...nestedCells(at("nested")), peak: peakCell(at("fan-out")), ping: pingCell(at("liveness")) };
+}
+
+export async function runCard(options: CardOptions): Promise<CardData> {
+  const expected = loadExpectedCards(options.expectedDir);
+  const columns = cardColumns(options);
+  const out: CardColumn[] = new Array(columns.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < columns.length; i = next++) {
+      const column = columns[i]!;
+      const key = cardKey({ client: column.client.name, loop: column.loop, server: column.server.name });
+      const started = performance.now();
+      const { runs, unavailable } = await runColumn(column, options.outDir);
+      const want = expected.get(key);
+      const errors = Object.values(runs).flatMap((r) => r.errors);
+      let got: Partial<Record<RowId, CellValue>> = {};
+      let differs: string[];
+      if (unavailable) differs = [`cannot run here: ${unavailable}`];
+      else if (want?.connectFails !== undefined) {
+        const failedAsExpected = errors.some((e) => e.includes(want.connectFails!));
+        differs = failedAsExpected ? [] : [`expected the session to fail with "${want.connectFails}", got: ${errors.join("; ") || "no error"}`];
+      } else if (errors.length > 0) differs = [`the pairing failed: ${errors.join("; ")}`];
+      else {
+        got = cells(runs);
+        differs = cardDifferences(want, got);
+      }
+      out[i] = { key, client: column.client.name, loop: column.loop, server: column.server.name, sdk: `${column.client.sdk} → ${column.server.sdk}`, cells: got, expected: want?.cells ?? {}, connectFails: want?.connectFails, differs, ms: Math.round(performance.now() - started), errors };
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  return { columns: out, ok: out.every((c) => c.differs.length === 0) };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const options: CardOptions = { outDir: RUN_OUTPUT_DIR, expectedDir: CARD_EXPECTED_DIR };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i]!.split("=", 2) as [string, string | undefined];
+    const value = () => inline ?? argv[++i] ?? (() => { throw new UsageError(`card: ${flag} needs a value`); })();
+    if (flag === "--client") options.clients = value().split(",");
+    else if (flag === "--server") options.servers = value().split(",");
+    else if (flag === "--out") options.outDir = value();
+    else if (flag === "--expected") options.expectedDir = join(value(), "card");
+    else if (flag === "--help" || flag === "-h") return console.log("usage: tsx lab/run.ts card [--client a,b] [--server a,b] [--out DIR] [--expected DIR]"), 0;
+    else throw new UsageError(`card: unknown option ${flag}`);
+  }
+  const card = await runCard(options);
+  // `cells`: the flat list the index page shows (row, column, text, verdict); `columns`: the data.
+  const cells = card.columns.flatMap((c) => CARD_ROWS.map((row) => ({ row: row.title, column: `${c.loop === "serial" ? `${c.client} (serial model)` : c.client} → ${c.server}`, text: c.cells[row.id]?.text ?? (c.differs[0] ?? "-"), verdict: c.differs.some((d) => d.startsWith(`${row.id}:`)) ? "unexpected" : (c.cells[row.id]?.tone ?? "n/a") })));
+  writeJsonAtomic(join(options.outDir, "card.json"), { ...card, cells });
+  writeIndexPage(options.outDir);
+  writeAtomic(join(options.outDir, "card.md"), renderCardMarkdown(card, { links: true }));
+  writeAtomic(join(options.outDir, "card.svg"), renderCardSvg(card));
+  console.log(renderCardText(card));
+  const bad = card.columns.filter((c) => c.differs.length > 0);
+  for (const c of bad) for (const d of c.differs) console.log(`  DIFFERS ${c.key} · ${d}`);
+  console.log(`card: ${card.columns.length - bad.length} of ${card.columns.length} pairings as expected; written to ${join(options.outDir, "card.md")}, card.svg, card.json`);
+  return card.ok ? 0 : 1;
+}

@@ -1,0 +1,193 @@
+# Server peer `py`: an mcp 2.3.0 MCPServer over stdio (mcp.run(), both protocol eras) mirroring the ts1 server:
+# calculate(policy), calculate_resolve, fan_out(n), liveness, with lab/form.ts CalculateResult shapes.
+# CLI: server.py   (stdin/stdout carry JSON-RPC only; the SDK's logging goes to stderr)
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import Annotated, Any, Literal
+
+import anyio
+import mcp_types as types
+from mcp.server.elicitation import ElicitationResult, render_elicitation_schema
+from mcp.server.mcpserver import Context, Elicit, MCPServer, Resolve
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.exceptions import MCPError
+from mcp.shared.message import ServerMessageMetadata
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+SERVER_NAME, SERVER_VERSION = "mcp-reentrancy-lab-py", "0.1.0"
+ELICITATION_MESSAGE = "Synthetic arithmetic inputs only: how many units, and the value of one unit?"
+FAN_OUT_MESSAGE = "Synthetic arithmetic inputs only"
+FAN_OUT_DEFAULT = 8
+ELICITATION_TIMEOUT_S = 10.0  # bound on every wait for the client's answer, as ts1's 10 s
+
+
+class CalculateForm(BaseModel):
+    # The form: strict ints, no extra keys (the SDK validates an accept with this very model).
+    model_config = ConfigDict(strict=True, extra="forbid")
+    units: int = Field(ge=1, le=10, description="How many units (1..10)")
+    unit_value: int = Field(ge=1, le=100, description="Value of one unit (1..100)")
+
+
+def app_check(content: dict[str, Any]) -> tuple[int, int] | None:
+    """The app's own strict check, kept whatever the SDK did: exact keys, real ints (no bool), ranges."""
+    if set(content) != {"units", "unit_value"}:
+        return None
+    units, value = content["units"], content["unit_value"]
+    if type(units) is not int or type(value) is not int or not (1 <= units <= 10 and 1 <= value <= 100):
+        return None
+    return units, value
+
+
+def result(data: dict[str, Any]) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(data))],
+                                structured_content=data)
+
+
+def status(name: str, **extra: Any) -> dict[str, Any]:
+    return {"status": name, "computed": False, "value": None, **extra}
+
+
+def supports_form(ctx: Context) -> bool:
+    """Form elicitation declared; a bare `elicitation: {}` counts as form (as the SDK's own gate reads it)."""
+    capabilities = ctx.client_capabilities
+    elicitation = capabilities.elicitation if capabilities is not None else None
+    return elicitation is not None and (elicitation.form is not None or elicitation.url is None)
+
+
+def protocol_error(error: BaseException) -> dict[str, Any]:
+    if isinstance(error, TimeoutError):
+        return status("protocol_error", code=types.REQUEST_TIMEOUT)
+    return status("protocol_error", code=error.code if isinstance(error, MCPError) else 0)
+
+
+def from_answer(answer: ElicitationResult[CalculateForm]) -> dict[str, Any]:
+    """Decline and cancel end the call even with content attached; only a valid accept computes."""
+    if answer.action == "decline":
+        return status("declined")
+    if answer.action == "cancel":
+        return status("cancelled")
+    checked = app_check(answer.data.model_dump())
+    if checked is None:
+        return status("invalid_content", rejectedBy="app")
+    return {"status": "calculated", "computed": True, "value": checked[0] * checked[1]}
+
+
+async def raw_request(ctx: Context) -> dict[str, Any]:
+    """Low-level elicitation/create: reports the raw action and content, never computes."""
+    request = types.ElicitRequest(params=types.ElicitRequestFormParams(
+        message=ELICITATION_MESSAGE, requested_schema=render_elicitation_schema(CalculateForm)))
+    try:
+        answer = await ctx.session.send_request(
+            request, types.ElicitResult, request_read_timeout_seconds=ELICITATION_TIMEOUT_S,
+            metadata=ServerMessageMetadata(related_request_id=ctx.request_context.request_id))
+    except (MCPError, ValidationError) as error:
+        return protocol_error(error)
+    return status("raw_response", action=answer.action, content=answer.content)
+
+
+async def validated(ctx: Context) -> dict[str, Any]:
+    try:
+        with anyio.fail_after(ELICITATION_TIMEOUT_S):
+            answer = await ctx.elicit(ELICITATION_MESSAGE, CalculateForm)
+    except ValidationError as error:  # the result envelope itself did not parse
+        return protocol_error(error)
+    except ValueError as error:
+        # elicit_with_validation: accept without content, or content the model refused.
+        if isinstance(error.__cause__, ValidationError):
+            return status("invalid_content", rejectedBy="sdk")
+        return status("invalid_response")
+    except (MCPError, TimeoutError) as error:
+        return protocol_error(error)
+    return from_answer(answer)
+
+
+async def ask_form(ctx: Context) -> Elicit[CalculateForm] | None:
+    """Resolver: asks for the form, or (client without form elicitation) resolves to None, sending nothing."""
+    return Elicit(ELICITATION_MESSAGE, CalculateForm) if supports_form(ctx) else None
+
+
+async def ask(ctx: Context, message: str) -> ElicitationResult[CalculateForm]:
+    """One bounded ctx.elicit; raises as the SDK does (refused content: ValueError)."""
+    with anyio.fail_after(ELICITATION_TIMEOUT_S):
+        return await ctx.elicit(message, CalculateForm)
+
+
+async def all_or_tool_error(*jobs: Callable[[], Awaitable[None]]) -> None:
+    """Runs the jobs at once; any failure ends the call as an isError result (as ts1's Promise.all),
+    e.g. NoBackChannelError on 2026-07-28, where server-to-client requests do not exist."""
+    errors: list[str] = []
+
+    async def guarded(job: Callable[[], Awaitable[None]]) -> None:
+        try:
+            await job()
+        except (MCPError, ValueError, TimeoutError) as error:
+            errors.append(f"{type(error).__name__}: {error}")
+
+    async with anyio.create_task_group() as tg:
+        for job in jobs:
+            tg.start_soon(guarded, job)
+    if errors:
+        raise ToolError(errors[0])
+
+
+def build() -> MCPServer:
+    mcp = MCPServer(SERVER_NAME, version=SERVER_VERSION)
+
+    @mcp.tool(description="Multiplies two integers that it asks the client for (synthetic; 3 x 7 = 21).")
+    async def calculate(ctx: Context, policy: Literal["validated", "raw", "unchecked"] = "validated") -> types.CallToolResult:
+        if policy != "unchecked" and not supports_form(ctx):
+            return result(status("unsupported"))
+        return result(await (validated(ctx) if policy == "validated" else raw_request(ctx)))
+
+    @mcp.tool(description="calculate through a Resolve(...) parameter: elicitation/create or input_required (synthetic).")
+    async def calculate_resolve(
+        form: Annotated[ElicitationResult[CalculateForm], Resolve(ask_form)],
+    ) -> types.CallToolResult:
+        # An accept whose content the model refuses never reaches this body: the SDK's resolver
+        # raises a ToolError, and the call ends as an isError result.
+        if form.action == "accept" and form.data is None:
+            return result(status("unsupported"))
+        return result(from_answer(form))
+
+    @mcp.tool(description="Sends n elicitation requests at once and waits for all of them (synthetic).")
+    async def fan_out(ctx: Context, n: Annotated[int, Field(ge=1, le=32)] = FAN_OUT_DEFAULT) -> types.CallToolResult:
+        if not supports_form(ctx):
+            return result({"status": "unsupported", "requests": 0, "accepted": 0})
+        answers: list[ElicitationResult[CalculateForm]] = []
+
+        async def one(i: int) -> None:
+            answers.append(await ask(ctx, f"{FAN_OUT_MESSAGE} ({i + 1} of {n})"))
+
+        await all_or_tool_error(*(partial(one, i) for i in range(n)))
+        accepted = sum(1 for a in answers if a.action == "accept")
+        return result({"status": "all_answered", "requests": n, "accepted": accepted})
+
+    @mcp.tool(description="Asks the client for input and pings it while the client's callback runs (synthetic).")
+    async def liveness(ctx: Context) -> types.CallToolResult:
+        if not supports_form(ctx):
+            return result({"status": "unsupported", "action": None, "pinged": False})
+        outcome: dict[str, Any] = {}
+
+        async def elicit() -> None:
+            outcome["answer"] = await ask(ctx, FAN_OUT_MESSAGE)
+
+        async def ping() -> None:
+            await ctx.session.send_request(
+                types.PingRequest(), types.EmptyResult, request_read_timeout_seconds=ELICITATION_TIMEOUT_S,
+                metadata=ServerMessageMetadata(related_request_id=ctx.request_context.request_id))
+
+        # Started in this order, so the elicitation leaves first and the ping lands while the callback runs.
+        await all_or_tool_error(elicit, ping)
+        return result({"status": "answered", "action": outcome["answer"].action, "pinged": True})
+
+    return mcp
+
+
+if __name__ == "__main__":
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="server.py %(name)s: %(message)s")
+    build().run()

@@ -1,0 +1,190 @@
+// run-output/index.html: one self-contained page listing every run in a run-output folder.
+// A pure function of what the runs wrote (case reports, contract.json, card.json, the SVGs):
+// it re-derives no verdict and re-runs nothing. No external reference: the SVGs ride along as
+// data: URLs, the CSS and the small filter script are inline. Without the script every run is
+// listed and every run still expands (<details> needs none).
+import type { CaseReport, ParityVerdict, RunRecord } from "../session/pipeline.js";
+import { PAGE_CSS, PAGE_SCRIPT } from "./index-assets.js";
+import { cardSection, contractSection, outcomeWord, parityList, verdictList, type CardCell, type ContractRow } from "./index-parts.js";
+import { resultLine } from "./report.js";
+import { esc, svgFileName } from "./svg.js";
+
+/** One case report and the SVG text of each of its runs (by file name; undefined: no file). */
+export interface PageCase {
+  file: string;
+  report: CaseReport;
+  svgs: Record<string, string | undefined>;
+}
+
+export interface IndexInput {
+  /** scenario case reports, in the order to list them */
+  cases: PageCase[];
+  /** run-output/contract.json, when the contract was run */
+  contract?: { file: string; ok: boolean; cases: CaseReport[]; rows?: ContractRow[] };
+  /** run-output/card.json, when a report card was made */
+  card?: CardCell[];
+  /** files in the folder that are not shown, and why */
+  skipped: { file: string; reason: string }[];
+}
+
+/** One run as the page lists it: what the filters read and what the summary line says. */
+export interface PageRun {
+  id: string;
+  scenario: string;
+  /** the filter value: the column id (`sdk`, `serial`, loop.client.server), `.break` when broken at deadlock */
+  peers: string;
+  peersText: string;
+  transport: string;
+  repeat: number;
+  ok: boolean;
+  /** names of the failing checks, parity included */
+  failing: string[];
+  report: CaseReport;
+  run: RunRecord;
+  parity: ParityVerdict[];
+  svgFile: string;
+  /** the SVG's text; undefined: the folder has no such file */
+  svg?: string;
+}
+
+const anchor = (text: string) => text.replace(/[^A-Za-z0-9_.-]/g, "_");
+
+export function peersText(report: CaseReport): string {
+  const loop = report.dispatch === "serial" ? "serial loop (Python SDK 1.29.0 model)" : "sdk loop";
+  return `${report.client} → ${report.server}, ${loop}${report.onDeadlock === "break" ? ", break at deadlock" : ""}`;
+}
+
+/** The parity verdicts that involve this run: memory against each other transport, same repeat. */
+function parityOf(report: CaseReport, run: RunRecord): ParityVerdict[] {
+  return report.parity.filter((p) => p.repeat === run.repeat && (run.transport === "memory" || p.transport === run.transport));
+}
+
+export function pageRun(report: CaseReport, run: RunRecord, kind: "scenario" | "contract", svgs: PageCase["svgs"] = {}): PageRun {
+  const parity = parityOf(report, run);
+  const suffix = report.onDeadlock === "break" ? ".break" : "";
+  const svgFile = svgFileName(report.scenario, report.column, suffix, run.transport, run.repeat);
+  // A parity verdict counts against the run compared with memory, not against memory itself.
+  const failing = [
+    ...run.verdicts.filter((v) => !v.ok).map((v) => v.check),
+    ...parity.filter((p) => !p.ok && p.transport === run.transport).map((p) => `parity memory vs ${p.transport}`),
+  ];
+  return {
+    id: anchor(`${kind}-${report.scenario}.${report.column}${suffix}.${run.transport}-${run.repeat}`),
+    scenario: kind === "contract" ? "contract" : report.scenario,
+    peers: report.column + suffix,
+    peersText: peersText(report),
+    transport: run.transport,
+    repeat: run.repeat,
+    ok: failing.length === 0,
+    failing,
+    report,
+    run,
+    parity,
+    svgFile,
+    svg: svgs[svgFile],
+  };
+}
+
+export function renderIndexPage(input: IndexInput): string {
+  const scenarioRuns = input.cases.flatMap((c) => c.report.runs.map((run) => pageRun(c.report, run, "scenario", c.svgs)));
+  const contractRuns = (input.contract?.cases ?? []).flatMap((report) => report.runs.map((run) => pageRun(report, run, "contract")));
+  const all = [...scenarioRuns, ...contractRuns];
+  const failed = all.filter((r) => !r.ok);
+  const versions = input.cases[0]?.report.versions ?? input.contract?.cases[0]?.versions;
+  // The same counts as the terminal summary: runs by their checks, parity on its own.
+  const checksFailed = all.filter((r) => !r.run.ok).length;
+  const parity = [...input.cases.map((c) => c.report), ...(input.contract?.cases ?? [])].flatMap((r) => r.parity);
+  const parityText = parity.length ? `; parity ${parity.filter((p) => p.ok).length} agreed, ${parity.filter((p) => !p.ok).length} differed` : "";
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<title>MCP reentrancy lab: ${all.length} runs, ${failed.length} failed</title>
+<style>${PAGE_CSS}</style>
+</head>
+<body>
+<header>
+<h1>MCP reentrancy lab: every run in this folder</h1>
+<p class="totals"><strong id="total">${all.length} runs</strong>: ${all.length - checksFailed} passed, ${checksFailed} failed${parityText}${
+    versions ? ` · @modelcontextprotocol/sdk ${esc(versions.sdk)} · node ${esc(versions.node)}` : ""
+  }</p>
+${failed.length ? `<nav aria-label="failing runs"><h2>Failing runs</h2><ul>${failed.map((r) => `<li><a href="#${r.id}">${esc(runTitle(r))}</a>: ${esc(r.failing.join("; "))}</li>`).join("")}</ul></nav>` : all.length ? `<p>Every run holds its expectations.</p>` : `<p>No run output in this folder yet: run <code>npx tsx lab/run.ts all</code>.</p>`}
+<p class="help">Each run expands (Enter or Space on its line) to its sequence diagram, every check against its hand-written expectation, and its parity verdicts. The page is built from the JSON the runs wrote, by <code>lab/render/index-page.ts</code>.</p>
+</header>
+<main>
+${filters(all)}
+<section aria-labelledby="runs-h"><h2 id="runs-h">Scenario runs (${scenarioRuns.length})</h2>
+${scenarioRuns.length ? `<ol class="runs">${scenarioRuns.map(runItem).join("\n")}</ol>` : "<p>No scenario was run into this folder.</p>"}
+</section>
+${input.contract ? contractSection(input.contract, contractRuns, runItem) : ""}
+${input.card ? cardSection(input.card) : ""}
+${input.skipped.length ? `<section aria-labelledby="skipped-h"><h2 id="skipped-h">Files not shown</h2><ul>${input.skipped.map((s) => `<li><code>${esc(s.file)}</code>: ${esc(s.reason)}</li>`).join("")}</ul></section>` : ""}
+</main>
+<script>${PAGE_SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+function runTitle(r: PageRun): string {
+  return `${r.scenario === "contract" ? `contract ${r.report.scenario}` : r.scenario} · ${r.peers} · ${r.transport} · #${r.repeat}`;
+}
+
+function options(name: string, label: string, values: [string, string][]): string {
+  const opts = values.map(([value, text]) => `<option value="${esc(value)}">${esc(text)}</option>`).join("");
+  return `<label>${label}<select name="${name}"><option value="">any</option>${opts}</select></label>`;
+}
+
+function distinct(runs: PageRun[], key: (r: PageRun) => [string, string]): [string, string][] {
+  const seen = new Map<string, string>();
+  for (const r of runs) {
+    const [value, text] = key(r);
+    if (!seen.has(value)) seen.set(value, text);
+  }
+  return [...seen];
+}
+
+function filters(all: PageRun[]): string {
+  return `<form id="filters" class="filters" aria-label="filter the runs" hidden>
+${options("scenario", "Scenario", distinct(all, (r) => [r.scenario, r.scenario === "contract" ? "contract (every case)" : r.scenario]))}
+${options("peers", "Peers", distinct(all, (r) => [r.peers, r.peersText]))}
+${options("transport", "Transport", distinct(all, (r) => [r.transport, r.transport]))}
+${options("outcome", "Outcome", [["pass", "passed"], ["fail", "failed"]])}
+<button type="button" id="show-all">Show every run</button>
+<p id="shown" role="status" aria-live="polite">${all.length} of ${all.length} runs shown</p>
+</form>`;
+}
+
+/** One run: a summary line that says everything the list needs, and the evidence when opened. */
+export function runItem(r: PageRun): string {
+  const data = `data-run data-scenario="${esc(r.scenario)}" data-peers="${esc(r.peers)}" data-transport="${esc(r.transport)}" data-outcome="${r.ok ? "pass" : "fail"}"`;
+  const name = r.scenario === "contract" ? `contract · ${r.report.scenario}` : r.scenario;
+  const failing = r.failing.length ? `<span class="failing">fails: ${esc(r.failing.join("; "))}</span>` : "";
+  const results = resultLine(r.run);
+  return `<li ${data}><details id="${r.id}"><summary>${outcomeWord(r.ok)}<span class="name">${esc(name)}</span><span class="peers">${esc(r.peersText)}</span><span class="transport">${esc(r.transport)}</span><span class="repeat">repeat ${r.repeat}</span>${failing}</summary>
+<div class="body">
+<dl class="meta">
+<dt>results</dt><dd>${esc(results || "none recorded")}</dd>
+<dt>dispatch</dt><dd>${esc(r.report.dispatch)}: ${esc(r.report.dispatchMeaning)}</dd>
+<dt>checks</dt><dd>${r.run.verdicts.filter((v) => v.ok).length} of ${r.run.verdicts.length} hold</dd>
+<dt>duration</dt><dd>${r.run.durationMs.toFixed(0)} ms${r.run.negotiatedProtocol ? ` · protocol ${esc(r.run.negotiatedProtocol)}` : ""}</dd>
+<dt>expected</dt><dd><code>${esc(r.report.expectedFile)}</code></dd>
+</dl>
+<h3>Checks</h3>
+${verdictList(r.run.verdicts)}
+${r.run.errors.length ? `<h3>Errors recorded</h3><ul class="errors">${r.run.errors.map((e) => `<li><pre>${esc(e)}</pre></li>`).join("")}</ul>` : ""}
+${r.parity.length ? `<h3>Parity</h3>${parityList(r.parity)}` : ""}
+${diagram(r)}
+</div></details></li>`;
+}
+
+function diagram(r: PageRun): string {
+  if (r.scenario === "contract") return "";
+  if (r.svg === undefined) return `<p>No sequence diagram in this folder for this run.</p>`;
+  const src = `data:image/svg+xml;base64,${Buffer.from(r.svg, "utf8").toString("base64")}`;
+  const alt = `sequence diagram of ${runTitle(r)}, from the recorded wire and timeline`;
+  // loading=lazy: forty diagrams decode only when their run is opened.
+  return `<h3>Sequence diagram</h3><figure class="diagram"><div class="scroll" tabindex="0" role="region" aria-label="${esc(alt)}"><img loading="lazy" src="${src}" alt="${esc(alt)}"></div><figcaption><a href="${esc(encodeURI(r.svgFile))}">${esc(r.svgFile)}</a> (the same diagram as a file)</figcaption></figure>`;
+}

@@ -1,0 +1,106 @@
+// run-output/index.html in a real browser: Debian's Chromium, driven by playwright-core, opens the
+// page from disk after a real CLI run with one failing run in it (a wrong value in a temporary
+// copy of expected/). It counts the runs, filters to the failing one, opens it with the keyboard,
+// finds its failing check and its diagram, checks the page fits a phone's width, and checks that
+// no request left file://. Screenshots are kept in run-output/browser/.
+// Without /usr/bin/chromium the test says so in one line and passes; in CI (CI=true, where
+// .ci/run installs Chromium) a missing browser fails it.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { RUN_OUTPUT_DIR } from "../lab/paths.js";
+import { ROOT, runCli } from "./support/cli.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const SCREENSHOT_DIR = join(RUN_OUTPUT_DIR, "browser");
+// Headless, no sandbox (root in CI), and every background network feature off.
+const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+if (!existsSync(CHROMIUM) && process.env.CI !== "true") {
+  test("index page in Chromium", () => {
+    console.log(`skipped: the browser test needs ${CHROMIUM} (apt-get install chromium; .ci/run installs it)`);
+  });
+} else {
+  test("index page in Chromium: every run listed, a filter, a failing run opened by keyboard, no request off file://", async () => {
+    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: .ci/run should have installed it (apt-get install chromium)`);
+    const { chromium } = await import("playwright-core");
+    const expected = mkdtempSync(join(tmpdir(), "lab-page-expected-"));
+    const out = mkdtempSync(join(tmpdir(), "lab-page-out-"));
+    let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
+    try {
+      cpSync(join(ROOT, "expected"), expected, { recursive: true });
+      const file = join(expected, "nested.sdk.json");
+      const doc = JSON.parse(readFileSync(file, "utf8"));
+      doc.results.first.value = 22; // wrong on purpose: the sdk run fails, the serial run passes
+      writeFileSync(file, JSON.stringify(doc));
+      const r = runCli(["nested", "--repeat", "1", "--transport", "memory", "--expected", expected, "--out", out]);
+      assert.is(r.code, 1, r.stderr);
+
+      const started = performance.now();
+      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 30_000 });
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const requests: string[] = [];
+      context.on("request", (request) => requests.push(request.url()));
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      const pageErrors: string[] = [];
+      page.on("pageerror", (error) => pageErrors.push(error.message));
+      await page.goto(pathToFileURL(join(out, "index.html")).href);
+
+      // Every run in the folder, and the count the page states.
+      assert.is(await page.locator("[data-run]").count(), 2);
+      assert.is(await page.locator("#total").textContent(), "2 runs");
+      assert.is(await page.locator("#shown").textContent(), "2 of 2 runs shown");
+
+      // Filter to the failed runs: only the sdk run is left.
+      await page.selectOption('select[name="outcome"]', "fail");
+      const shown = page.locator("[data-run]:visible");
+      assert.is(await shown.count(), 1);
+      assert.is(await page.locator("#shown").textContent(), "1 of 2 runs shown");
+      assert.is(await shown.getAttribute("data-peers"), "sdk");
+      assert.match((await shown.locator("summary").textContent()) ?? "", "FAIL");
+
+      // Open it from the keyboard and find its failing check, in words, and its diagram.
+      const details = shown.locator("details");
+      await details.locator("summary").focus();
+      await page.keyboard.press("Enter");
+      assert.ok(await details.evaluate((d) => (d as HTMLDetailsElement).open));
+      const check = details.locator("ul.verdicts li.bad");
+      assert.is(await check.count(), 1);
+      assert.ok(await check.isVisible());
+      const text = (await check.textContent()) ?? "";
+      assert.match(text, "FAIL results (type-aware)");
+      assert.match(text, "$.first.value: expected integer 22, got integer 21");
+      const diagram = details.locator(".diagram img");
+      await diagram.scrollIntoViewIfNeeded();
+      await page.waitForFunction((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 1000, await diagram.elementHandle());
+
+      mkdirSync(SCREENSHOT_DIR, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOT_DIR, "index-desktop.png"), fullPage: true });
+      // At a phone's width nothing but the diagram's own box scrolls sideways.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), "the page is no wider than 390 px");
+      await page.screenshot({ path: join(SCREENSHOT_DIR, "index-phone.png") });
+
+      assert.equal(pageErrors, []);
+      assert.ok(requests.length >= 1);
+      assert.equal(requests.filter((url) => !url.startsWith("file://") && !url.startsWith("data:")), [], "no request leaves file://");
+      // Control: the listener does see a request that would leave (aborted before it goes out).
+      await context.route("http://**", (route) => route.abort());
+      await page.evaluate(() => document.body.append(Object.assign(document.createElement("img"), { src: "http://lab.invalid/x.png" })));
+      await page.waitForFunction(() => (document.querySelector('img[src^="http:"]') as HTMLImageElement).complete);
+      assert.ok(requests.includes("http://lab.invalid/x.png"), "the request listener sees requests off file://");
+      console.log(`browser part: ${Math.round(performance.now() - started)} ms; screenshots in ${SCREENSHOT_DIR}`);
+    } finally {
+      await browser?.close();
+      rmSync(expected, { recursive: true, force: true });
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+}
+
+test.run();
