@@ -22,6 +22,8 @@ import type { ChildEvidence } from "../lab/transports/child-process.js";
 import { HTTP_500_BODY, SSE_GARBAGE_DATA } from "../lab/transports/http-faults.js";
 import { httpProblems, sseTap, type HttpEvidence } from "../lab/transports/http-log.js";
 import { httpTransport } from "../lab/transports/http.js";
+import { TRANSPORT_NAMES } from "../lab/transports/index.js";
+import { Over } from "../lab/check/expectations.js";
 import { serveStreamableHttp } from "../lab/transports/http-server.js";
 import { isListening, listeningPortsOf } from "../lab/transports/listening.js";
 import { lifecycleProblems, type ChildSide } from "../lab/transports/stdio.js";
@@ -176,6 +178,10 @@ test("the socket check sees a real listening socket held by this process, and se
   assert.ok(listeningPortsOf("self").includes(server.port) && isListening(server.port));
   await server.close();
   assert.not.ok(listeningPortsOf("self").includes(server.port) || isListening(server.port));
+});
+
+test("an expectation's `over` names exactly the registered transports", () => {
+  assert.equal([...Over.shape.transports.element.options].sort(), TRANSPORT_NAMES().sort());
 });
 
 test("the SSE tap reads events as the SDK does: CRLF split across chunks, comments, multi-line data, other event types", async () => {
