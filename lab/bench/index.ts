@@ -10,6 +10,7 @@ import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { createCalculateServer } from "../peers/ts1/calculate-server.js";
 import { VALID_ANSWER } from "../peers/form.js";
 import { benchStdio } from "./stdio.js";
+import { benchHttp } from "./http.js";
 import { createLinkedPair } from "../transports/linked.js";
 import { openMemoryTransport } from "../transports/memory.js";
 import type { DispatchModel, OnDeadlock } from "../history/receive-loop.js";
@@ -197,6 +198,7 @@ export async function main(argv: string[] = []): Promise<number> {
   console.log(
     `stdio parity run (3 scenarios x 2 models x 2 repeats, memory + stdio): ${round(stdio.parityRunWallMs! / 1000, 2)} s wall, of which stdio sessions ${round(stdio.parityRunStdioMs! / 1000, 2)} s   (no goal)`,
   );
+  for (const line of await benchHttp()) console.log(line);
   const missed = goals.filter((g) => !g.met);
   console.log(
     missed.length === 0

@@ -21,10 +21,14 @@ export const EventSelector = z.strictObject({
 });
 export type EventSelector = z.infer<typeof EventSelector>;
 
+/** The transports a claim is made over (absent: every one), and why not over the others. */
+export const Over = z.strictObject({ transports: z.array(z.enum(["memory", "stdio", "http"])).min(1), why: z.string().min(1) });
+
 export const OrderRule = z.strictObject({
   why: z.string().min(1),
   first: EventSelector,
   then: EventSelector,
+  over: Over.optional(),
 });
 export type OrderRule = z.infer<typeof OrderRule>;
 
@@ -50,6 +54,8 @@ export const TimingRule = z.strictObject({
   atMostCallbacks: z.number().min(0).optional(),
   /** an absolute bound, only where the protocol gives one (a request's own timeout) */
   atMostMs: z.number().min(0).optional(),
+  /** the transports this bound is claimed over (absent: every one), and why not the others */
+  over: Over.optional(),
 });
 export type TimingRule = z.infer<typeof TimingRule>;
 
@@ -82,7 +88,7 @@ export const Expectation = z.strictObject({
    * Differences between the in-memory and the stdio timeline that are real and allowed, each
    * with the reason (lab/parity.ts names the rules). Absent: the two must agree exactly.
    */
-  parityAllows: z.array(z.strictObject({ rule: z.enum(["concurrent-arrivals"]), why: z.string().min(1) })).optional(),
+  parityAllows: z.array(z.strictObject({ rule: z.enum(["concurrent-arrivals", "http-streams"]), why: z.string().min(1) })).optional(),
   /** most client callbacks running at once (fan-out) */
   peakCallbacks: z.int().min(0).optional(),
   /** at least this many callbacks at once, where the server sends its requests from separate

@@ -3,6 +3,7 @@
 // only what does not depend on timing: kinds, ids, methods, frame types, order, and a few
 // semantic detail keys. Any difference left is reported, or allowed with a written reason.
 import type { EventKind, Side, TimelineEvent } from "../history/timeline.js";
+import { eventName, permuted, same, sameExcept, sortKeys, swappedSegments, type WalkContext } from "./reorder.js";
 
 /** Detail keys that carry meaning rather than timing (waitedMs, queued, frame indexes are dropped). */
 export const STABLE_DETAIL_KEYS = [
@@ -68,13 +69,6 @@ export function canonicalMessage(message: string): string {
   }
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== "object") return value;
-  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return Object.fromEntries(entries.map(([k, v]) => [k, sortKeys(v)]));
-}
-
 /** A difference accepted on purpose; `reason` says why it is not a behaviour difference. */
 export interface AllowedDifference {
   reason: string;
@@ -89,16 +83,37 @@ export interface AllowedDifference {
    * other events is not compared (e.g. when concurrent frames land between the client's steps).
    */
   floating?: boolean;
+  /**
+   * With `floating`: events of that kind may also change order among themselves, but only for
+   * pairs this says may swap (`a` before `b` in memory, after it in the other run). It is built
+   * from the other run's own evidence (lab/check/http-parity.ts), never a blanket pass.
+   */
+  reorderable?: (a: ParityEvent, b: ParityEvent) => boolean;
+  /** why such a swap is allowed (reported when one was needed) */
+  reorderReason?: string;
+  /**
+   * Two adjacent segments, each an arrival of this kind and what followed it up to the next
+   * arrival or send, may trade places, if the other run's evidence says the two frames came on
+   * different streams (PairEvidence). Nothing else may move.
+   */
+  adjacentSwap?: boolean;
+}
+
+/** What the other run's own evidence says about two frames (lab/check/http-parity.ts builds it). */
+export interface PairEvidence {
+  /** the two frames from the server came on different HTTP response streams */
+  differentStreams(a: ParityEvent, b: ParityEvent): boolean;
 }
 
 /**
  * For scenarios with several frames in flight at once (fan-out), not for the reentrancy ones:
  * in memory a burst of server sends all lands in the client queue before the pump's microtask
  * runs; over stdio each line is its own write, and how many the parent reads per chunk is up to
- * the OS. Arrival order (the pipe is FIFO) and dispatch order still have to match.
+ * the OS (over HTTP: each SSE event, on one stream). Arrival order (the pipe and each stream are
+ * FIFO) and dispatch order still have to match.
  */
 export const CONCURRENT_ARRIVALS: readonly AllowedDifference[] = floatingArrivals(
-  "arrivals of concurrent frames interleave with client steps as the pipe delivers them; order kept, position and heldBehind not compared",
+  "arrivals of concurrent frames interleave with client steps as the pipe (or the SSE stream) delivers them; order kept, position and heldBehind not compared",
   "under the sdk model a frame is dispatched as soon as it arrives, so dispatches float with arrivals; their order is kept",
 );
 
@@ -127,6 +142,8 @@ export interface ParityResult {
   otherCount: number;
   /** reasons of the allowances that were actually used */
   allowedUsed: string[];
+  /** pairs a `reorderable` allowance let swap, in words */
+  reordered?: string[];
 }
 
 export function compareParity(
@@ -134,29 +151,35 @@ export function compareParity(
   otherEvents: readonly TimelineEvent[],
   allowed: readonly AllowedDifference[] = [],
   side: Side = "client",
+  pairs?: PairEvidence,
 ): ParityResult {
   const memory = normalise(memoryEvents, side);
   const stdio = normalise(otherEvents, side);
   const used = new Set<string>();
+  const reordered: string[] = [];
+  const ctx: WalkContext = { used, reordered, ...(pairs && { pairs }) };
   const result = (firstDifference?: ParityDifference): ParityResult => ({
     ok: firstDifference === undefined,
     ...(firstDifference && { firstDifference }),
     memoryCount: memory.length,
     otherCount: stdio.length,
     allowedUsed: [...used],
+    ...(reordered.length > 0 && { reordered }),
   });
   // Strict first: an allowance is only reported as used when the strict comparison fails.
-  const strict = walk(memory, stdio, [], used, "events");
+  const strict = walk(memory, stdio, [], ctx, "events");
   if (!strict || allowed.length === 0) return result(strict);
   const floating = allowed.filter((a) => a.floating);
   for (const rule of floating) {
     const pick = (events: ParityEvent[]) => events.filter((e) => e.kind === rule.kind);
-    const difference = walk(pick(memory), pick(stdio), [rule], used, rule.kind);
+    const difference = rule.reorderable
+      ? permuted(pick(memory), pick(stdio), rule, used, reordered)
+      : walk(pick(memory), pick(stdio), [rule], ctx, rule.kind);
     if (difference) return result(difference);
     if (pick(memory).length > 0) used.add(rule.reason);
   }
   const rest = (events: ParityEvent[]) => events.filter((e) => !floating.some((a) => a.kind === e.kind));
-  return result(walk(rest(memory), rest(stdio), allowed.filter((a) => !a.floating), used, "events"));
+  return result(walk(rest(memory), rest(stdio), allowed.filter((a) => !a.floating), ctx, "events"));
 }
 
 /** Walks both sequences in step; returns the first difference no allowance covers. */
@@ -164,9 +187,10 @@ function walk(
   memory: ParityEvent[],
   stdio: ParityEvent[],
   allowed: readonly AllowedDifference[],
-  used: Set<string>,
+  ctx: WalkContext,
   sequence: string,
 ): ParityDifference | undefined {
+  const { used } = ctx;
   let i = 0;
   let j = 0;
   while (i < memory.length || j < stdio.length) {
@@ -174,6 +198,15 @@ function walk(
     const s = stdio[j];
     if (m && s && same(m, s)) {
       i++, j++;
+      continue;
+    }
+    const swap = m && s && allowed.find((a) => a.adjacentSwap && a.kind === m.kind && a.kind === s.kind);
+    const length = swap && ctx.pairs ? swappedSegments(memory, stdio, i, j) : 0;
+    if (swap && length > 0 && ctx.pairs!.differentStreams(m!, s!)) {
+      used.add(swap.reason);
+      ctx.reordered.push(`${swap.kind}: ${eventName(s!)} and what followed it before ${eventName(m!)} and what followed it`);
+      i += length;
+      j += length;
       continue;
     }
     const rule =
@@ -189,19 +222,24 @@ function walk(
   return undefined;
 }
 
-const same = (a: ParityEvent, b: ParityEvent): boolean => JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
-
-function sameExcept(a: ParityEvent, b: ParityEvent, keys: readonly string[]): boolean {
-  const strip = (e: ParityEvent): ParityEvent => {
-    const detail = Object.fromEntries(Object.entries(e.detail ?? {}).filter(([k]) => !keys.includes(k)));
-    return { ...e, detail };
-  };
-  return same(strip(a), strip(b));
-}
+/**
+ * Over Streamable HTTP the server's frames come on several streams (the GET stream, each POST's
+ * response), and nothing orders two streams: a frame sent first on one may be read after a frame
+ * sent later on another. Only for frames the run's HTTP evidence shows on different streams, and
+ * only as two adjacent arrivals trading places with what each caused, before the client's next send.
+ */
+export const HTTP_STREAMS: readonly AllowedDifference[] = [
+  {
+    reason: "two frames from the server came on different HTTP streams (the GET stream, a POST's response), which nothing orders: their arrivals, each with what it caused, traded places",
+    kind: "frame.arrived",
+    adjacentSwap: true,
+  },
+];
 
 /** The allowances an expectation may name (`parityAllows[].rule`), by name. */
-export const PARITY_RULES: Record<"concurrent-arrivals", readonly AllowedDifference[]> = {
+export const PARITY_RULES: Record<"concurrent-arrivals" | "http-streams", readonly AllowedDifference[]> = {
   "concurrent-arrivals": CONCURRENT_ARRIVALS,
+  "http-streams": HTTP_STREAMS,
 };
 
 /**

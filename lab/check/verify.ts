@@ -11,6 +11,8 @@ export interface Evidence {
   wire: WireFrame[];
   /** failures of the session itself (bound exceeded, transport problems) */
   errors?: string[];
+  /** the transport the run went over (a timing rule may be claimed over some only) */
+  transport?: string;
 }
 
 export interface Verdict {
@@ -33,18 +35,30 @@ export function verify(evidence: Evidence, expected: Expectation): Verdict[] {
     verdict("server requests sit inside a tools/call", nestingProblems(evidence.wire)),
     verdict("nested requests", differences(expected.nested, nestedOutcomes(evidence.events))),
     verdict("client events", differences(expected.events, eventCounts(evidence.events, Object.keys(expected.events)))),
-    ...expected.order.map((rule) => verdict(`order: ${rule.why}`, orderProblems(evidence.events, rule.first, rule.then))),
+    ...expected.order.map((rule) =>
+      claimed(rule, evidence)
+        ? verdict(`order: ${rule.why}`, orderProblems(evidence.events, rule.first, rule.then))
+        : verdict(`order: ${rule.why} (not claimed over ${evidence.transport}: ${rule.over!.why})`, []),
+    ),
     ...(expected.peakCallbacks === undefined
       ? []
       : [verdict("callbacks running at once (peak)", differences(expected.peakCallbacks, peakCallbacks(evidence.events)))]),
     ...(expected.peakAtLeast === undefined
       ? []
       : [verdict(`callbacks running at once: at least ${expected.peakAtLeast.callbacks} (${expected.peakAtLeast.why})`, atLeast(peakCallbacks(evidence.events), expected.peakAtLeast.callbacks))]),
-    ...(expected.timing ?? []).map((rule) => verdict(`timing: ${rule.why}`, timingProblems(evidence.events, rule))),
+    ...(expected.timing ?? []).map((rule) =>
+      claimed(rule, evidence)
+        ? verdict(`timing: ${rule.why}`, timingProblems(evidence.events, rule))
+        : verdict(`timing: ${rule.why} (not claimed over ${evidence.transport}: ${rule.over!.why})`, []),
+    ),
   ];
 }
 
 const atLeast = (got: number, want: number): string[] => (got >= want ? [] : [`peak ${got}, expected at least ${want}`]);
+
+/** Is this rule claimed over the run's transport? (Absent `over`: over every one.) */
+const claimed = (rule: { over?: { transports: string[] } }, evidence: Evidence) =>
+  !rule.over || evidence.transport === undefined || rule.over.transports.includes(evidence.transport);
 
 /** The most client callbacks that were inside their handler at the same moment. */
 export function peakCallbacks(events: TimelineEvent[]): number {

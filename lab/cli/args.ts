@@ -35,7 +35,8 @@ options:
   --dispatch sdk|serial|both     receive-loop model on the client (default both)
                                  sdk: the TypeScript SDK as shipped
                                  serial: a model of the MCP Python SDK 1.29.0 client loop
-  --transport <name>|both        memory, stdio, or both (default both)
+  --transport <name>|all|both    memory, stdio or http; all: every one (default);
+                                 both: memory and stdio (what it always meant)
   --repeat N                     fresh sessions per case (default 2)
   --on-deadlock wait|break       serial only: let the SDK timeout fire, or fail the nested
                                  request the moment the cycle is detected (default wait)
@@ -107,9 +108,10 @@ export function parseArgs(argv: string[], transportNames: string[]): RunArgs {
       }
       case "--transport": {
         const v = valueOf(argv, i++, arg);
-        if (v === "both") args.transports = [...transportNames];
+        if (v === "all") args.transports = [...transportNames];
+        else if (v === "both") args.transports = transportNames.filter((t) => t === "memory" || t === "stdio");
         else if (transportNames.includes(v)) args.transports = [v];
-        else throw new UsageError(`--transport must be ${transportNames.join(", ")} or both, not '${v}'`);
+        else throw new UsageError(`--transport must be ${transportNames.join(", ")}, all or both, not '${v}'`);
         break;
       }
       case "--repeat": {

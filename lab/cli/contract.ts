@@ -1,4 +1,4 @@
-// tsx lab/run.ts contract [<case>] [--transport <name>|both] [--repeat N] [--json] [--out DIR]
+// tsx lab/run.ts contract [<case>] [--transport <name>|all|both] [--repeat N] [--json] [--out DIR]
 // Runs the form-elicitation contract over every registered transport, prints one row per case
 // and transport, writes run-output/contract.json (also when a check fails). Exit 0 when every
 // check holds, 1 when one fails; bad usage throws UsageError (exit 2 in lab/run.ts).
@@ -12,7 +12,7 @@ import { TRANSPORT_NAMES } from "../transports/index.js";
 import { assertPinnedSdk, readVersions } from "../peers/versions.js";
 import { CONTRACT_CASES, findContractCase } from "../../scenarios/contract/index.js";
 
-export const CONTRACT_USAGE = "usage: tsx lab/run.ts contract [<case>] [--transport <name>|both] [--repeat N] [--json] [--out DIR] [--expected DIR]";
+export const CONTRACT_USAGE = "usage: tsx lab/run.ts contract [<case>] [--transport <name>|all|both] [--repeat N] [--json] [--out DIR] [--expected DIR]";
 
 export async function main(argv: string[]): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
@@ -74,10 +74,13 @@ export async function main(argv: string[]): Promise<number> {
   }
   const parity = reports.flatMap((r) => r.parity.map((p) => ({ case: r.scenario, ...p })));
   for (const p of parity.filter((p) => !p.ok)) {
-    console.log(`\nFAIL parity ${p.case} #${p.repeat}: memory and stdio client timelines differ: ${JSON.stringify(p.result.firstDifference)}`);
+    const side = p.result.ok ? `server side (the child's own record)` : "client timelines";
+    const diff = p.result.ok ? p.server?.firstDifference : p.result.firstDifference;
+    console.log(`\nFAIL parity ${p.case} #${p.repeat}: memory and ${p.transport} ${side} differ: ${JSON.stringify(diff)}`);
   }
   const failed = rows.filter((r) => !r.ok).length;
-  const parityLine = parity.length ? `; parity memory vs stdio: ${parity.filter((p) => p.ok).length}/${parity.length} agree` : "";
+  const others = [...new Set(parity.map((p) => p.transport))].join(", ");
+  const parityLine = parity.length ? `; parity memory vs ${others}: ${parity.filter((p) => p.ok).length}/${parity.length} agree` : "";
   console.log(`\n${rows.length - failed}/${rows.length} runs hold their contract${parityLine}; run output: ${shown(file)}`);
   return ok ? 0 : 1;
 }

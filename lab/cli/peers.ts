@@ -13,7 +13,7 @@ export async function main(argv: string[] = []): Promise<number> {
   console.log("server peers");
   for (const p of SERVER_PEERS) {
     const why = p.unavailable();
-    const where = [p.inProcess && "this process", p.child && "stdio child"].filter(Boolean).join(", ");
+    const where = [p.inProcess && "this process", p.child && "stdio child", p.http && "HTTP child"].filter(Boolean).join(", ");
     console.log(`  ${p.name.padEnd(11)} ${why === undefined ? "ready      " : "UNAVAILABLE"} ${p.sdk} · runs in ${where}`);
     console.log(`  ${"".padEnd(11)} ${p.meaning}${why === undefined ? "" : `\n  ${"".padEnd(11)} why unavailable: ${why}`}`);
   }

@@ -80,6 +80,7 @@ export function timingTable(output: RunOutput): string[] {
           rule.atMostCallbacks !== undefined && `at most ${rule.atMostCallbacks} x the median`,
           rule.atMostMs !== undefined && `at most ${rule.atMostMs} ms`,
         ].filter(Boolean);
+        if (rule.over && !rule.over.transports.includes(run.transport as never)) bounds.splice(0, bounds.length, `not claimed over ${run.transport}`);
         const spanText = span === undefined ? "not found" : `${ms1(span)}${unit ? ` (${(span / unit).toFixed(1)} callbacks)` : ""}`;
         rows.push(`| ${runName(report, run)} | ${peakText} | ${ms(unit)} | ${ms(added)} | ${cell(rule.why)} | ${spanText} | ${bounds.join(", ")} |`);
       }

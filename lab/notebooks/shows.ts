@@ -10,6 +10,7 @@ import { fenced, runName, runsOf, trimLines } from "./format.js";
 import { heldTable, timingTable } from "./loop-tables.js";
 import type { RunOutput } from "./runs.js";
 import { childTable, comparedTable, parityText } from "./stdio-shows.js";
+import { hasHttpRun, httpTable } from "./http-shows.js";
 
 /** Every show a block can ask for (show="..."), and what it holds. */
 export const SHOWS = {
@@ -24,6 +25,7 @@ export const SHOWS = {
   parity: "each memory/stdio parity verdict, with the allowances its expectation names (needs --transport both)",
   compared: "a Markdown table of the client events parity compares, memory beside stdio (needs --transport both)",
   child: "a Markdown table of each stdio child's lifecycle: stdout lines, stderr, exit, forced kill",
+  http: "a Markdown table of each HTTP request of a run over http: what it carried, its status, the frames its response stream brought",
 } as const;
 export type Show = keyof typeof SHOWS;
 
@@ -39,6 +41,7 @@ export function unsuitable(show: Show, output: RunOutput): string | undefined {
   if (show === "child" && !runsOf(output).some(({ run }) => run.transportEvidence.kind === "stdio-child")) {
     return `show="child" needs a run over stdio (--transport stdio|both)`;
   }
+  if (show === "http" && !hasHttpRun(output)) return `show="http" needs a run over http (--transport http|all)`;
   return undefined;
 }
 
@@ -73,6 +76,7 @@ const RENDERERS: Record<Show, (output: RunOutput) => string[]> = {
   parity: parityText,
   compared: comparedTable,
   child: childTable,
+  http: httpTable,
 };
 
 export function renderBlock(show: Show, output: RunOutput): string[] {

@@ -40,5 +40,10 @@ export function transportProblem(column: Column, transport: string): string | un
     if (!column.server.inProcess) return `server ${column.server.name} runs only as a child`;
   }
   if (transport === "stdio" && column.client.driver.kind === "in-process" && !column.server.child) return `server ${column.server.name} has no stdio child`;
+  if (transport === "http") {
+    // an HTTP client driver in another process is not built yet (see README, Streamable HTTP)
+    if (column.client.driver.kind !== "in-process") return `client ${column.client.name} has no HTTP driver`;
+    if (!column.server.http) return `server ${column.server.name} has no HTTP child`;
+  }
   return undefined;
 }

@@ -59,6 +59,17 @@ export interface ServerChild {
   writesEvents: boolean;
 }
 
+/**
+ * A server that speaks Streamable HTTP in a child of its own: it listens on 127.0.0.1 (`port` 0:
+ * a port the OS chooses), prints {"port":N} as its first and only stdout line, serves one session
+ * at the path /mcp, and exits when its stdin ends. Its lifecycle is a stdio child's.
+ */
+export interface ServerHttpChild {
+  prepare?(): Promise<void>;
+  command(options: { eventsFile: string | undefined; faults: readonly string[]; port: number }): ChildCommand;
+  writesEvents: boolean;
+}
+
 export interface ServerPeer {
   name: string;
   sdk: string;
@@ -67,4 +78,6 @@ export interface ServerPeer {
   /** in this process: `onError` receives the SDK's onerror reports */
   inProcess?(recorder: Recorder): InProcessServer;
   child?: ServerChild;
+  /** over Streamable HTTP, in a child (lab/transports/http.ts) */
+  http?: ServerHttpChild;
 }

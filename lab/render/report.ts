@@ -3,6 +3,8 @@ import { basename } from "node:path";
 import type { ParityResult } from "../check/parity.js";
 import type { CaseReport, RunRecord } from "../session/pipeline.js";
 import { renderSwimlane } from "./swimlane.js";
+import { renderHttp } from "./http.js";
+import type { HttpEvidence } from "../transports/http-log.js";
 
 const mark = (ok: boolean, color: boolean) => (color ? (ok ? "\x1b[32m✔\x1b[0m" : "\x1b[31m✘\x1b[0m") : ok ? "PASS" : "FAIL");
 
@@ -27,7 +29,8 @@ export function renderVerdicts(run: RunRecord, color: boolean): string {
 }
 
 export function renderRun(report: CaseReport, run: RunRecord, color: boolean): string {
-  return [runHeader(report, run), renderSwimlane(run, { color }), "", renderVerdicts(run, color)].join("\n");
+  const http = run.transportEvidence.http as HttpEvidence | undefined;
+  return [runHeader(report, run), renderSwimlane(run, { color }), ...(http ? ["", renderHttp(http)] : []), "", renderVerdicts(run, color)].join("\n");
 }
 
 export function resultLine(run: RunRecord): string {

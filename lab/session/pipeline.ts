@@ -1,7 +1,8 @@
 // One case = one scenario under one dispatch model: every transport x repeat as a fresh
 // session, each verified against the same hand-written expectation.
 import { loadExpectation, expectationPath, type Expectation } from "../check/expectations.js";
-import { compareParity, PARITY_RULES, SERVER_SIDE_ALLOWANCES, type ParityResult } from "../check/parity.js";
+import { compareParity, PARITY_RULES, type ParityResult } from "../check/parity.js";
+import { pairEvidenceFor, serverSideAllowancesFor } from "../check/http-parity.js";
 import type { DispatchModel, OnDeadlock } from "../history/receive-loop.js";
 import type { Scenario } from "./scenario.js";
 import { runSession, type SessionEvidence } from "./session.js";
@@ -98,6 +99,7 @@ export async function runCase(
     if (client.driver.kind === "process") await client.driver.prepare?.();
     await server.child?.prepare?.();
   }
+  if (transports.includes("http")) await server.http?.prepare?.();
   const runs: RunRecord[] = [];
   for (let repeat = 1; repeat <= options.repeat; repeat++) {
     for (const name of transports) {
@@ -105,7 +107,7 @@ export async function runCase(
       if (!transport) throw new Error(`unknown transport ${name}`);
       const evidence = await runSession(scenario, transport.open, name, { dispatch, onDeadlock: options.onDeadlock, client, server }, repeat);
       const errors = [...evidence.errors, ...transport.problems(evidence.transportEvidence)];
-      const verdicts = verify({ events: evidence.events, wire: evidence.wire, errors }, expectation);
+      const verdicts = verify({ events: evidence.events, wire: evidence.wire, errors, transport: name }, expectation);
       runs.push({
         ...evidence,
         negotiatedProtocol: negotiatedProtocol(evidence),
@@ -141,10 +143,10 @@ export function parityVerdicts(runs: RunRecord[], expectation: Expectation): Par
   const verdicts: ParityVerdict[] = [];
   for (const memory of runs.filter((r) => r.transport === "memory")) {
     for (const other of runs.filter((r) => r.transport !== "memory" && r.repeat === memory.repeat)) {
-      const result = compareParity(memory.events, other.events, allowed);
+      const result = compareParity(memory.events, other.events, allowed, "client", pairEvidenceFor(other.transportEvidence));
       const used = allows.filter((a) => PARITY_RULES[a.rule].some((rule) => result.allowedUsed.includes(rule.reason)));
       const child = (other.transportEvidence as { childSide?: ChildSide | null }).childSide ?? null;
-      const server = child && compareParity(memory.events, child.events, SERVER_SIDE_ALLOWANCES, "server");
+      const server = child && compareParity(memory.events, child.events, serverSideAllowancesFor(other.transportEvidence), "server");
       verdicts.push({
         repeat: memory.repeat,
         transport: other.transport,

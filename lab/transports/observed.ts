@@ -2,7 +2,7 @@
 // HTTP), this wraps it the same way: a frame this side sends is recorded, noted by the receive
 // loop, then handed to the carrier; a frame the carrier delivers is recorded (or found on the
 // wire, in memory) and joins the loop, whose pump hands it to the SDK under the loop's model.
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { otherSide, type Side } from "../history/frames.js";
 import { ReceiveLoop, type DispatchModel, type OnDeadlock } from "../history/receive-loop.js";
@@ -43,11 +43,22 @@ export class ObservedTransport implements Transport {
     return this.inner.start();
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (!this.open) throw new Error(`${this.side} transport is closed`);
     const { label } = this.recorder.sent(this.side, message);
     this.loop.noteSent(message, label);
-    await this.inner.send(message);
+    // The options say which HTTP stream a server's frame belongs to (relatedRequestId).
+    await this.inner.send(message, options);
+  }
+
+  // HTTP carriers need both: the client sends the negotiated version in a header, and the SDK
+  // reads the session id (undefined for carriers without sessions).
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
   }
 
   async close(): Promise<void> {

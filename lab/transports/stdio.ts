@@ -138,7 +138,8 @@ export interface ChildSide {
   wire: WireFrame[];
 }
 
-function takeChildSide(file: string): ChildSide | null {
+/** Reads and removes the file a child wrote its own side to. */
+export function takeChildSide(file: string): ChildSide | null {
   if (!existsSync(file)) return null;
   try {
     return JSON.parse(readFileSync(file, "utf8")) as ChildSide;

@@ -34,3 +34,7 @@ process.once("beforeExit", () => {
   console.error(`\n  FAIL  stdio children still alive after the test suite: ${left.join(", ")}`);
   process.exitCode = 1;
 });
+
+/** Every HTTP server a lab process starts logs "<pid> <port>" here (lab/transports/http-server.ts). */
+export const LISTEN_LOG = join(tmpdir(), `lab-test-listen-${process.pid}.log`);
+process.env.LAB_LISTEN_LOG = LISTEN_LOG;

@@ -8,32 +8,42 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { createCalculateServer } from "./calculate-server.js";
 import { ObservedTransport } from "../../transports/observed.js";
 import { Recorder } from "../../history/timeline.js";
-import { CHILD_FAULTS, DIE_EXIT_CODE, DIE_STDERR_LINE, FAULT_LIFETIME_MS, GARBAGE_LINE, type ChildFault } from "./child-faults.js";
+import { CHILD_FAULTS, dieOnElicitation, FAULT_LIFETIME_MS, GARBAGE_LINE, type ChildFault } from "./child-faults.js";
+import { HTTP_FAULTS, type HttpFault } from "../../transports/http-faults.js";
 
 function argValue(argv: readonly string[], flag: string): string | undefined {
   const i = argv.indexOf(flag);
   return i === -1 ? undefined : argv[i + 1];
 }
 
-function parseFaults(argv: readonly string[]): Set<ChildFault> {
-  const faults = new Set<ChildFault>();
+const KNOWN_FAULTS: readonly string[] = [...CHILD_FAULTS, ...HTTP_FAULTS];
+
+function parseFaults(argv: readonly string[]): Set<ChildFault | HttpFault> {
+  const faults = new Set<ChildFault | HttpFault>();
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] !== "--fault") continue;
     const name = argv[++i];
-    if (!CHILD_FAULTS.includes(name as ChildFault)) {
-      process.stderr.write(`child-server: unknown fault '${String(name)}' (known: ${CHILD_FAULTS.join(", ")})\n`);
+    if (!KNOWN_FAULTS.includes(String(name))) {
+      process.stderr.write(`child-server: unknown fault '${String(name)}' (known: ${KNOWN_FAULTS.join(", ")})\n`);
       process.exit(2);
     }
-    faults.add(name as ChildFault);
+    faults.add(name as ChildFault | HttpFault);
   }
   return faults;
 }
 
 async function main(): Promise<void> {
-  const faults = parseFaults(process.argv.slice(2));
-  const mcp = createCalculateServer();
+  const argv = process.argv.slice(2);
+  const faults = parseFaults(argv);
   // With --events FILE the child records its own side and writes it to FILE when stdin ends.
-  const eventsFile = argValue(process.argv.slice(2), "--events");
+  const eventsFile = argValue(argv, "--events");
+  // The same program serves Streamable HTTP instead of stdio (one build, one snapshot). Loaded
+  // only then: the snapshot builder cannot hold node:http, so it stays out of the snapshot.
+  if (argv.includes("--http")) {
+    const { serveHttpChild } = await import("./child-http.js");
+    return serveHttpChild({ faults, eventsFile, port: Number(argValue(argv, "--port") ?? 0) });
+  }
+  const mcp = createCalculateServer();
   const recorder = eventsFile ? new Recorder() : undefined;
   const stdio = new StdioServerTransport();
   const transport = recorder ? new ObservedTransport("server", stdio, recorder) : stdio;
@@ -50,19 +60,7 @@ async function main(): Promise<void> {
     return sendOne(message);
   };
 
-  if (faults.has("die-mid-call")) {
-    // The only request the server sends is elicitation/create, from inside the calculate tool
-    // handler: dying there leaves the client's tools/call in flight. Stderr to a pipe is
-    // synchronous on POSIX, so the line is out before exit.
-    const send = transport.send.bind(transport);
-    transport.send = async (message: JSONRPCMessage) => {
-      if ("method" in message && message.method === "elicitation/create") {
-        process.stderr.write(`${DIE_STDERR_LINE}\n`);
-        process.exit(DIE_EXIT_CODE);
-      }
-      return send(message);
-    };
-  }
+  if (faults.has("die-mid-call")) dieOnElicitation(transport);
   if (faults.has("stdout-garbage")) {
     // After the handshake completes, one line on stdout that is not JSON-RPC.
     mcp.server.oninitialized = () => {

@@ -35,4 +35,13 @@ export const TS1_SERVER: ServerPeer = {
       args: [...CHILD_ARGS, ...faults.flatMap((f) => ["--fault", f]), ...(eventsFile ? ["--events", eventsFile] : [])],
     }),
   },
+  // The same child program and snapshot, serving Streamable HTTP (lab/peers/ts1/child-http.ts).
+  http: {
+    prepare: ensureChildBuilt,
+    writesEvents: true,
+    command: ({ eventsFile, faults, port }) => ({
+      command: process.execPath,
+      args: [...CHILD_ARGS, "--http", "--port", String(port), ...faults.flatMap((f) => ["--fault", f]), ...(eventsFile ? ["--events", eventsFile] : [])],
+    }),
+  },
 };

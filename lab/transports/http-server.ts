@@ -1,0 +1,113 @@
+// A real HTTP server on 127.0.0.1 with the SDK's Streamable HTTP server transport behind it: one
+// session (the protocol's Mcp-Session-Id), one MCP server. The lab's HTTP child runs it
+// (lab/peers/ts1/child-http.ts); tests and the bench may run it in this process. Fault switches
+// act at the HTTP layer only, so what the SDK does stays the SDK's; they are off unless named.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { randomUUID } from "node:crypto";
+import { appendFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { HTTP_500_BODY, SSE_GARBAGE_DATA, type HttpFault } from "./http-faults.js";
+
+export const HTTP_HOST = "127.0.0.1";
+export const MCP_PATH = "/mcp";
+
+export interface HttpMcpServer {
+  port: number;
+  /** the SDK transport of the one session (connect a server to it before the first request) */
+  transport: StreamableHTTPServerTransport;
+  /** Closes the session, then the server and every open connection; resolves once closed. */
+  close(): Promise<void>;
+}
+
+export interface ServeOptions {
+  /** 0 (default): a port chosen by the OS */
+  port?: number;
+  faults?: readonly HttpFault[];
+}
+
+export async function serveStreamableHttp(options: ServeOptions = {}): Promise<HttpMcpServer> {
+  const faults = new Set(options.faults ?? []);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+  const server = createServer((req, res) => void handle(req, res));
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (new URL(req.url ?? "/", `http://${HTTP_HOST}`).pathname !== MCP_PATH) {
+      res.writeHead(404, { "content-type": "text/plain" }).end(`no MCP endpoint here; it is ${MCP_PATH}\n`);
+      return;
+    }
+    let parsedBody: unknown;
+    if (req.method === "POST" && (faults.has("http-500") || faults.has("session-lost"))) {
+      // The fault needs to see the body; the SDK then takes it parsed, as it allows.
+      parsedBody = await readJson(req);
+      if (parsedBody === undefined) {
+        res.writeHead(400, { "content-type": "text/plain" }).end("lab http server: the body is not JSON");
+        return;
+      }
+      if (carriesToolCall(parsedBody)) {
+        if (faults.has("http-500")) {
+          res.writeHead(500, { "content-type": "text/plain" }).end(HTTP_500_BODY);
+          return;
+        }
+        await transport.close();
+      }
+    }
+    if (req.method === "GET" && faults.has("sse-garbage")) garbageFirst(res);
+    try {
+      await transport.handleRequest(req, res, parsedBody);
+    } catch (error) {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+      res.end(`lab http server: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, HTTP_HOST, () => (server.off("error", reject), resolve()));
+  });
+  const port = (server.address() as AddressInfo).port;
+  // Tests set this, so the suite can check that no server the lab started still listens.
+  if (process.env.LAB_LISTEN_LOG) appendFileSync(process.env.LAB_LISTEN_LOG, `${process.pid} ${port}\n`);
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    transport,
+    close: () =>
+      (closing ??= (async () => {
+        await transport.close();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Open SSE responses would keep close() waiting: end them, by this server's own handle.
+        server.closeAllConnections();
+        await closed;
+      })()),
+  };
+}
+
+function readJson(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+      } catch {
+        resolve(undefined);
+      }
+    });
+  });
+}
+
+function carriesToolCall(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => (m as { method?: unknown } | null)?.method === "tools/call");
+}
+
+/** Writes one malformed event as soon as the GET stream's headers are out. */
+function garbageFirst(res: ServerResponse): void {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((...args: unknown[]) => {
+    const out = writeHead(...args);
+    if (res.statusCode === 200) res.write(`event: message\ndata: ${SSE_GARBAGE_DATA}\n\n`);
+    return out;
+  }) as ServerResponse["writeHead"];
+}
