@@ -101,7 +101,9 @@ test("client side: a ping reply moved after the callback, or removed, changes th
   const left = clientSideProbe(run, "loop").callbackLeftAt!;
   const isPingReply = (f: SessionEvidence["wire"][number]) => f.from === "client" && f.label.method === "ping" && f.label.frameType === "result";
   const moved = copy(run);
-  moved.wire.filter(isPingReply).forEach((f) => (f.t = left + 1));
+  // after the callback left, but still inside the call (its result may follow within a millisecond)
+  const ended = run.events.find((e) => e.kind === "tool.result" && e.t > left)!.t;
+  moved.wire.filter(isPingReply).forEach((f) => (f.t = (left + ended) / 2));
   assert.is(clientSideProbe(moved, "loop").loop, "serial");
   // the client's answer recorded ahead of every ping reply: none counted before it
   assert.ok(clientSideProbe(run, "loop").pingRepliesBeforeAnswer! > 0);
