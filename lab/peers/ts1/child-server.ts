@@ -31,10 +31,10 @@ function parseFaults(argv: readonly string[]): Set<ChildFault> {
 
 async function main(): Promise<void> {
   const faults = parseFaults(process.argv.slice(2));
-  const mcp = createCalculateServer();
   // With --events FILE the child records its own side and writes it to FILE when stdin ends.
   const eventsFile = argValue(process.argv.slice(2), "--events");
   const recorder = eventsFile ? new Recorder() : undefined;
+  const mcp = createCalculateServer(recorder && ((kind, fields) => recorder.event("server", kind, fields)));
   const stdio = new StdioServerTransport();
   const transport = recorder ? new ObservedTransport("server", stdio, recorder) : stdio;
 
