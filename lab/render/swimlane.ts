@@ -56,6 +56,16 @@ function describe(e: TimelineEvent): { lane: "client" | "wire" | "server"; text:
       return { lane: e.side, text: `── call ${String(d.call)} ──`, tone: "1" };
     case "tool.result":
       return { lane: e.side, text: `result ${String(d.call)}: ${JSON.stringify(d.result ?? d.error)}`, tone: "1" };
+    case "cancel.sent":
+      return { lane: e.side, text: `CANCELS its ${rpc({ ...e, frameType: "request" })} (notifications/cancelled)`, tone: "33" };
+    case "cancel.received":
+      return { lane: e.side, text: `cancel of ${rpc({ ...e, frameType: "request" })} to the SDK: handler ${String(d.handler)}`, tone: "33" };
+    case "callback.aborted":
+      return { lane: e.side, text: `callback #${String(d.n)} ABORTED: form withdrawn (${String(d.call)})`, tone: "31" };
+    case "tool.aborted":
+      return { lane: e.side, text: `tool ${String(d.tool)} ABORTED: tools/call #${String(e.id)} cancelled`, tone: "33" };
+    case "tool.finished":
+      return { lane: e.side, text: `tool ${String(d.tool)} finished anyway: ${String(d.status)}, nobody waits`, tone: "31" };
     case "deadlock": {
       const holder = d.holder as { id: unknown; method: unknown };
       const waiting = d.waiting as { id: unknown; method: unknown };
