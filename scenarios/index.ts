@@ -1,12 +1,14 @@
 // Every scenario the CLI knows, by name. Add a scenario: one file, one line here.
 import type { Scenario } from "../lab/session/scenario.js";
+import callCancelled from "./call-cancelled.js";
 import fanOut from "./fan-out.js";
 import fixedFixture from "./fixed-fixture.js";
 import liveness from "./liveness.js";
 import nested from "./nested.js";
 import prefetch from "./prefetch.js";
+import serverWithdraws from "./server-withdraws.js";
 
-export const SCENARIOS: readonly Scenario[] = [nested, prefetch, fixedFixture, fanOut, liveness];
+export const SCENARIOS: readonly Scenario[] = [nested, prefetch, fixedFixture, fanOut, liveness, callCancelled, serverWithdraws];
 
 export function findScenario(name: string): Scenario | undefined {
   return SCENARIOS.find((s) => s.name === name);

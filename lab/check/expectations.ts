@@ -17,6 +17,8 @@ export const EventSelector = z.strictObject({
   frameType: z.enum(["request", "result", "error", "notification"]).optional(),
   /** matches detail.call (callback and tool.result events) */
   call: z.string().optional(),
+  /** matches when each key given equals the event's detail value, type-aware (e.g. {"handler": "running"}) */
+  detail: z.record(z.string(), Json).optional(),
   nth: z.int().min(1).optional(),
 });
 export type EventSelector = z.infer<typeof EventSelector>;
@@ -83,12 +85,15 @@ export const Expectation = z.strictObject({
   ),
   /** counts of client-side timeline events by kind (kinds not listed are not checked) */
   events: z.record(z.string(), z.int().min(0)),
+  /** counts of server-side events by kind, from the server's own record (in memory the shared
+   *  timeline, over stdio the child's events file); absent: not checked */
+  serverEvents: z.record(z.string(), z.int().min(0)).optional(),
   order: z.array(OrderRule),
   /**
    * Differences between the in-memory and the stdio timeline that are real and allowed, each
    * with the reason (lab/parity.ts names the rules). Absent: the two must agree exactly.
    */
-  parityAllows: z.array(z.strictObject({ rule: z.enum(["concurrent-arrivals", "http-streams"]), why: z.string().min(1) })).optional(),
+  parityAllows: z.array(z.strictObject({ rule: z.enum(["concurrent-arrivals", "http-streams", "withdrawal-beside-result"]), why: z.string().min(1) })).optional(),
   /** most client callbacks running at once (fan-out) */
   peakCallbacks: z.int().min(0).optional(),
   /** at least this many callbacks at once, where the server sends its requests from separate

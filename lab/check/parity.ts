@@ -22,6 +22,9 @@ export const STABLE_DETAIL_KEYS = [
   "stdoutError", // note (stdio only, a failing run)
   "childExited", // note (stdio only, a failing run)
   "elicitationId", // elicitation.complete (deterministic: calculate-url-<n>)
+  "handler", // cancel.received: was the cancelled request still running on that side?
+  "tool", // tool.aborted, tool.finished
+  "status", // tool.finished
 ] as const;
 
 export interface ParityEvent {
@@ -236,10 +239,27 @@ export const HTTP_STREAMS: readonly AllowedDifference[] = [
   },
 ];
 
+/**
+ * A withdrawn form beside its call's result: the server sends notifications/cancelled for its
+ * form and then its tools/call result, back to back. The client SDK runs the callback's abort
+ * (callback.aborted, callback.left) and the call's result (tool.result) on two promise chains of
+ * their own. In memory the client's pump runs between the two frames; over stdio both often
+ * arrive in one pipe chunk and the result's chain may finish first. Results keep their order
+ * among themselves; their position against the callback is not compared.
+ */
+export const WITHDRAWAL_BESIDE_RESULT: readonly AllowedDifference[] = [
+  {
+    reason: "the call's result and the dismissal of its withdrawn form run on separate promise chains in the client SDK; results keep their order, their position against the callback is not compared",
+    kind: "tool.result",
+    floating: true,
+  },
+];
+
 /** The allowances an expectation may name (`parityAllows[].rule`), by name. */
-export const PARITY_RULES: Record<"concurrent-arrivals" | "http-streams", readonly AllowedDifference[]> = {
+export const PARITY_RULES: Record<"concurrent-arrivals" | "http-streams" | "withdrawal-beside-result", readonly AllowedDifference[]> = {
   "concurrent-arrivals": CONCURRENT_ARRIVALS,
   "http-streams": HTTP_STREAMS,
+  "withdrawal-beside-result": WITHDRAWAL_BESIDE_RESULT,
 };
 
 /**

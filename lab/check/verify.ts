@@ -3,7 +3,7 @@
 import { differences } from "./compare.js";
 import { median } from "./stats.js";
 import type { EventSelector, Expectation, TimingRule } from "./expectations.js";
-import { classify, FrameBook, isReply, isRequest, resultOf } from "../history/frames.js";
+import { classify, FrameBook, isReply, isRequest, resultOf, withdrawnRequests } from "../history/frames.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 
 export interface Evidence {
@@ -13,6 +13,9 @@ export interface Evidence {
   errors?: string[];
   /** the transport the run went over (a timing rule may be claimed over some only) */
   transport?: string;
+  /** the server's own events when it ran in another process (null: it wrote none); absent: the
+   *  server's events are in `events` (in memory, or a client driver in another process) */
+  serverEvents?: TimelineEvent[] | null;
 }
 
 export interface Verdict {
@@ -35,6 +38,7 @@ export function verify(evidence: Evidence, expected: Expectation): Verdict[] {
     verdict("server requests sit inside a tools/call", nestingProblems(evidence.wire)),
     verdict("nested requests", differences(expected.nested, nestedOutcomes(evidence.events))),
     verdict("client events", differences(expected.events, eventCounts(evidence.events, Object.keys(expected.events)))),
+    ...(expected.serverEvents === undefined ? [] : [verdict("server events", serverEventProblems(evidence, expected.serverEvents))]),
     ...expected.order.map((rule) =>
       claimed(rule, evidence)
         ? verdict(`order: ${rule.why}`, orderProblems(evidence.events, rule.first, rule.then))
@@ -160,10 +164,15 @@ export function nestedOutcomes(events: TimelineEvent[]): { method: unknown; outc
   });
 }
 
-export function eventCounts(events: TimelineEvent[], kinds: string[]): Record<string, number> {
+export function eventCounts(events: TimelineEvent[], kinds: string[], side: "client" | "server" = "client"): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const kind of kinds) counts[kind] = events.filter((e) => e.side === "client" && e.kind === kind).length;
+  for (const kind of kinds) counts[kind] = events.filter((e) => e.side === side && e.kind === kind).length;
   return counts;
+}
+
+function serverEventProblems(evidence: Evidence, expected: Record<string, number>): string[] {
+  if (evidence.serverEvents === null) return ["the server's own events are not available (its process wrote none)"];
+  return differences(expected, eventCounts(evidence.serverEvents ?? evidence.events, Object.keys(expected), "server"));
 }
 
 /** Sequence numbers run 0..n-1 in order, time never goes back, frame events point at their frame. */
@@ -218,14 +227,16 @@ export function replyTo(wire: WireFrame[], request: WireFrame): WireFrame | unde
   return wire.find((f) => f.replyTo === request.index);
 }
 
-/** Ids are per direction: a request from X is answered by exactly one frame from the other side. */
+/** Ids are per direction: a request from X is answered by exactly one frame from the other side,
+ *  or by none when X withdrew it (notifications/cancelled); never by two. */
 export function replyProblems(wire: WireFrame[]): string[] {
   const out: string[] = [];
+  const withdrawn = withdrawnRequests(wire);
   for (const req of wire.filter((f) => isRequest(f.label))) {
     const replies = wire.filter((f) => f.replyTo === req.index);
     const what = `${req.label.method} #${String(req.label.id)} from ${req.from}`;
-    if (replies.length !== 1) out.push(`${what} has ${replies.length} replies`);
-    else if (replies[0]!.index < req.index) out.push(`${what} is answered before it was sent`);
+    if (replies.length !== 1 && !(replies.length === 0 && withdrawn.has(req.index))) out.push(`${what} has ${replies.length} replies`);
+    else if (replies[0] !== undefined && replies[0].index < req.index) out.push(`${what} is answered before it was sent`);
   }
   for (const f of wire) {
     if (isReply(f.label) && f.label.id !== undefined && f.replyTo === undefined) {
@@ -253,13 +264,14 @@ export function selectEvent(events: TimelineEvent[], selector: EventSelector): T
       (selector.side === undefined || e.side === selector.side) &&
       (selector.method === undefined || e.method === selector.method) &&
       (selector.frameType === undefined || e.frameType === selector.frameType) &&
-      (selector.call === undefined || e.detail?.call === selector.call),
+      (selector.call === undefined || e.detail?.call === selector.call) &&
+      (selector.detail === undefined || Object.entries(selector.detail).every(([key, value]) => differences(value, e.detail?.[key]).length === 0)),
   );
   return matches[(selector.nth ?? 1) - 1];
 }
 
 export function describeSelector(s: EventSelector): string {
-  const parts = [s.side, s.kind, s.method, s.frameType, s.call && `call=${s.call}`].filter(Boolean);
+  const parts = [s.side, s.kind, s.method, s.frameType, s.call && `call=${s.call}`, s.detail && JSON.stringify(s.detail)].filter(Boolean);
   return `${parts.join(" ")}${s.nth && s.nth > 1 ? ` (#${s.nth})` : ""}`;
 }
 

@@ -63,6 +63,27 @@ export function cancelledRequestId(message: JSONRPCMessage | unknown): RequestId
 }
 
 /**
+ * Indexes of the request frames their sender withdrew: it later sent notifications/cancelled
+ * naming that id (ids are per direction, so the notice and the request come from the same side).
+ * A withdrawn request may rightly have no reply (spec: the receiver SHOULD not respond).
+ */
+export function withdrawnRequests(frames: readonly { index: number; from: Side; label: FrameLabel; message: unknown }[]): Set<number> {
+  const out = new Set<number>();
+  frames.forEach((f, i) => {
+    if (f.label.frameType !== "notification" || f.label.method !== "notifications/cancelled") return;
+    const id = cancelledRequestId(f.message);
+    for (let j = i - 1; j >= 0; j--) {
+      const r = frames[j]!;
+      if (r.from === f.from && r.label.frameType === "request" && r.label.id === id) {
+        out.add(r.index);
+        break;
+      }
+    }
+  });
+  return out;
+}
+
+/**
  * Labels frames in the order one session sees them: remembers every request per direction,
  * so a reply gets the method of the request it answers and the index of that request's frame.
  */

@@ -1,7 +1,7 @@
 // One side's inbound queue and the pump that hands frames to the SDK one at a time.
 // The dispatch model decides when the pump may run; everything it does is recorded here.
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { cancelledRequestId, isReply, type FrameLabel, type Side } from "./frames.js";
+import { cancelledRequestId, isReply, otherSide, type FrameLabel, type RequestId, type Side } from "./frames.js";
 import type { Recorder } from "./timeline.js";
 
 /**
@@ -45,6 +45,8 @@ export class ReceiveLoop {
   // requests this side gave up on: it sent notifications/cancelled for them, or the lab failed
   // them on a detected deadlock (break); a reply that still comes for one is late
   private readonly givenUp = new Set<number | string>();
+  // inbound requests handed to the SDK: running until this side sends their reply
+  private readonly handled = new Map<RequestId, "running" | "answered">();
   deliver: ((message: JSONRPCMessage) => void) | undefined;
 
   constructor(private readonly options: ReceiveLoopOptions) {}
@@ -74,8 +76,12 @@ export class ReceiveLoop {
     const holder = this.holder;
     if (label.frameType === "notification" && label.method === "notifications/cancelled") {
       const requestId = cancelledRequestId(message);
-      if (requestId !== undefined) this.givenUp.add(requestId);
+      if (requestId !== undefined) {
+        this.givenUp.add(requestId);
+        this.options.recorder.event(this.side, "cancel.sent", { id: requestId, origin: this.side, ...this.methodOf(this.side, requestId) });
+      }
     }
+    if (isReply(label) && label.id !== undefined && this.handled.has(label.id)) this.handled.set(label.id, "answered");
     if (!holder) return;
     if (label.frameType === "request" && label.id !== undefined) holder.sentWhileHeld.add(label.id);
     if (isReply(label) && label.id === holder.id) {
@@ -116,12 +122,41 @@ export class ReceiveLoop {
       if (isReply(label) && label.id !== undefined && this.givenUp.has(label.id)) {
         recorder.event(side, "reply.late", { id: label.id, origin: label.origin, method: label.method, frame });
       }
+      if (label.frameType === "request" && label.id !== undefined) this.handled.set(label.id, "running");
+      if (label.frameType === "notification" && label.method === "notifications/cancelled") this.cancelReceived(next.message, frame);
       if (model === "serial" && label.frameType === "request" && label.id !== undefined) {
         this.holder = { id: label.id, method: label.method, sentWhileHeld: new Set() };
         recorder.event(side, "loop.held", { id: label.id, origin: label.origin, method: label.method, frame });
       }
       this.deliver?.(next.message);
     }
+  }
+
+  /**
+   * A cancellation handed to the SDK, naming a request of the other side: was that request
+   * still running here (dispatched, not yet answered), answered already, or never seen? What
+   * the SDK then does with it (abort the handler or not) shows in the handler's own events.
+   */
+  private cancelReceived(message: JSONRPCMessage, notice: number): void {
+    const requestId = cancelledRequestId(message);
+    if (requestId === undefined) return;
+    const origin = otherSide(this.side);
+    this.options.recorder.event(this.side, "cancel.received", {
+      id: requestId,
+      origin,
+      ...this.methodOf(origin, requestId),
+      detail: { handler: this.handled.get(requestId) ?? "unknown", notice },
+    });
+  }
+
+  /** The method of the request `from` sent with this id, read from the wire (cancellations are rare). */
+  private methodOf(from: Side, id: RequestId): { method?: string } {
+    const wire = this.options.recorder.wire;
+    for (let i = wire.length - 1; i >= 0; i--) {
+      const f = wire[i]!;
+      if (f.from === from && f.label.frameType === "request" && f.label.id === id) return { method: f.label.method! };
+    }
+    return {};
   }
 
   /**

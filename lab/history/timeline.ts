@@ -22,6 +22,12 @@ export type EventKind =
   | "tool.result"
   | "deadlock"
   | "elicitation.complete" // URL mode: the server said an out-of-band interaction finished
+  // Cancellation (id/origin/method name the request concerned, not the notification's frame):
+  | "cancel.sent" // this side sent notifications/cancelled for its own request
+  | "cancel.received" // the loop handed such a notice to the SDK; detail.handler: was that request still running here?
+  | "callback.aborted" // the client callback saw its request's abort signal fire (Behaviour.watchAbort)
+  | "tool.aborted" // a server tool's signal fired: its tools/call was cancelled
+  | "tool.finished" // a tool whose call was cancelled ran on and finished anyway (detail.status)
   | "note";
 
 export interface TimelineEvent {

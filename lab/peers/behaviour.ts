@@ -2,7 +2,8 @@
 // executes the same plan, so a scenario is written once and runs on every client peer.
 // The steps run in this order: wait `delayMs`; send `nested` on the same session; check
 // `needTool`; answer `answer`, or `otherwise` when the nested request failed or the tool is
-// not known.
+// not known. With `watchAbort`, an abort of the callback ends the steps at once (`otherwise`).
+// Every field added after the first drivers is optional: a plan without it means what it meant.
 import { z } from "zod";
 
 const JsonValue: z.ZodType<unknown> = z.lazy(() =>
@@ -34,6 +35,14 @@ export const Behaviour = z.strictObject({
   answer: AnswerData,
   /** the answer when the nested request failed or `needTool` is not known (default cancel) */
   otherwise: AnswerData.optional(),
+  /**
+   * The callback watches the abort signal its SDK hands it for this request (TS: the handler's
+   * `extra.signal`; Python: the cancellation of the handler's scope). When it fires while the
+   * callback runs, the driver records `callback.aborted` ({n, call, reason}) at that moment, and
+   * the callback stops where it is (think time or nested wait) and answers `otherwise`: a form
+   * dismissed because its request was withdrawn. Absent: the signal is not watched.
+   */
+  watchAbort: z.boolean().optional(),
 });
 export type Behaviour = z.infer<typeof Behaviour>;
 
@@ -44,6 +53,23 @@ export const CallData = z.strictObject({
   args: z.record(z.string(), JsonValue).default({}),
   /** what the callback does during this call; absent: the client registers no callback */
   callback: Behaviour.optional(),
+  /**
+   * The client gives up on this tools/call this long after the call's first callback was
+   * entered (a person closes the conversation while the form is open), cancelling the request
+   * the way its SDK offers (TS: the AbortSignal passed to callTool, which sends
+   * notifications/cancelled and rejects; Python: cancel the scope the call runs in). Counted from
+   * the form opening, not from the send, so the form is always open when the client gives up,
+   * however loaded the machine. The call's tool.result records the error the SDK gave.
+   * Absent: the client never gives up (only the plan's callTimeoutMs bounds the call).
+   */
+  giveUpAfterMs: z.int().min(1).max(60_000).optional(),
+  /**
+   * After this call ends (result or error), wait until every callback entered during it has
+   * returned before the next call or the end of the session; bounded by the plan's
+   * callTimeoutMs (a callback still running then fails the session). A call that gives up early leaves its form open: this keeps the next call
+   * from overlapping it. Absent: go on at once.
+   */
+  awaitCallbacks: z.boolean().optional(),
 });
 export type CallData = z.infer<typeof CallData>;
 

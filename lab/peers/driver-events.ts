@@ -12,6 +12,7 @@ export const DriverEvent = z.strictObject({
     "call.started", // detail: {call}
     "callback.entered", // id, method "elicitation/create", detail: {n, call}
     "callback.left", // id, method, detail: {n, call, action} or {n, call, error}
+    "callback.aborted", // id, method, detail: {n, call, reason}: the callback saw its abort (Behaviour.watchAbort)
     "nested.sent", // method
     "nested.ok", // method
     "nested.failed", // method, detail: {code: number|null, message, type}

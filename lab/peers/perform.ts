@@ -9,23 +9,52 @@ export interface PerformContext {
   /** sends the nested request on the callback's own session (recorded by the caller); for
    *  tools/list it resolves to the tool names */
   nested(method: "tools/list" | "ping", timeoutMs: number): Promise<readonly string[] | undefined>;
+  /** the SDK's abort signal for this request; watched only when the behaviour says
+   *  `watchAbort` (the caller records `callback.aborted` when it fires) */
+  signal?: AbortSignal;
 }
 
 const CANCEL: AnswerData = { action: "cancel" };
 
+class Aborted extends Error {}
+
+/** Settles with `work`, or rejects with Aborted as soon as `signal` fires (never without one);
+ *  `work` itself runs on (the nested request keeps its own limit). */
+function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(new Aborted());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Aborted());
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
 export async function perform(behaviour: Behaviour, ctx: PerformContext): Promise<AnswerData> {
   const otherwise = structuredClone(behaviour.otherwise ?? CANCEL);
-  // The think time is the stimulus (a person reading the form), not a stand-in for behaviour.
-  if (behaviour.delayMs) await delay(behaviour.delayMs);
-  let known = ctx.listedTools;
-  if (behaviour.nested) {
-    try {
-      const names = await ctx.nested(behaviour.nested.method, behaviour.nested.timeoutMs);
-      if (names) known = names;
-    } catch {
-      return otherwise;
+  const signal = behaviour.watchAbort ? ctx.signal : undefined;
+  try {
+    // The think time is the stimulus (a person reading the form), not a stand-in for behaviour.
+    // With a watched signal the timer is cleared when it fires (delay's own abort support).
+    if (behaviour.delayMs) await delay(behaviour.delayMs, undefined, signal && { signal }).catch((error: unknown) => {
+      throw signal?.aborted ? new Aborted() : error;
+    });
+    let known = ctx.listedTools;
+    if (behaviour.nested) {
+      try {
+        const names = await unlessAborted(ctx.nested(behaviour.nested.method, behaviour.nested.timeoutMs), signal);
+        if (names) known = names;
+      } catch (error) {
+        if (error instanceof Aborted) throw error;
+        return otherwise;
+      }
     }
+    if (signal?.aborted) return otherwise;
+    if (behaviour.needTool !== undefined && !known.includes(behaviour.needTool)) return otherwise;
+    return structuredClone(behaviour.answer);
+  } catch (error) {
+    // A withdrawn form is dismissed: the answer is `otherwise`, which the SDK may never send.
+    if (error instanceof Aborted) return otherwise;
+    throw error;
   }
-  if (behaviour.needTool !== undefined && !known.includes(behaviour.needTool)) return otherwise;
-  return structuredClone(behaviour.answer);
 }

@@ -24,7 +24,7 @@ const lines = (parts: readonly string[]) => parts.map(mermaidText).join("<br/>")
 
 function message(f: FrameView): string {
   const reply = f.label.frameType === "result" || f.label.frameType === "error";
-  const tags = [f.held ? "held" : "", f.late ? "dispatched late" : ""].filter(Boolean);
+  const tags = [f.held ? "held" : "", f.late ? "dispatched late" : "", f.withdrawn === "request" ? "withdrawn" : f.withdrawn === "answer" ? "answers a withdrawn request" : ""].filter(Boolean);
   const text = tags.length ? `${f.text} (${tags.join(", ")})` : f.text;
   return `${ALIAS[f.from]}${reply ? "-->>" : "->>"}${ALIAS[f.to]}: ${mermaidText(text)}`;
 }

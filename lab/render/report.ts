@@ -37,7 +37,9 @@ export function resultLine(run: RunRecord): string {
   const results = run.events
     .filter((e) => e.kind === "tool.result")
     .map((e) => {
-      const r = (e.detail?.result ?? e.detail?.error) as { status?: unknown; value?: unknown } | null;
+      const error = e.detail?.error as { code?: unknown } | undefined;
+      if (error) return `${String(e.detail?.call)}=error(${String(error.code)})`;
+      const r = e.detail?.result as { status?: unknown; value?: unknown } | null;
       return `${String(e.detail?.call)}=${String(r?.status)}${r && "value" in r && r.value !== null ? `(${String(r.value)})` : ""}`;
     });
   return results.join(" ");

@@ -2,6 +2,7 @@
 // one view per wire frame (when it left, arrived, was dispatched; held? late?) and the moments
 // worth a note (timeout, deadlock, callback answers, results...). Both renderers share it, so
 // the two pictures of a run tell the same story in the same words.
+import { withdrawnRequests } from "../history/frames.js";
 import type { FrameLabel, Side, TimelineEvent, WireFrame } from "../history/timeline.js";
 import { shortenText } from "./shorten.js";
 import { rpc } from "./swimlane.js";
@@ -30,17 +31,19 @@ export interface FrameView {
   held?: { behindId: unknown; behindMethod: unknown };
   /** dispatched after its requester gave up (reply.late) */
   late: boolean;
+  /** a request its sender withdrew (sent notifications/cancelled for it), or a reply to one */
+  withdrawn?: "request" | "answer";
   /** seq of the first event about this frame: orders frames recorded at the same ms */
   seq: number;
 }
 
-export type Tone = "plain" | "call" | "callback" | "ok" | "result" | "loop" | "held" | "timeout" | "failed" | "deadlock" | "late" | "error";
+export type Tone = "plain" | "call" | "callback" | "ok" | "result" | "loop" | "held" | "timeout" | "failed" | "deadlock" | "late" | "error" | "cancel";
 
 export interface Moment {
   t: number;
   seq: number;
   side: Side;
-  kind: "call" | "callback" | "nested" | "timeout" | "deadlock" | "held" | "released-held" | "late" | "loop.held" | "loop.released" | "result" | "sdk.error" | "note";
+  kind: "call" | "callback" | "nested" | "timeout" | "deadlock" | "held" | "released-held" | "late" | "loop.held" | "loop.released" | "result" | "sdk.error" | "note" | "cancel" | "aborted";
   tone: Tone;
   /** one or more lines of plain text (renderers escape it) */
   lines: string[];
@@ -49,6 +52,7 @@ export interface Moment {
 }
 
 export function frameViews(events: readonly TimelineEvent[], wire: readonly WireFrame[]): FrameView[] {
+  const withdrawn = withdrawnRequests(wire);
   return wire.map((frame) => {
     const about = events.filter((e) => e.frame === frame.index);
     // The label the recorder stored (lab/history/frames.ts); older evidence without one is refused.
@@ -74,10 +78,18 @@ export function frameViews(events: readonly TimelineEvent[], wire: readonly Wire
       ...(dispatched && { dispatched: dispatched.t }),
       ...(holder && { held: holder }),
       late: about.some((e) => e.kind === "reply.late"),
+      ...(withdrawn.has(frame.index) && { withdrawn: "request" as const }),
+      ...(frame.replyTo !== undefined && withdrawn.has(frame.replyTo) && { withdrawn: "answer" as const }),
       seq: about[0]?.seq ?? Number.MAX_SAFE_INTEGER,
     };
   });
 }
+
+const HANDLER: Record<string, string> = {
+  running: "its handler is still running here",
+  answered: "already answered: too late to stop it",
+  unknown: "no such request here",
+};
 
 function heldWhileQueued(
   events: readonly TimelineEvent[],
@@ -188,6 +200,21 @@ export function moments(events: readonly TimelineEvent[], frames: readonly Frame
         break;
       case "note":
         at(e, "note", "plain", [shortenText(`note: ${JSON.stringify(d)}`, 90)]);
+        break;
+      case "cancel.sent":
+        at(e, "cancel", "cancel", [`${e.side} cancels its ${rpc({ ...e, frameType: "request" })}`]);
+        break;
+      case "cancel.received":
+        at(e, "cancel", "cancel", [`cancel of ${rpc({ ...e, frameType: "request" })} reaches the SDK`, HANDLER[String(d.handler)] ?? String(d.handler)]);
+        break;
+      case "callback.aborted":
+        at(e, "aborted", "failed", [`FORM WITHDRAWN: callback #${String(d.n)} (${String(d.call)}) sees its abort`]);
+        break;
+      case "tool.aborted":
+        at(e, "aborted", "cancel", [`tool ${String(d.tool)}: its tools/call #${String(e.id)} was cancelled`]);
+        break;
+      case "tool.finished":
+        at(e, "late", "late", [`tool ${String(d.tool)} finished anyway (${String(d.status)})`, "for a call nobody waits for"]);
         break;
       default:
         break;

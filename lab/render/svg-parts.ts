@@ -29,6 +29,7 @@ export const COLOR: Record<Tone, string> = {
   deadlock: "#b91c1c",
   late: "#b91c1c",
   error: "#9f1239",
+  cancel: "#c2410c",
 };
 
 /** XML text and attribute escaping; characters XML 1.0 forbids become "?". */
@@ -131,7 +132,7 @@ export function arrow(f: FrameView, y1: number, y2: number): string {
   ]
     .map(([x, y]) => `${n(x!)},${n(y!)}`)
     .join(" ");
-  const parts = [f.late ? " · dispatched late" : "", f.held ? " · held" : ""].join("");
+  const parts = [f.late ? " · dispatched late" : "", f.held ? " · held" : "", f.withdrawn === "request" ? " · withdrawn" : f.withdrawn === "answer" ? " · answers a withdrawn request" : ""].join("");
   const title = [
     `frame ${f.index}: ${f.from} → ${f.to}, ${f.text}`,
     `sent ${f.sent.toFixed(3)} ms${f.sentSeen ? "" : " (read)"}`,
@@ -139,6 +140,7 @@ export function arrow(f: FrameView, y1: number, y2: number): string {
     f.dispatched !== undefined ? `dispatched ${f.dispatched.toFixed(3)} ms` : "",
     f.held ? `held behind ${String(f.held.behindMethod)} #${String(f.held.behindId)}` : "",
     f.late ? "late: its requester gave up" : "",
+    f.withdrawn === "request" ? "withdrawn: its sender cancelled it (notifications/cancelled)" : f.withdrawn === "answer" ? "answers a request its sender had withdrawn" : "",
   ]
     .filter(Boolean)
     .join(" · ");
@@ -207,7 +209,7 @@ export function note(row: Extract<Row, { kind: "moment" }>): string {
       el("path", { d: `M${n(lifeline - 6)},${n(row.y - 6)} l12,12 m0,-12 l-12,12`, stroke: color, "stroke-width": 2.5 }),
       el("line", { x1: edge + 4, y1: row.y, x2: lifeline - 9, y2: row.y, stroke: color, "stroke-dasharray": "2 2" }),
     );
-  } else if (m.tone === "late" || m.tone === "held") {
+  } else if (m.tone === "late" || m.tone === "held" || m.tone === "cancel") {
     parts.push(el("circle", { cx: lifeline, cy: row.y, r: 3.5, fill: color }));
     parts.push(el("line", { x1: edge + 4, y1: row.y, x2: lifeline - 5, y2: row.y, stroke: color, "stroke-dasharray": "2 2" }));
   } else {
@@ -224,7 +226,8 @@ export function legend(y: number): string {
     ["amber band", "a frame waiting in the receiver's queue, from arrival to dispatch"],
     ["purple bar", "the client's receive loop held by an inbound request (serial model only)"],
     ["teal bar", "the client's elicitation callback running"],
-    ["red", "timeout (✕), deadlock (○: the wait-for cycle), late reply"],
+    ["red", "timeout (✕), deadlock (○: the wait-for cycle), late reply, a withdrawn form its callback sees (✕)"],
+    ["orange", "a cancellation sent or handed to the SDK; a tool whose call was cancelled"],
     ["≈ break", "a long gap drawn shorter; the times written on the left are always the real ones"],
   ];
   return el(

@@ -24,7 +24,7 @@ export function rpc(e: Pick<TimelineEvent, "id" | "frameType" | "method">): stri
 // Tone of a moment (lab/render/story.ts) as an ANSI colour.
 const ANSI: Record<Tone, string> = {
   call: "1", callback: "36", ok: "32", failed: "31", timeout: "31", deadlock: "41;97", held: "33",
-  late: "31", loop: "35", result: "1", error: "31", plain: "0",
+  late: "31", loop: "35", result: "1", error: "31", plain: "0", cancel: "33",
 };
 
 type Line = { lane: "client" | "wire" | "server"; text: string; tone: string };

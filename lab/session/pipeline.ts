@@ -107,7 +107,9 @@ export async function runCase(
       if (!transport) throw new Error(`unknown transport ${name}`);
       const evidence = await runSession(scenario, transport.open, name, { dispatch, onDeadlock: options.onDeadlock, client, server }, repeat);
       const errors = [...evidence.errors, ...transport.problems(evidence.transportEvidence)];
-      const verdicts = verify({ events: evidence.events, wire: evidence.wire, errors, transport: name }, expectation);
+      // A server in another process kept its own record (lab/transports/stdio.ts childSide).
+      const child = (evidence.transportEvidence as { childSide?: ChildSide | null }).childSide;
+      const verdicts = verify({ events: evidence.events, wire: evidence.wire, errors, transport: name, ...(child !== undefined && { serverEvents: child && child.events }) }, expectation);
       runs.push({
         ...evidence,
         negotiatedProtocol: negotiatedProtocol(evidence),

@@ -31,6 +31,10 @@ export interface CallPlan {
   callback?: Behaviour;
   /** ts1 only: a callback in code, used instead of `callback` */
   code?: Answer;
+  /** give up on this tools/call this long after its form opened (lab/peers/behaviour.ts CallData) */
+  giveUpAfterMs?: number;
+  /** wait for this call's callbacks before going on (lab/peers/behaviour.ts CallData) */
+  awaitCallbacks?: boolean;
 }
 
 export interface Scenario {
@@ -76,7 +80,14 @@ export function sessionPlan(scenario: Scenario, callTimeoutMs: number): SessionP
     callTimeoutMs,
     calls: scenario.calls.map((call) => {
       if (call.code) throw new NotData(`scenario ${scenario.name}: call ${call.label} has a callback in code, which only the ts1 client runs`);
-      return { label: call.label, tool: call.tool ?? "calculate", args: call.args ?? {}, ...(call.callback && { callback: call.callback }) };
+      return {
+        label: call.label,
+        tool: call.tool ?? "calculate",
+        args: call.args ?? {},
+        ...(call.callback && { callback: call.callback }),
+        ...(call.giveUpAfterMs !== undefined && { giveUpAfterMs: call.giveUpAfterMs }),
+        ...(call.awaitCallbacks !== undefined && { awaitCallbacks: call.awaitCallbacks }),
+      };
     }),
   };
 }

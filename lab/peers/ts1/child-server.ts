@@ -43,8 +43,8 @@ async function main(): Promise<void> {
     const { serveHttpChild } = await import("./child-http.js");
     return serveHttpChild({ faults, eventsFile, port: Number(argValue(argv, "--port") ?? 0) });
   }
-  const mcp = createCalculateServer();
   const recorder = eventsFile ? new Recorder() : undefined;
+  const mcp = createCalculateServer(recorder && ((kind, fields) => recorder.event("server", kind, fields)));
   const stdio = new StdioServerTransport();
   const transport = recorder ? new ObservedTransport("server", stdio, recorder) : stdio;
   // What the server sends in one synchronous run (fan-out's 8 requests, liveness's request and

@@ -4,11 +4,14 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ElicitationCompleteNotificationSchema, ElicitRequestSchema, McpError, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Recorder } from "../../history/timeline.js";
+import { withBound } from "../../session/bound.js";
 import { CALL_TIMEOUT_MS } from "../../session/bounds.js";
 import type { CallbackContext, Scenario } from "../../session/scenario.js";
 import { perform } from "../perform.js";
 
 export const CLIENT_INFO = { name: "reentrancy-lab-client", version: "0.1.0" };
+/** Why the client gave up on a call (CallData.giveUpAfterMs); the SDK puts it in notifications/cancelled. */
+export const GIVE_UP_REASON = "the client gave up on the call while its form was open";
 
 export async function runTs1Client(scenario: Scenario, transport: Transport, recorder: Recorder): Promise<void> {
   const client = new Client(CLIENT_INFO, { capabilities: scenario.capabilities });
@@ -21,6 +24,10 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
   let label = "";
   let listedTools: string[] = [];
   let callbacks = 0;
+  // callbacks still running, by the call they serve (awaitCallbacks waits for them)
+  const running = new Map<string, Set<Promise<unknown>>>();
+  // giveUpAfterMs: the current call's abort, armed when its first form opens
+  let giveUp: { controller: AbortController; ms: number; timer?: NodeJS.Timeout } | undefined;
   const nested = async <T>(method: string, send: () => Promise<T>): Promise<T> => {
     recorder.event("client", "nested.sent", { method });
     try {
@@ -39,6 +46,19 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
       const plan = scenario.calls.find((c) => c.label === call);
       const ids = { id: extra.requestId, origin: "server" as const, method: request.method };
       recorder.event("client", "callback.entered", { ...ids, detail: { n, call } });
+      if (giveUp && !giveUp.timer) {
+        const { controller, ms } = giveUp;
+        giveUp.timer = setTimeout(() => controller.abort(GIVE_UP_REASON), ms);
+      }
+      let done!: () => void;
+      const settled = new Promise<void>((resolve) => (done = resolve));
+      const open = running.get(call) ?? new Set();
+      running.set(call, open.add(settled));
+      // Recorded the moment the SDK aborts this request's signal, and only while the callback runs.
+      const aborted = () => recorder.event("client", "callback.aborted", { ...ids, detail: { n, call, reason: String(extra.signal.reason) } });
+      const watch = plan?.callback?.watchAbort === true;
+      if (watch && extra.signal.aborted) aborted();
+      else if (watch) extra.signal.addEventListener("abort", aborted, { once: true });
       const ctx: CallbackContext = {
         client, extra, request, listedTools,
         nested,
@@ -50,6 +70,7 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
           ? await plan.code(ctx)
           : ((await perform(plan.callback!, {
               listedTools,
+              signal: extra.signal,
               nested: async (method, timeout) =>
                 method === "tools/list"
                   ? (await nested(method, () => client.listTools(undefined, { timeout }))).tools.map((t) => t.name)
@@ -60,6 +81,10 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
       } catch (error) {
         recorder.event("client", "callback.left", { ...ids, detail: { n, call, error: String(error) } });
         throw error;
+      } finally {
+        extra.signal.removeEventListener("abort", aborted);
+        open.delete(settled);
+        done();
       }
     });
   }
@@ -70,12 +95,20 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
     for (const plan of scenario.calls) {
       label = plan.label;
       recorder.event("client", "call.started", { detail: { call: plan.label } });
+      giveUp = plan.giveUpAfterMs === undefined ? undefined : { controller: new AbortController(), ms: plan.giveUpAfterMs };
       try {
-        const result = await client.callTool({ name: plan.tool ?? "calculate", arguments: plan.args ?? {} }, undefined, { timeout: CALL_TIMEOUT_MS });
+        // An aborted signal makes the SDK cancel the request (protocol.js request(): notifications/cancelled, then reject).
+        const options = { timeout: CALL_TIMEOUT_MS, ...(giveUp && { signal: giveUp.controller.signal }) };
+        const result = await client.callTool({ name: plan.tool ?? "calculate", arguments: plan.args ?? {} }, undefined, options);
         recorder.event("client", "tool.result", { detail: { call: plan.label, result: result.structuredContent ?? null, isError: result.isError === true } });
       } catch (error) {
         recorder.event("client", "tool.result", { detail: { call: plan.label, error: errorInfo(error) } });
+      } finally {
+        clearTimeout(giveUp?.timer);
+        giveUp = undefined;
       }
+      // A call that gave up may leave its form open: the next call waits for it (bounded).
+      if (plan.awaitCallbacks) await withBound(Promise.all(running.get(plan.label) ?? []), CALL_TIMEOUT_MS, `callbacks of call ${plan.label}`);
     }
   } finally {
     await client.close();

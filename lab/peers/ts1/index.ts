@@ -23,7 +23,7 @@ export const TS1_SERVER: ServerPeer = {
   meaning: "the lab's calculate server on the TypeScript SDK 1.32.2 McpServer",
   unavailable: () => undefined,
   inProcess: (recorder) => {
-    const mcp = createCalculateServer();
+    const mcp = createCalculateServer((kind, fields) => recorder.event("server", kind, fields));
     mcp.server.onerror = (error) => recorder.event("server", "sdk.error", { detail: { message: error.message } });
     return { connect: (transport) => mcp.connect(transport), close: () => mcp.close() };
   },

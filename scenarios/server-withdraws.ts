@@ -1,0 +1,29 @@
+// The server withdraws its own form: its wait for the answer has a limit shorter than the
+// callback, and when it passes the server SDK sends notifications/cancelled for the request.
+// The same call twice in one session: `first-request`'s form is the server's request #0,
+// `later-request`'s is #1. A client that drops a cancellation of id 0 shows the difference.
+import { VALID_ANSWER } from "../lab/peers/form.js";
+import { ACCEPT_VALID, FORM_CAPABILITY, type CallPlan, type Scenario } from "../lab/session/scenario.js";
+
+/** The server's limit on its own elicitation. */
+export const WITHDRAW_LIMIT_MS = 250;
+/** The callback's think time: twice the server's limit. */
+export const WITHDRAW_CALLBACK_MS = 500;
+
+const withdrawn = (label: string): CallPlan => ({
+  label,
+  tool: "calculate_limited",
+  args: { limitMs: WITHDRAW_LIMIT_MS },
+  awaitCallbacks: true,
+  callback: { delayMs: WITHDRAW_CALLBACK_MS, watchAbort: true, answer: { action: "accept", content: { ...VALID_ANSWER } } },
+});
+
+const scenario: Scenario = {
+  name: "server-withdraws",
+  summary: `the server withdraws its form after ${WITHDRAW_LIMIT_MS} ms while a ${WITHDRAW_CALLBACK_MS} ms callback runs: as its request #0, then #1; then a recovery call`,
+  capabilities: FORM_CAPABILITY,
+  listToolsFirst: true,
+  calls: [withdrawn("first-request"), withdrawn("later-request"), { label: "recovery", callback: ACCEPT_VALID }],
+};
+
+export default scenario;
