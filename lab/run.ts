@@ -46,6 +46,10 @@ async function runScenarios(args: RunArgs): Promise<number> {
   // Load every expectation before running anything: a malformed file is a usage error.
   const matrix = planMatrix({ ...args, scenarios, all: args.target === "all" });
   for (const line of matrix.unavailable) console.error(`not run: ${line}`);
+  for (const s of scenarios) {
+    const skipped = s.notOver?.transports.filter((t) => args.transports.includes(t)) ?? [];
+    if (skipped.length) console.error(`not run: ${s.name} over ${skipped.join(", ")}: ${s.notOver!.why}`);
+  }
   const color = !args.json && wantsColor(process.stdout);
   // A folder that cannot take the output is a usage error found before any session runs.
   const outDir = ensureWritableFolder(args.outDir ?? defaultOutDir(args.expectedDir));

@@ -64,7 +64,7 @@ export function planMatrix(request: MatrixRequest): Matrix {
       for (const loop of request.dispatch.filter((d) => client.loops.includes(d))) {
         for (const server of servers) {
           const column = { client, loop, server };
-          if (request.transports.every((t) => transportProblem(column, t) !== undefined)) continue;
+          if (request.transports.every((t) => transportProblem(column, t) !== undefined || scenario.notOver?.transports.includes(t))) continue;
           const found = expectationFor(scenario.name, loop, { client: client.name, server: server.name }, request.onDeadlock, request.expectedDir);
           const id = `${scenario.name} ${columnId({ client: client.name, loop, server: server.name })}`;
           if (found) work.push({ scenario, column, expectation: found.expectation });

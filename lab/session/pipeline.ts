@@ -92,7 +92,9 @@ export async function runCase(
   const server = options.server ?? TS1_SERVER;
   const pair = { client: client.name, server: server.name };
   expectation ??= loadExpectation(scenario.name, dispatch, options.onDeadlock, options.expectedDir, pair);
-  const transports = options.transports.filter((name) => transportProblem({ client, loop: dispatch, server }, name) === undefined);
+  const transports = options.transports.filter(
+    (name) => transportProblem({ client, loop: dispatch, server }, name) === undefined && !scenario.notOver?.transports.includes(name),
+  );
   if (transports.length === 0) throw new Error(`${client.name} against ${server.name} can run over none of ${options.transports.join(", ")}`);
   // Builds and set-up checks happen here, once, so none lands inside a session's timeline.
   if (transports.includes("stdio")) {

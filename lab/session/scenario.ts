@@ -46,6 +46,8 @@ export interface Scenario {
   /** list tools once before the calls (the reentrancy scenarios do) */
   listToolsFirst: boolean;
   calls: CallPlan[];
+  /** transports this scenario is not claimed over, and why (runs skip them and say so) */
+  notOver?: { transports: string[]; why: string };
 }
 
 export const FORM_CAPABILITY = { elicitation: { form: {} } };

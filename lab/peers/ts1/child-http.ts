@@ -33,7 +33,7 @@ export async function serveHttpChild({ faults, eventsFile, port }: HttpChildOpti
   const recorder = eventsFile ? new Recorder() : undefined;
   const transport = recorder ? new ObservedTransport("server", http.transport, recorder) : http.transport;
   if (faults.has("die-mid-call")) dieOnElicitation(transport);
-  const mcp = createCalculateServer();
+  const mcp = createCalculateServer(recorder && ((kind, fields) => recorder.event("server", kind, fields)));
   mcp.server.onerror = (error) => {
     recorder?.event("server", "sdk.error", { detail: { message: error.message } });
     process.stderr.write(`child-server: sdk error: ${error.message}\n`);
