@@ -24,6 +24,9 @@ export type EventKind =
   | "tool.result"
   | "deadlock"
   | "elicitation.complete" // URL mode: the server said an out-of-band interaction finished
+  | "protocol.negotiated" // the client's connect settled on a protocol version (v2 clients negotiate)
+  | "round.input_required" // 2026-07-28: a request came back input_required (detail {call, round, keys})
+  | "round.answered" // 2026-07-28: the client retries with inputResponses for those keys
   | "note";
 
 export interface TimelineEvent {
