@@ -1,0 +1,108 @@
+// In-process runs for the ts2 demos: a client and a server joined by the lab's own linked pair
+// (lab/linked-transport.ts), a v1-style transport that records every frame in a Recorder. The v2
+// Client and the v2 server (through serveStdio's `transport` option) take it as it is.
+import { withBound } from "../../bound.js";
+import { createCalculateServer } from "../../calculate-server.js";
+import { createLinkedPair } from "../../linked-transport.js";
+import type { Scenario } from "../../scenario.js";
+import { runSession, type OpenTransport } from "../../session.js";
+import { Recorder, type TimelineEvent, type WireFrame } from "../../timeline.js";
+import type { SessionPlan } from "../behaviour.js";
+import { runTs2Session, type Negotiation, type Ts2SessionOutcome } from "./client.js";
+import { serveTs2 } from "./serve.js";
+import { summarise, wireSteps, type SessionSummary } from "./summary.js";
+
+export type ServerPeer = "ts1" | "ts2";
+export const SERVER_CLOSE_BOUND_MS = 10_000;
+
+export interface RunRecord {
+  label: string;
+  protocolVersion: string | undefined;
+  errors: string[];
+  summary: SessionSummary;
+  events: TimelineEvent[];
+  wire: WireFrame[];
+}
+
+const serverError = (rec: Recorder) => (error: Error) => rec.event("server", "sdk.error", { detail: { message: error.message } });
+
+/** The v2 client (runTs2Session) against a ts1 or ts2 server, in memory. */
+export async function ts2ClientRun(plan: SessionPlan, server: ServerPeer, negotiation: Negotiation): Promise<RunRecord> {
+  const rec = new Recorder();
+  const pair = createLinkedPair(rec, "sdk");
+  let closeServer: () => Promise<unknown>;
+  if (server === "ts2") {
+    const handle = serveTs2(pair.server, serverError(rec));
+    closeServer = () => handle.close();
+  } else {
+    const mcp = createCalculateServer();
+    mcp.server.onerror = serverError(rec);
+    await mcp.connect(pair.server);
+    closeServer = () => mcp.close();
+  }
+  let outcome: Ts2SessionOutcome;
+  try {
+    outcome = await runTs2Session(plan, pair.client, rec, { negotiation });
+  } finally {
+    await withBound(closeServer(), SERVER_CLOSE_BOUND_MS, `closing the ${server} server`);
+  }
+  const label = `ts2 client (${negotiation}) -> ${server} server: ${plan.scenario}`;
+  return { label, protocolVersion: outcome.protocolVersion, errors: outcome.errors, summary: summarise(rec.events, rec.wire), events: rec.events, wire: rec.wire };
+}
+
+/** The ts1 Client, driven by the lab's own session runner (lab/session.ts), against the v2 server. */
+export async function ts1ClientRun(scenario: Scenario): Promise<RunRecord> {
+  const open: OpenTransport = async (recorder, options) => {
+    const pair = createLinkedPair(recorder, options.dispatch, options.onDeadlock);
+    const handle = serveTs2(pair.server, serverError(recorder));
+    return {
+      client: pair.client,
+      close: async () => {
+        await handle.close();
+        return {};
+      },
+    };
+  };
+  const evidence = await runSession(scenario, open, "memory", { dispatch: "sdk" });
+  return {
+    label: `ts1 client -> ts2 server: ${scenario.name}`,
+    protocolVersion: initializeVersion(evidence.wire),
+    errors: evidence.errors,
+    summary: summarise(evidence.events, evidence.wire),
+    events: evidence.events,
+    wire: evidence.wire,
+  };
+}
+
+/** The version in the server's initialize result, as it crossed the wire. */
+export function initializeVersion(wire: readonly WireFrame[]): string | undefined {
+  const init = wire.find((f) => f.from === "client" && (f.message as { method?: string }).method === "initialize");
+  const id = (init?.message as { id?: unknown } | undefined)?.id;
+  const reply = wire.find((f) => f.from === "server" && (f.message as { id?: unknown; method?: string }).id === id && !("method" in f.message));
+  return ((reply?.message as { result?: { protocolVersion?: string } } | undefined)?.result)?.protocolVersion;
+}
+
+/** A ts1 calculate_input scenario: the same answer as fixed-fixture, for the v2 server's shim. */
+export function ts1Scenario(name: string, tool: string, answer: Scenario["calls"][number]["answer"], args: Record<string, unknown> = {}): Scenario {
+  return {
+    name,
+    summary: `ts1 client calls ${tool}`,
+    capabilities: { elicitation: { form: {} } },
+    listToolsFirst: true,
+    calls: [
+      { label: "first", tool, args, answer },
+      { label: "recovery", tool, args: tool === "fan_out" ? {} : args, answer: () => ({ action: "accept", content: { units: 3, unit_value: 7 } }) },
+    ],
+  };
+}
+
+export function printRun(run: RunRecord, extra: { wire?: boolean } = {}): void {
+  const s = run.summary;
+  console.log(`\n## ${run.label}`);
+  console.log(`  negotiated: ${run.protocolVersion ?? "(none)"}${run.errors.length ? `   session errors: ${run.errors.join(" | ")}` : ""}`);
+  for (const [call, result] of Object.entries(s.results)) console.log(`  ${call} (${s.callMs[call]} ms): ${JSON.stringify(result)}`);
+  console.log(`  callbacks: ${s.callbacks}, peak at once: ${s.peakCallbacks}; server->client requests: ${JSON.stringify(s.serverToClientRequests)}`);
+  if (s.nested.length) console.log(`  nested: ${s.nested.join("; ")}`);
+  if (s.rounds.length) console.log(`  rounds: ${s.rounds.join("; ")}`);
+  if (extra.wire) for (const step of wireSteps(run.wire)) console.log(`    ${step}`);
+}
