@@ -82,7 +82,7 @@ export function initializeVersion(wire: readonly WireFrame[]): string | undefine
   return ((reply?.message as { result?: { protocolVersion?: string } } | undefined)?.result)?.protocolVersion;
 }
 
-/** A ts1 calculate_input scenario: the same answer as fixed-fixture, for the v2 server's shim. */
+/** A ts1 Client scenario for a v2-only tool; `recovery` calls calculate_input and accepts 3, 7. */
 export function ts1Scenario(name: string, tool: string, answer: Scenario["calls"][number]["answer"], args: Record<string, unknown> = {}): Scenario {
   return {
     name,
@@ -91,7 +91,7 @@ export function ts1Scenario(name: string, tool: string, answer: Scenario["calls"
     listToolsFirst: true,
     calls: [
       { label: "first", tool, args, answer },
-      { label: "recovery", tool, args: tool === "fan_out" ? {} : args, answer: () => ({ action: "accept", content: { units: 3, unit_value: 7 } }) },
+      { label: "recovery", tool: "calculate_input", args: {}, answer: () => ({ action: "accept", content: { units: 3, unit_value: 7 } }) },
     ],
   };
 }

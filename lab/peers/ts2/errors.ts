@@ -1,4 +1,5 @@
-// How a v2 error is recorded. ProtocolError carries the JSON-RPC code that crossed the wire;
+// How a v2 error is recorded. ProtocolError carries a JSON-RPC code: from an error response, or
+// raised locally by the SDK's own validation (e.g. the client's elicitation/create wrapper, -32602).
 // SdkError is raised locally (timeouts, era gates, negotiation) and carries a STRING code, which
 // is kept apart as sdkCode so `code` stays a number or null, as in the other drivers' events.
 import { ProtocolError, SdkError } from "@modelcontextprotocol/client";
