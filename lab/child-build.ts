@@ -3,11 +3,11 @@
 // starts, which halves its start-up time (see README, benchmarks). `npm ci` builds it
 // (prepare → build:child); this module rebuilds on first use when the build is missing, older
 // than a lab source, or was made by another Node, with a bounded wait and a clear error.
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BUILD_BOUND_MS, runBuildStep } from "./build-step.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const PROJECT_ROOT = resolve(here, "..");
@@ -17,7 +17,7 @@ export const CHILD_SNAPSHOT = join(PROJECT_ROOT, "build", "child-server.blob");
 const CHILD_STAMP = join(PROJECT_ROOT, "build", "child-server.node");
 /** How a child is started: argv[1] is a name, as for a script, so faults follow from argv[2]. */
 export const CHILD_ARGS: readonly string[] = ["--snapshot-blob", CHILD_SNAPSHOT, "child-server"];
-export const BUILD_BOUND_MS = 120_000;
+export { BUILD_BOUND_MS };
 
 /** Why the built child cannot be used as is, or undefined when it is up to date. */
 export async function childBuildStaleness(): Promise<string | undefined> {
@@ -61,37 +61,19 @@ export async function buildChild(reason: string): Promise<void> {
     outfile: CHILD_BUNDLE + temp,
     logLevel: "warning",
   });
-  await run(process.execPath, ["--snapshot-blob", CHILD_SNAPSHOT + temp, "--build-snapshot", CHILD_BUNDLE + temp], reason);
+  await runBuildStep(process.execPath, ["--snapshot-blob", CHILD_SNAPSHOT + temp, "--build-snapshot", CHILD_BUNDLE + temp], reason);
   writeFileSync(CHILD_STAMP + temp, `${process.version}\n`);
   for (const file of [CHILD_BUNDLE, CHILD_SNAPSHOT, CHILD_STAMP]) renameSync(file + temp, file);
-}
-
-function run(command: string, args: string[], reason: string): Promise<void> {
-  const child = spawn(command, args, { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  return new Promise<void>((resolvePromise, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`building the stdio child (${reason}) took longer than ${BUILD_BOUND_MS} ms; run npm run build:child`));
-    }, BUILD_BOUND_MS);
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(new Error(`could not start ${command} to build the stdio child: ${error.message}`));
-    });
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolvePromise();
-      else reject(new Error(`building the stdio child (${reason}) failed (exit ${code ?? signal}); run npm run build:child:\n${output.slice(-4000)}`));
-    });
-  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     await buildChild("npm run build:child");
     console.log(`built ${CHILD_BUNDLE} and its snapshot ${CHILD_SNAPSHOT}`);
+    // The TypeScript SDK v2 peer's child (lab/peers/ts2/child.ts), loaded only when building.
+    const ts2 = await import("./peers/ts2/build.js");
+    await ts2.buildTs2Child("npm run build:child");
+    console.log(`built ${ts2.TS2_CHILD_BUNDLE} and its snapshot ${ts2.TS2_CHILD_SNAPSHOT}`);
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exitCode = 1;
