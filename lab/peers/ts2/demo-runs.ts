@@ -4,15 +4,20 @@
 import { withBound } from "../../bound.js";
 import { createCalculateServer } from "../../calculate-server.js";
 import { createLinkedPair } from "../../linked-transport.js";
+import type { DispatchModel } from "../../receive-loop.js";
 import type { Scenario } from "../../scenario.js";
 import { runSession, type OpenTransport } from "../../session.js";
 import { Recorder, type TimelineEvent, type WireFrame } from "../../timeline.js";
 import type { SessionPlan } from "../behaviour.js";
 import { runTs2Session, type Negotiation, type Ts2SessionOutcome } from "./client.js";
 import { serveTs2 } from "./serve.js";
+import { createTs2Server } from "./server.js";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import { summarise, wireSteps, type SessionSummary } from "./summary.js";
 
-export type ServerPeer = "ts1" | "ts2";
+/** ts2: served by serveStdio (both eras); ts2-plain: McpServer.connect() alone, with
+ *  supportedProtocolVersions naming 2026-07-28 too; ts1: the lab's ts1 server. */
+export type ServerPeer = "ts1" | "ts2" | "ts2-plain";
 export const SERVER_CLOSE_BOUND_MS = 10_000;
 
 export interface RunRecord {
@@ -27,13 +32,19 @@ export interface RunRecord {
 const serverError = (rec: Recorder) => (error: Error) => rec.event("server", "sdk.error", { detail: { message: error.message } });
 
 /** The v2 client (runTs2Session) against a ts1 or ts2 server, in memory. */
-export async function ts2ClientRun(plan: SessionPlan, server: ServerPeer, negotiation: Negotiation): Promise<RunRecord> {
+export async function ts2ClientRun(plan: SessionPlan, server: ServerPeer, negotiation: Negotiation, dispatch: DispatchModel = "sdk"): Promise<RunRecord> {
   const rec = new Recorder();
-  const pair = createLinkedPair(rec, "sdk");
+  // serial: the lab's model of a receive loop that awaits each inbound request's handler (receive-loop.ts)
+  const pair = createLinkedPair(rec, dispatch);
   let closeServer: () => Promise<unknown>;
   if (server === "ts2") {
     const handle = serveTs2(pair.server, serverError(rec));
     closeServer = () => handle.close();
+  } else if (server === "ts2-plain") {
+    const mcp = createTs2Server({ supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, "2026-07-28"] });
+    mcp.server.onerror = serverError(rec);
+    await mcp.connect(pair.server);
+    closeServer = () => mcp.close();
   } else {
     const mcp = createCalculateServer();
     mcp.server.onerror = serverError(rec);
@@ -46,7 +57,7 @@ export async function ts2ClientRun(plan: SessionPlan, server: ServerPeer, negoti
   } finally {
     await withBound(closeServer(), SERVER_CLOSE_BOUND_MS, `closing the ${server} server`);
   }
-  const label = `ts2 client (${negotiation}) -> ${server} server: ${plan.scenario}`;
+  const label = `ts2 client (${negotiation}${dispatch === "sdk" ? "" : `, ${dispatch} loop`}) -> ${server} server: ${plan.scenario}`;
   return { label, protocolVersion: outcome.protocolVersion, errors: outcome.errors, summary: summarise(rec.events, rec.wire), events: rec.events, wire: rec.wire };
 }
 

@@ -5,7 +5,7 @@
 // Run: npx tsx lab/peers/ts2/interop.ts
 import { acceptValid } from "../../scenario.js";
 import { printRun, ts1ClientRun, ts1Scenario, ts2ClientRun, type RunRecord } from "./demo-runs.js";
-import { fixedPlan, singleCallPlan } from "./plans.js";
+import { fixedPlan, nestedPlan, singleCallPlan } from "./plans.js";
 import type { SessionPlan } from "../behaviour.js";
 
 const showWire = process.argv.includes("--wire");
@@ -26,6 +26,9 @@ const withRecovery = (scenario: string, tool: string, args: Record<string, unkno
 
 console.log("# era gate");
 fact(await ts2ClientRun(fixedPlan("calculate"), "ts1", "2026-07-28"), "pinned 2026-07-28 client vs ts1 server");
+
+fact(await ts2ClientRun(fixedPlan("calculate_input"), "ts2-plain", "auto"), "auto client vs a plain McpServer.connect() listing 2026-07-28");
+fact(await ts2ClientRun(fixedPlan("calculate_input"), "ts2-plain", "2026-07-28"), "pinned client vs a plain McpServer.connect() listing 2026-07-28");
 
 console.log("\n# calculate (ctx.mcpReq.elicitInput / Server.request) under a 2026-07-28 client");
 for (const negotiation of ["auto", "2026-07-28"] as const) {
@@ -49,5 +52,9 @@ for (const kind of ["entry", "params"] as const) {
 console.log("\n# liveness: a ping to the client while its callback runs");
 fact(await ts2ClientRun(withRecovery("liveness", "liveness", {}, "calculate"), "ts2", "legacy"), "liveness, v2 client 2025-11-25");
 fact(await ts2ClientRun(withRecovery("liveness", "liveness", {}, "calculate_input"), "ts2", "auto"), "liveness, v2 client 2026-07-28");
+
+console.log("\n# the lab's serial model (a receive loop that awaits each inbound request) under the v2 client");
+fact(await ts2ClientRun(nestedPlan("calculate"), "ts2", "legacy", "serial"), "nested on 2025-11-25, serial loop: the nested tools/list reply waits behind the callback");
+fact(await ts2ClientRun(nestedPlan("calculate_input"), "ts2", "auto", "serial"), "nested on 2026-07-28, serial loop: no inbound request ever holds the loop");
 
 console.log(`\n# facts\n${facts.map((f) => `- ${f}`).join("\n")}`);

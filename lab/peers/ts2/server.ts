@@ -31,11 +31,11 @@ const POLICY_ARGS = objectArgs<{ policy?: Ts2Policy }>({ policy: { type: "string
 const NO_ARGS = objectArgs<Record<string, never>>({});
 
 /**
- * A fresh v2 McpServer with the lab's tools. Usable as serveStdio's factory: serveStdio calls it
+ * A fresh v2 McpServer with the lab's tools. serveTs2 hands it to serveStdio as the factory, called
  * once per connection, plus once for a server/discover probe instance it may discard.
  */
-export function createTs2Server(): McpServer {
-  const mcp = new McpServer(TS2_SERVER_INFO, { capabilities: { tools: {} } });
+export function createTs2Server(options: { supportedProtocolVersions?: string[] } = {}): McpServer {
+  const mcp = new McpServer(TS2_SERVER_INFO, { capabilities: { tools: {} }, ...options });
   const server = mcp.server;
 
   mcp.registerTool(
