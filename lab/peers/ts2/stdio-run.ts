@@ -6,54 +6,22 @@
 //    client, one spawn in every mode (a non-SDK transport is probed in place), and spawn to
 //    initialize result next to `node -e 0`, interleaved, medians.
 // Run: npx tsx lab/peers/ts2/stdio-run.ts [children=10]
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { existsSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { bareNode } from "../../bench-stdio.js";
 import { ensureChildBuilt } from "../../child-build.js";
 import { median } from "../../stats.js";
 import { lifecycleProblems, stdioTransport, type ChildEvidence } from "../../stdio-transport.js";
 import { Recorder } from "../../timeline.js";
-import type { SessionPlan } from "../behaviour.js";
 import { ensureTs2ChildBuilt, TS2_CHILD_ARGS, TS2_CHILD_BUNDLE_ARGS } from "./build.js";
 import { runTs2Session, type Negotiation } from "./client.js";
+import { sdkStdioRun } from "./sdk-stdio.js";
 import { fanOutPlan, fixedPlan, nestedPlan } from "./plans.js";
 import { summarise } from "./summary.js";
 
 const CHILDREN = Number(process.argv[2] ?? 10);
 const MODES: readonly Negotiation[] = ["legacy", "auto", "2026-07-28"];
 const problems: string[] = [];
-let spawnLogs = 0;
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** One session over the SDK's StdioClientTransport; spawns counted by the children themselves. */
-async function sdkStdioRun(plan: SessionPlan, negotiation: Negotiation) {
-  const log = join(tmpdir(), `lab-ts2-spawns-${process.pid}-${++spawnLogs}.log`);
-  // The SDK passes the parent's environment only when given `env` (it merges it over a small default).
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...TS2_CHILD_ARGS], env: { LAB_TS2_SPAWN_LOG: log }, stderr: "pipe" });
-  let stderr = "";
-  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  const rec = new Recorder();
-  const outcome = await runTs2Session(plan, transport, rec, { negotiation });
-  const pids = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map(Number) : [];
-  rmSync(log, { force: true });
-  const left = pids.filter(alive);
-  for (const pid of left) process.kill(pid, "SIGKILL"); // only the children this run started, by pid
-  if (left.length) problems.push(`${plan.scenario}/${negotiation}: child(ren) ${left.join(", ")} still alive after client.close()`);
-  const connectMs = rec.events.find((e) => e.kind === "protocol.negotiated")?.t ?? NaN;
-  return { outcome, spawns: pids.length, connectMs, summary: summarise(rec.events, rec.wire), stderr: stderr.trim() };
-}
-
-/** One legacy session over the lab's stdio end: spawn to initialize result, from the evidence. */
+/** One session over the lab's stdio end; in legacy mode the evidence has spawn to initialize result. */
 async function labStdioRun(childArgs: readonly string[] | undefined, negotiation: Negotiation = "legacy") {
   const rec = new Recorder();
   const opened = await stdioTransport(childArgs ? { childArgs } : {})(rec, { dispatch: "sdk" });
@@ -71,9 +39,10 @@ console.log("# 1. v2 client + the SDK's StdioClientTransport, spawning build/ts2
 for (const negotiation of MODES) {
   for (const plan of [nestedPlan("calculate_input"), fanOutPlan("calculate_input"), ...(negotiation === "legacy" ? [nestedPlan("calculate")] : [])]) {
     const run = await sdkStdioRun(plan, negotiation);
+    if (run.leftAlive.length) problems.push(`${plan.scenario}/${negotiation}: child(ren) ${run.leftAlive.join(", ")} still alive after client.close() (killed)`);
     const s = run.summary;
     console.log(`\n## ${negotiation}: ${plan.scenario}`);
-    console.log(`  negotiated ${run.outcome.protocolVersion ?? "(none)"}; processes spawned: ${run.spawns}; connect took ${run.connectMs.toFixed(0)} ms`);
+    console.log(`  negotiated ${run.outcome.protocolVersion ?? "(none)"}; processes spawned: ${run.pids.length}; connect took ${run.connectMs.toFixed(0)} ms`);
     for (const [call, result] of Object.entries(s.results)) console.log(`  ${call} (${s.callMs[call]} ms): ${JSON.stringify(result)}`);
     console.log(`  callbacks ${s.callbacks}, peak at once ${s.peakCallbacks}${s.nested.length ? `; nested: ${s.nested.join("; ")}` : ""}`);
     if (run.stderr) console.log(`  child stderr: ${run.stderr.slice(0, 300)}`);
