@@ -4,7 +4,7 @@
 // 'elicitation/create'. On 2025-11-25 that handler answers the server's elicitation/create; on
 // 2026-07-28 the v2 client calls the same handler locally for each input request of an
 // input_required round, then retries the tools/call with the answers.
-import type { ElicitRequest, ElicitResult, Transport } from "@modelcontextprotocol/client";
+import type { ElicitResult, Transport } from "@modelcontextprotocol/client";
 import { setTimeout as delay } from "node:timers/promises";
 import { withBound } from "../../bound.js";
 import type { EventKind, Side, TimelineEvent } from "../../timeline.js";
@@ -66,7 +66,7 @@ export async function runTs2Session(
       try {
         const behaviour = plan.calls.find((c) => c.label === call)?.callback;
         if (!behaviour) throw new Error(`no callback behaviour is planned for an elicitation during '${call}'`);
-        const answer = await runBehaviour(behaviour, request);
+        const answer = await runBehaviour(behaviour);
         rec.event("client", "callback.left", { ...ids, detail: { n, call, action: answer.action } });
         return answer as ElicitResult;
       } catch (error) {
@@ -77,7 +77,7 @@ export async function runTs2Session(
   }
 
   /** The plan's Behaviour, step by step, in the order behaviour.ts defines. */
-  async function runBehaviour(b: Behaviour, _request: ElicitRequest): Promise<AnswerData> {
+  async function runBehaviour(b: Behaviour): Promise<AnswerData> {
     if (b.delayMs) await delay(b.delayMs);
     let known = listedTools;
     let nestedFailed = false;
