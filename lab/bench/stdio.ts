@@ -23,7 +23,7 @@ const NODE_BOUND_MS = 10_000;
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
 /** Wall time of spawning `node -e 0` until it has exited. */
-async function bareNode(): Promise<number> {
+export async function bareNode(): Promise<number> {
   const start = performance.now();
   const child = spawn(process.execPath, ["-e", "0"], { stdio: "ignore" });
   const exited = new Promise<void>((resolve, reject) => {

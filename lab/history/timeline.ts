@@ -28,6 +28,9 @@ export type EventKind =
   | "callback.aborted" // the client callback saw its request's abort signal fire (Behaviour.watchAbort)
   | "tool.aborted" // a server tool's signal fired: its tools/call was cancelled
   | "tool.finished" // a tool whose call was cancelled ran on and finished anyway (detail.status)
+  | "protocol.negotiated" // the client's connect settled on a protocol version (v2 clients negotiate)
+  | "round.input_required" // 2026-07-28: a request came back input_required (detail {call, round, keys})
+  | "round.answered" // 2026-07-28: the client retries with inputResponses for those keys
   | "note";
 
 export interface TimelineEvent {

@@ -106,6 +106,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     await buildChild("npm run build:child");
     console.log(`built ${CHILD_BUNDLE} and its snapshot ${CHILD_SNAPSHOT}`);
+    const ts2 = await import("../ts2/build.js");
+    await ts2.buildTs2Child("npm run build:child");
+    console.log(`built ${ts2.TS2_CHILD_BUNDLE} and its snapshot ${ts2.TS2_CHILD_SNAPSHOT}`);
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exitCode = 1;

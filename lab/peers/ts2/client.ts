@@ -1,0 +1,150 @@
+// Runs one SessionPlan (lab/peers/behaviour.ts) on the TypeScript SDK v2 Client, the way
+// lab/session.ts runs a scenario on the ts1 Client: connect, optionally list tools, then each
+// call in order, with the call's callback Behaviour executed by the handler registered for
+// 'elicitation/create'. On 2025-11-25 that handler answers the server's elicitation/create; on
+// 2026-07-28 the v2 client calls the same handler locally for each input request of an
+// input_required round, then retries the tools/call with the answers.
+import type { ElicitResult, Transport } from "@modelcontextprotocol/client";
+import { setTimeout as delay } from "node:timers/promises";
+import { withBound } from "../../session/bound.js";
+import type { EventKind, Side, TimelineEvent } from "../../history/timeline.js";
+import type { AnswerData, Behaviour, SessionPlan } from "../behaviour.js";
+import { errorInfo } from "./errors.js";
+import { RoundObservingClient } from "./observed-client.js";
+
+export const TS2_CLIENT_INFO = { name: "reentrancy-lab-client-ts2", version: "0.1.0" };
+/** Bounds: every wait has one. */
+export const TS2_SESSION_BOUND_MS = 60_000;
+export const TS2_CLOSE_BOUND_MS = 10_000;
+
+/** legacy: initialize only (the SDK default); auto: server/discover probe, then initialize if
+ *  the server is 2025-era; "2026-07-28": pinned, no fallback. */
+export type Negotiation = "legacy" | "auto" | "2026-07-28";
+
+/** What the session records into: the Recorder of lab/timeline.ts fits. */
+export interface EventSink {
+  event(side: Side, kind: EventKind, fields?: Omit<TimelineEvent, "seq" | "t" | "side" | "kind">): unknown;
+}
+
+export interface Ts2SessionOutcome {
+  negotiation: Negotiation;
+  /** undefined when connect failed */
+  protocolVersion: string | undefined;
+  era: "legacy" | "modern" | undefined;
+  /** failures of the session itself (connect failed, bound exceeded), not of the calls */
+  errors: string[];
+}
+
+const versionNegotiation = (n: Negotiation) => ({ mode: n === "2026-07-28" ? { pin: n } : n });
+
+export async function runTs2Session(
+  plan: SessionPlan,
+  transport: Transport,
+  rec: EventSink,
+  options: { negotiation: Negotiation },
+): Promise<Ts2SessionOutcome> {
+  const client = new RoundObservingClient(TS2_CLIENT_INFO, {
+    capabilities: plan.capabilities,
+    versionNegotiation: versionNegotiation(options.negotiation),
+  });
+  const outcome: Ts2SessionOutcome = { negotiation: options.negotiation, protocolVersion: undefined, era: undefined, errors: [] };
+  client.onerror = (error) => rec.event("client", "sdk.error", { detail: { message: error.message } });
+
+  let label = "";
+  let listedTools: string[] = [];
+  let callbacks = 0;
+  client.onRound = ({ kind, round, keys }) => rec.event("client", `round.${kind}`, { method: "tools/call", detail: { call: label, round, keys } });
+
+  if (plan.capabilities.elicitation !== undefined) {
+    client.setRequestHandler("elicitation/create", async (request, ctx): Promise<ElicitResult> => {
+      const n = ++callbacks;
+      const call = label;
+      // On 2026-07-28 the id is the input request's key, not a JSON-RPC id: nothing crossed the wire.
+      const embedded = client.getProtocolEra() === "modern";
+      const ids = { id: ctx.mcpReq.id, ...(!embedded && { origin: "server" as const }), method: request.method };
+      rec.event("client", "callback.entered", { ...ids, detail: { n, call, ...(embedded && { embedded }) } });
+      try {
+        const behaviour = plan.calls.find((c) => c.label === call)?.callback;
+        if (!behaviour) throw new Error(`no callback behaviour is planned for an elicitation during '${call}'`);
+        const answer = await runBehaviour(behaviour);
+        rec.event("client", "callback.left", { ...ids, detail: { n, call, action: answer.action } });
+        return answer as ElicitResult;
+      } catch (error) {
+        rec.event("client", "callback.left", { ...ids, detail: { n, call, error: String(error) } });
+        throw error;
+      }
+    });
+  }
+
+  /** The plan's Behaviour, step by step, in the order behaviour.ts defines. */
+  async function runBehaviour(b: Behaviour): Promise<AnswerData> {
+    if (b.delayMs) await delay(b.delayMs);
+    let known = listedTools;
+    let nestedFailed = false;
+    if (b.nested) {
+      const { method, timeoutMs } = b.nested;
+      rec.event("client", "nested.sent", { method });
+      try {
+        if (method === "tools/list") known = (await client.listTools(undefined, { timeout: timeoutMs })).tools.map((t) => t.name);
+        else await client.ping({ timeout: timeoutMs });
+        rec.event("client", "nested.ok", { method });
+      } catch (error) {
+        nestedFailed = true;
+        rec.event("client", "nested.failed", { method, detail: errorInfo(error) });
+      }
+    }
+    const missingTool = b.needTool !== undefined && !known.includes(b.needTool);
+    if (nestedFailed || missingTool) return b.otherwise ?? { action: "cancel" };
+    return b.answer;
+  }
+
+  try {
+    await withBound(
+      (async () => {
+        try {
+          await client.connect(transport, { timeout: plan.callTimeoutMs });
+        } finally {
+          outcome.protocolVersion = client.getNegotiatedProtocolVersion();
+          outcome.era = client.getProtocolEra();
+          rec.event("client", "protocol.negotiated", {
+            detail: { negotiation: options.negotiation, protocolVersion: outcome.protocolVersion ?? null, era: outcome.era ?? null },
+          });
+        }
+        if (plan.listToolsFirst) {
+          listedTools = (await client.listTools(undefined, { timeout: plan.callTimeoutMs })).tools.map((t) => t.name);
+        }
+        for (const call of plan.calls) {
+          label = call.label;
+          rec.event("client", "call.started", { detail: { call: call.label } });
+          try {
+            const result = await client.callTool({ name: call.tool, arguments: call.args }, { timeout: plan.callTimeoutMs });
+            const isError = result.isError === true;
+            // An error result without structuredContent (the legacy shim's failures) keeps its text.
+            const text = isError && result.structuredContent === undefined ? textOf(result.content) : undefined;
+            rec.event("client", "tool.result", {
+              detail: { call: call.label, result: result.structuredContent ?? null, isError, ...(text !== undefined && { text }) },
+            });
+          } catch (error) {
+            rec.event("client", "tool.result", { detail: { call: call.label, error: errorInfo(error) } });
+          }
+        }
+      })(),
+      TS2_SESSION_BOUND_MS,
+      `ts2 session ${plan.scenario}`,
+    );
+  } catch (error) {
+    outcome.errors.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    rec.event("client", "note", { detail: { sessionFailed: errorInfo(error) } });
+  } finally {
+    try {
+      await withBound(client.close(), TS2_CLOSE_BOUND_MS, "client.close()");
+    } catch (error) {
+      outcome.errors.push(String(error));
+    }
+  }
+  return outcome;
+}
+
+function textOf(content: readonly { type: string; text?: unknown }[] | undefined): string {
+  return (content ?? []).map((c) => (c.type === "text" ? String(c.text) : `[${c.type}]`)).join("\n");
+}

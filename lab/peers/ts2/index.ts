@@ -1,0 +1,53 @@
+// The ts2 peers: the TypeScript SDK v2 split packages (@modelcontextprotocol/client and /server
+// 2.4.0). The client runs in this process over the lab's recording transport (the v2 Transport
+// only adds optional members: transport-compat.ts); `ts2` negotiates as the SDK does by default
+// (legacy: initialize, 2025-11-25), `ts2-modern` pins 2026-07-28 (input-required rounds, no
+// server-to-client requests). The server serves both eras (serve.ts), here or as a stdio child.
+import type { Scenario } from "../../session/scenario.js";
+import { sessionPlan } from "../../session/scenario.js";
+import { CALL_TIMEOUT_MS } from "../../session/bounds.js";
+import type { Recorder } from "../../history/timeline.js";
+import type { ClientPeer, ServerPeer } from "../types.js";
+import { ensureTs2ChildBuilt, TS2_CHILD_ARGS } from "./build.js";
+import { runTs2Session, type Negotiation } from "./client.js";
+import { serveTs2 } from "./serve.js";
+
+const SDK = "@modelcontextprotocol/client+server 2.4.0";
+
+function ts2Client(name: string, negotiation: Negotiation, meaning: string): ClientPeer {
+  return {
+    name,
+    sdk: SDK,
+    loops: ["sdk", "serial"],
+    meaning,
+    era: negotiation === "legacy" ? "2025-11-25" : negotiation,
+    unavailable: () => undefined,
+    driver: {
+      kind: "in-process",
+      run: async (scenario: Scenario, transport, recorder: Recorder) => {
+        const outcome = await runTs2Session(sessionPlan(scenario, CALL_TIMEOUT_MS), transport, recorder, { negotiation });
+        if (outcome.errors.length > 0) throw new Error(outcome.errors.join("; "));
+      },
+    },
+  };
+}
+
+export const TS2_CLIENT = ts2Client("ts2", "legacy", "the TypeScript SDK v2 (2.4.0) Client, negotiating as it does by default (legacy: initialize, 2025-11-25)");
+export const TS2_MODERN_CLIENT = ts2Client("ts2-modern", "2026-07-28", "the TypeScript SDK v2 (2.4.0) Client pinned to 2026-07-28: input-required rounds instead of server-to-client requests");
+
+export const TS2_SERVER: ServerPeer = {
+  name: "ts2",
+  sdk: SDK,
+  meaning: "the calculate server on the TypeScript SDK v2 McpServer, both eras (serveStdio decides from the opening message)",
+  unavailable: () => undefined,
+  inProcess: (recorder) => {
+    let handle: ReturnType<typeof serveTs2> | undefined;
+    return {
+      connect: async (transport) => {
+        handle = serveTs2(transport, (error) => recorder.event("server", "sdk.error", { detail: { message: error.message } }));
+      },
+      close: async () => handle?.close(),
+    };
+  },
+  child: { prepare: ensureTs2ChildBuilt, writesEvents: false, command: () => ({ command: process.execPath, args: [...TS2_CHILD_ARGS] }) },
+};
