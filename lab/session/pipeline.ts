@@ -166,8 +166,11 @@ export function parityVerdicts(runs: RunRecord[], expectation: Expectation): Par
 }
 
 /** The protocol version in the server's initialize result, as recorded on the wire. */
-export function negotiatedProtocol(evidence: Pick<SessionEvidence, "wire">): string | null {
+export function negotiatedProtocol(evidence: Pick<SessionEvidence, "wire" | "events">): string | null {
   const reply = evidence.wire.find((f) => f.label.frameType === "result" && f.label.method === "initialize");
   const version = reply && resultOf(reply.message)?.protocolVersion;
-  return typeof version === "string" ? version : null;
+  if (typeof version === "string") return version;
+  // 2026-07-28 has no initialize: a client that negotiated by server/discover records the outcome.
+  const said = evidence.events.find((e) => e.kind === "protocol.negotiated")?.detail?.protocolVersion;
+  return typeof said === "string" ? said : null;
 }

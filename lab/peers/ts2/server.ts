@@ -41,10 +41,20 @@ export function createTs2Server(options: { supportedProtocolVersions?: string[] 
   mcp.registerTool(
     "calculate",
     {
-      description: "Multiplies two integers that it asks the client for (synthetic; 3 x 7 = 21). Pushes elicitation/create.",
+      description: "Multiplies two integers that it asks the client for (synthetic; 3 x 7 = 21). Pushes elicitation/create in the 2025-11-25 era; returns input_required in 2026-07-28.",
       inputSchema: POLICY_ARGS,
     },
-    async ({ policy = "validated" }, ctx) => structured(await calculate(policy, ctx)),
+    async ({ policy = "validated" }, ctx): Promise<CallToolResult | InputRequiredResult> => {
+      // A 2026-07-28 client's retry carries the answer: read it as calculate_input does.
+      const view = inputResponse(ctx.mcpReq.inputResponses, FORM_KEY);
+      if (view.kind !== "missing") return structured(readForm(ctx, view));
+      const result = await calculate(policy, ctx);
+      // In the 2026-07-28 era the SDK refuses elicitInput before sending anything; the careful
+      // path then asks the way that era allows, by returning input_required (raw/unchecked keep
+      // the refusal, as the interop finding to show).
+      if (policy === "validated" && (result as { sdkCode?: unknown }).sdkCode === "METHOD_NOT_SUPPORTED_BY_PROTOCOL_VERSION") return askForm(1);
+      return structured(result);
+    },
   );
 
   async function calculate(policy: Ts2Policy, ctx: ServerContext): Promise<CalculateResult> {
