@@ -49,7 +49,7 @@ export function renderParity(report: CaseReport, color: boolean): string {
   return report.parity
     .map((p) => {
       const side = (name: string, r: ParityResult | null) =>
-        r === null ? `${name}: the child wrote no events` : `${name} ${r.ok ? "agrees" : "differs"} (${r.memoryCount} vs ${r.otherCount} events)`;
+        r === null ? `${name}: not compared (no record of its own)` : `${name} ${r.ok ? "agrees" : "differs"} (${r.memoryCount} vs ${r.otherCount} events)`;
       const head = `  ${mark(p.ok, color)} parity ${report.scenario} ${report.column} #${p.repeat}, memory vs ${p.transport}: ${side("client", p.result)}; ${side("server", p.server)}`;
       const allowed = p.allowed.map((a) => `      allowed: ${a}`);
       const where = [p.result, p.server].flatMap((r) => {

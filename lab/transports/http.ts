@@ -137,8 +137,8 @@ export function httpTransport(options: HttpTransportOptions = {}): OpenTransport
         const port = server.listeningPort;
         if (port !== undefined) Object.assign(carrier.log.evidence, { port, portReleased: !isListening(port) });
         const spawnToInitializedMs = spawnToInitialized(recorder, server.child);
-        const childSide: ChildSide | null = eventsFile ? takeChildSide(eventsFile) : null;
-        return { ...evidence, ...(spawnToInitializedMs !== undefined && { spawnToInitializedMs }), http: carrier.log.evidence, childSide };
+        const childSide: ChildSide | null | undefined = eventsFile ? takeChildSide(eventsFile) : undefined;
+        return { ...evidence, ...(spawnToInitializedMs !== undefined && { spawnToInitializedMs }), http: carrier.log.evidence, ...(childSide !== undefined && { childSide }) };
       },
     };
   };

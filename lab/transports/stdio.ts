@@ -124,7 +124,7 @@ export function stdioTransport(options: StdioTransportOptions = {}): OpenTranspo
         await carrier.close();
         const evidence = await carrier.child.close(options.exitGraceMs);
         const spawnToInitializedMs = spawnToInitialized(recorder, carrier.child);
-        return { ...evidence, ...(spawnToInitializedMs !== undefined && { spawnToInitializedMs }), childSide: eventsFile ? takeChildSide(eventsFile) : null };
+        return { ...evidence, ...(spawnToInitializedMs !== undefined && { spawnToInitializedMs }), ...(eventsFile && { childSide: takeChildSide(eventsFile) }) };
       },
     };
   };
