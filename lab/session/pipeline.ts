@@ -13,11 +13,14 @@ import { columnId, transportProblem } from "../peers/registry.js";
 import { TS1_CLIENT, TS1_SERVER } from "../peers/ts1/index.js";
 import type { ClientPeer, ServerPeer } from "../peers/types.js";
 import { verify, type Verdict } from "../check/verify.js";
+import { driverFault } from "../check/driver-fault.js";
 
 export interface RunRecord extends SessionEvidence {
   negotiatedProtocol: string | null;
   verdicts: Verdict[];
   ok: boolean;
+  /** a client driver in another process misbehaved: why, in one line (lab/check/driver-fault.ts) */
+  fault?: string;
 }
 
 export interface ParityVerdict {
@@ -78,6 +81,8 @@ export interface CaseOptions {
   onDeadlock: OnDeadlock;
   /** where expectations are read from (default expected/) */
   expectedDir?: string;
+  /** each session's bound (default SESSION_BOUND_MS) */
+  sessionBoundMs?: number;
 }
 
 export async function runCase(
@@ -103,14 +108,17 @@ export async function runCase(
     for (const name of transports) {
       const transport = TRANSPORTS[name];
       if (!transport) throw new Error(`unknown transport ${name}`);
-      const evidence = await runSession(scenario, transport.open, name, { dispatch, onDeadlock: options.onDeadlock, client, server }, repeat);
+      const bound = options.sessionBoundMs === undefined ? {} : { boundMs: options.sessionBoundMs };
+      const evidence = await runSession(scenario, transport.open, name, { dispatch, onDeadlock: options.onDeadlock, client, server, ...bound }, repeat);
       const errors = [...evidence.errors, ...transport.problems(evidence.transportEvidence)];
       const verdicts = verify({ events: evidence.events, wire: evidence.wire, errors }, expectation);
+      const fault = driverFault(evidence);
       runs.push({
         ...evidence,
         negotiatedProtocol: negotiatedProtocol(evidence),
         verdicts,
         ok: verdicts.every((v) => v.ok),
+        ...(fault !== undefined && { fault }),
       });
     }
   }
