@@ -146,6 +146,7 @@ export async function main(_argv: string[] = []): Promise<number> {
   console.log(
     `stdio parity run (3 scenarios x 2 models x 2 repeats, memory + stdio): ${round(stdio.parityRunWallMs! / 1000, 2)} s wall, of which stdio sessions ${round(stdio.parityRunStdioMs! / 1000, 2)} s`,
   );
+  await (await import("./python.js")).benchPython();
   return 0;
 }
 

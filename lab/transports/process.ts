@@ -12,7 +12,7 @@ import { sessionPlan } from "../session/scenario.js";
 import { CALL_TIMEOUT_MS, type OpenTransport, type Pairing } from "../session/session.js";
 import { ObservedTransport } from "./observed.js";
 import { childEventsFile } from "./scratch.js";
-import { openStdioTransport, StdioCarrier } from "./stdio.js";
+import { openStdioTransport, spawnToInitialized, StdioCarrier } from "./stdio.js";
 
 export const openProcessTransport: OpenTransport = async (recorder, pairing) => {
   const driver = pairing.client.driver;
@@ -28,10 +28,12 @@ export const openProcessTransport: OpenTransport = async (recorder, pairing) => 
     driverDone: clientSide.child.waitExit(),
     close: async () => {
       const driverEvidence = await clientSide.child.close();
+      const spawnToInitializedMs = spawnToInitialized(recorder, clientSide.child);
       const serverEvidence = await serverSide.close();
       const driverEvents = takeDriverEvents(eventsFile, recorder);
       rmSync(planFile, { force: true });
-      return { ...serverEvidence, driver: driverEvidence, driverEvents, sessionErrors: driverEvents.problems };
+      const driver = { ...driverEvidence, ...(spawnToInitializedMs !== undefined && { spawnToInitializedMs }) };
+      return { ...serverEvidence, driver, driverEvents, sessionErrors: driverEvents.problems };
     },
   };
 };
