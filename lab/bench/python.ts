@@ -18,7 +18,7 @@ import { lifecycleProblems, within, type ChildEvidence } from "../transports/chi
 import { TRANSPORTS } from "../transports/index.js";
 import fixedFixture from "../../scenarios/fixed-fixture.js";
 
-const SAMPLES = 7;
+const SAMPLES = 11;
 const IMPORT_BOUND_MS = 30_000;
 const MATRIX_BOUND_MS = 600_000;
 export const PYTHON_MATRIX_ARGS = ["all", "--client", "py,py-inline", "--server", "ts1,py", "--transport", "stdio", "--repeat", "1"];
@@ -104,12 +104,19 @@ export async function measurePython(samples = SAMPLES): Promise<PythonBench> {
   const exits: number[] = [];
   const servers: number[] = [];
   const clients: number[] = [];
+  const steps = [
+    async () => {
+      const imported = await importMcp();
+      imports.push(imported.importedMs);
+      exits.push(imported.exitedMs);
+    },
+    async () => void servers.push(await pyServer()),
+    async () => void clients.push(await pyClient()),
+  ];
+  // Interleaved, and each round starts with the next of the three, so neither load drifting
+  // over the run nor the position in a round favours one of them.
   for (let i = 0; i < samples; i++) {
-    const imported = await importMcp();
-    imports.push(imported.importedMs);
-    exits.push(imported.exitedMs);
-    servers.push(await pyServer());
-    clients.push(await pyClient());
+    for (let k = 0; k < steps.length; k++) await steps[(i + k) % steps.length]!();
   }
   const importMs = median(imports);
   const serverMs = median(servers);
