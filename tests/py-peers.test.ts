@@ -2,11 +2,14 @@
 // `py` client (no deadlock) and the `py-inline` client (the deadlock, in real SDK code, and its
 // recovery) against the ts1 server, each against its hand-written expectation; the serial model
 // checked against py-inline, and that check shown to reject corrupted real evidence; two
-// contract cases against the `py` server, where every value of their expectations matters.
+// contract cases against the `py` server, where every value of their expectations matters; and
+// the py client answering units 3.0 to both servers (the relay must forward bytes, not re-parse).
 import "./support/child-pids.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ContractExpectation, contractDir, contractExpectationPath, loadContractExpectation, runContractCase, verifyContract } from "../lab/check/contract.js";
 import { appliesTo, ExpectationError, parseExpectation } from "../lab/check/expectations.js";
 import { compareModelWithReal, storyFacts, type StoryFacts } from "../lab/check/model-vs-real.js";
@@ -16,6 +19,9 @@ import { PY_CLIENT, PY_INLINE_CLIENT, PY_SERVER } from "../lab/peers/py/index.js
 import type { ClientPeer } from "../lab/peers/types.js";
 import { readVersions } from "../lab/peers/versions.js";
 import { runCase, type CaseReport, type RunRecord } from "../lab/session/pipeline.js";
+import { runSession } from "../lab/session/session.js";
+import { TS1_SERVER } from "../lab/peers/ts1/index.js";
+import { TRANSPORTS } from "../lab/transports/index.js";
 import { CONTRACT_CASES, findContractCase } from "../scenarios/contract/index.js";
 import { findScenario } from "../scenarios/index.js";
 import { survivingChanges, type Json } from "./support/expectation-mutations.js";
@@ -143,6 +149,35 @@ test("the requestedSchema checked is the one the py server sends: pydantic's, wi
   assert.is((paramsOf(sent.message)?.requestedSchema as { title?: unknown }).title, "CalculateForm");
   const ts1Schema = loadContractExpectation("accept_missing_field").requestedSchema;
   assert.not.ok(verifyContract(run, { ...loadContractExpectation("accept_missing_field", contractDir(undefined, "py"), "py"), requestedSchema: ts1Schema }).every((v) => v.ok));
+});
+
+// A plan the lab cannot write (JSON.stringify prints 3.0 as 3), so the test writes it: the real
+// py driver answers units 3.0, with no tools/list before the call.
+const FLOAT_PLAN = `{"scenario":"float","capabilities":{"elicitation":{"form":{}}},"listToolsFirst":false,"calls":[{"label":"first","args":{},"callback":{"answer":{"action":"accept","content":{"units":3.0,"unit_value":7}}}}],"callTimeoutMs":15000}`;
+const floatClient: ClientPeer = {
+  ...PY_CLIENT,
+  name: "py-answers-3.0",
+  driver: {
+    kind: "process",
+    command: (_planFile, eventsFile) => {
+      const plan = join(tmpdir(), `lab-float-plan-${process.pid}.json`);
+      writeFileSync(plan, FLOAT_PLAN);
+      return (PY_CLIENT.driver as Extract<ClientPeer["driver"], { kind: "process" }>).command(plan, eventsFile);
+    },
+  },
+};
+
+test("py client answering 3.0: ts1 computes 21, the py server's strict pydantic refuses it; an extra tools/list follows the result", async () => {
+  const scenario = findScenario("fixed-fixture")!; // only its name is used: the plan above drives the client
+  const [ts1, py] = await Promise.all([TS1_SERVER, PY_SERVER].map((server) => runSession(scenario, TRANSPORTS.stdio!.open, "stdio", { dispatch: "sdk", client: floatClient, server })));
+  for (const run of [ts1!, py!]) assert.equal(run.errors, []);
+  assert.equal(resultsOf(ts1!.events).first, { status: "calculated", computed: true, value: 21 });
+  // through the relay: the py server saw the driver's own bytes, 3.0
+  assert.equal(resultsOf(py!.events).first, { status: "invalid_content", computed: false, value: null, rejectedBy: "sdk" });
+  for (const run of [ts1!, py!]) {
+    const methods = run.wire.filter((f) => f.from === "client" && isRequest(f.label)).map((f) => f.label.method);
+    assert.equal(methods, ["initialize", "tools/call", "tools/list"], "ClientSession.call_tool lists tools it has not seen (client/session.py:1101-1102, 1125-1127)");
+  }
 });
 
 test.run();

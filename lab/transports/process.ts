@@ -54,13 +54,15 @@ async function connectServer(
   // Relay: both peers are children; the lab records each frame once, as it passes.
   const serverSide = new StdioCarrier(server.child.command({ eventsFile: undefined, faults: [] }), "client", recorder);
   await serverSide.child.spawned();
-  clientSide.onmessage = (message) => {
+  // Each line goes on exactly as it was read: a parsed and re-serialized frame could differ in
+  // its bytes (JSON.parse turns 3.0 into 3), and the peers must see what the other one sent.
+  clientSide.online = (line, message) => {
     recorder.received("client", message);
-    void serverSide.send(message).catch(() => undefined);
+    void serverSide.sendLine(`${line}\n`).catch(() => undefined);
   };
-  serverSide.onmessage = (message) => {
+  serverSide.online = (line, message) => {
     recorder.received("server", message);
-    void clientSide.send(message).catch(() => undefined);
+    void clientSide.sendLine(`${line}\n`).catch(() => undefined);
   };
   // the driver ending its session ends the server's stdin too
   clientSide.onclose = () => void serverSide.close();
