@@ -1,4 +1,4 @@
-// tsx lab/run.ts contract [<case>] [--server ts1|py] [--transport <name>|both] [--repeat N] [--json] [--out DIR]
+// tsx lab/run.ts contract [<case>[,<case>...]] [--server ts1|py] [--transport <name>|both] [--repeat N] [--json] [--out DIR]
 // Runs the form-elicitation contract (the ts1 client against one server peer) over every
 // transport that pairing can use, prints one row per case and transport, writes
 // run-output/contract.json (contract.<server>.json for a server other than ts1), also when a
@@ -15,7 +15,7 @@ import { TS1_CLIENT } from "../peers/ts1/index.js";
 import { assertPinnedSdk, readVersions } from "../peers/versions.js";
 import { CONTRACT_CASES, findContractCase } from "../../scenarios/contract/index.js";
 
-export const CONTRACT_USAGE = "usage: tsx lab/run.ts contract [<case>] [--server <name>] [--transport <name>|both] [--repeat N] [--json] [--out DIR] [--expected DIR]";
+export const CONTRACT_USAGE = "usage: tsx lab/run.ts contract [<case>[,<case>...]] [--server <name>] [--transport <name>|both] [--repeat N] [--json] [--out DIR] [--expected DIR]";
 
 export async function main(argv: string[]): Promise<number> {
   const named = argv[0] !== undefined && !argv[0].startsWith("--") ? argv[0] : undefined;
@@ -40,8 +40,11 @@ export async function main(argv: string[]): Promise<number> {
   if (why) throw usage(`server ${serverName} cannot run here: ${why}`);
   const transports = args.transports.filter((t) => transportProblem({ client: TS1_CLIENT, loop: "sdk", server }, t) === undefined);
   if (transports.length === 0) throw usage(`server ${serverName} cannot run over ${args.transports.join(", ")} (try --transport stdio)`);
-  const cases = named === undefined ? CONTRACT_CASES : [findContractCase(named)].filter((c) => c !== undefined);
-  if (cases.length === 0) throw usage(`unknown case '${named}'. Valid: ${CONTRACT_CASES.map((c) => c.name).join(", ")}`);
+  // one case, or several separated by commas, in the order given
+  const names = named === undefined ? CONTRACT_CASES.map((c) => c.name) : named.split(",").filter(Boolean);
+  const unknown = names.filter((n) => findContractCase(n) === undefined);
+  if (unknown.length > 0 || names.length === 0) throw usage(`unknown case '${unknown.join(", ") || named}'. Valid: ${CONTRACT_CASES.map((c) => c.name).join(", ")}`);
+  const cases = names.map((n) => findContractCase(n)!);
 
   const versions = readVersions();
   assertPinnedSdk(versions);

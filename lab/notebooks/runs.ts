@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CaseReport } from "../session/pipeline.js";
+import type { ModelVerdict } from "../check/model-vs-real.js";
 import { DISPATCH_MODELS } from "../history/receive-loop.js";
 import { SCENARIOS } from "../../scenarios/index.js";
 
@@ -24,6 +25,8 @@ export interface RunOutput {
   reports: CaseReport[];
   /** the reports came from a `contract` run (run-output/contract.json holds them as `cases`) */
   contract?: boolean;
+  /** the serial model checked against real code, when the run wrote it (model-vs-real.json) */
+  model?: ModelVerdict;
 }
 
 export type Runner = (run: string) => Promise<RunOutput>;
@@ -33,6 +36,9 @@ function reportOrder(report: CaseReport): number {
   const dispatch = DISPATCH_MODELS.indexOf(report.dispatch);
   return (scenario < 0 ? 999 : scenario) * 10 + (dispatch < 0 ? 9 : dispatch) + (report.onDeadlock === "break" ? 5 : 0);
 }
+
+/** Not a case report: the model-vs-real verdict a scenario run writes beside them (lab/run.ts). */
+const MODEL_VS_REAL_FILE = "model-vs-real.json";
 
 /** What `tsx lab/run.ts contract` writes to run-output/contract.json. */
 interface ContractOutput {
@@ -54,11 +60,16 @@ export function cliRunner(boundMs = RUN_BOUND_MS): Runner {
           const hide = (s: string) => s.split(`${out}/`).join("run-output/").split(out).join("run-output");
           let reports: CaseReport[] = [];
           let contract = false;
+          let model: ModelVerdict | undefined;
           try {
             reports = readdirSync(out)
               .filter((f) => f.endsWith(".json"))
               .sort()
               .flatMap((f) => {
+                if (f === MODEL_VS_REAL_FILE) {
+                  model = JSON.parse(readFileSync(join(out, f), "utf8")) as ModelVerdict;
+                  return [];
+                }
                 const data = JSON.parse(readFileSync(join(out, f), "utf8")) as CaseReport | ContractOutput;
                 // The contract command writes one file whose `cases` are ordinary case reports.
                 if ("command" in data && data.command === "contract") {
@@ -81,6 +92,7 @@ export function cliRunner(boundMs = RUN_BOUND_MS): Runner {
             stderr: hide(stderr),
             reports,
             ...(contract ? { contract } : {}),
+            ...(model ? { model } : {}),
           });
         },
       );

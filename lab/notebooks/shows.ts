@@ -10,6 +10,7 @@ import { fenced, runName, runsOf, trimLines } from "./format.js";
 import { heldTable, timingTable } from "./loop-tables.js";
 import type { RunOutput } from "./runs.js";
 import { childTable, comparedTable, parityText } from "./stdio-shows.js";
+import { modelText, wireTable } from "./wire-shows.js";
 
 /** Every show a block can ask for (show="..."), and what it holds. */
 export const SHOWS = {
@@ -24,6 +25,8 @@ export const SHOWS = {
   parity: "each memory/stdio parity verdict, with the allowances its expectation names (needs --transport both)",
   compared: "a Markdown table of the client events parity compares, memory beside stdio (needs --transport both)",
   child: "a Markdown table of each stdio child's lifecycle: stdout lines, stderr, exit, forced kill",
+  wire: "a Markdown table per run of every frame on the wire, in the order the lab recorded it, with what each carried",
+  model: "the serial model checked against real code (py-inline), fact by fact, as the run printed it",
 } as const;
 export type Show = keyof typeof SHOWS;
 
@@ -36,6 +39,7 @@ export function unsuitable(show: Show, output: RunOutput): string | undefined {
   if ((show === "parity" || show === "compared") && !output.reports.some((r) => r.parity.length > 0)) {
     return `show="${show}" needs runs over both transports (--transport both)`;
   }
+  if (show === "model" && !output.model) return `show="model" needs a nested run with ts1 under serial and py-inline (e.g. --client ts1,py-inline)`;
   if (show === "child" && !runsOf(output).some(({ run }) => run.transportEvidence.kind === "stdio-child")) {
     return `show="child" needs a run over stdio (--transport stdio|both)`;
   }
@@ -73,6 +77,8 @@ const RENDERERS: Record<Show, (output: RunOutput) => string[]> = {
   parity: parityText,
   compared: comparedTable,
   child: childTable,
+  wire: wireTable,
+  model: modelText,
 };
 
 export function renderBlock(show: Show, output: RunOutput): string[] {
