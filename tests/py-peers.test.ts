@@ -22,6 +22,7 @@ import { runCase, type CaseReport, type RunRecord } from "../lab/session/pipelin
 import { runSession } from "../lab/session/session.js";
 import { TS1_SERVER } from "../lab/peers/ts1/index.js";
 import { TRANSPORTS } from "../lab/transports/index.js";
+import { StdioChild } from "../lab/transports/child-process.js";
 import { CONTRACT_CASES, findContractCase } from "../scenarios/contract/index.js";
 import { findScenario } from "../scenarios/index.js";
 import { survivingChanges, type Json } from "./support/expectation-mutations.js";
@@ -149,6 +150,26 @@ test("the requestedSchema checked is the one the py server sends: pydantic's, wi
   assert.is((paramsOf(sent.message)?.requestedSchema as { title?: unknown }).title, "CalculateForm");
   const ts1Schema = loadContractExpectation("accept_missing_field").requestedSchema;
   assert.not.ok(verifyContract(run, { ...loadContractExpectation("accept_missing_field", contractDir(undefined, "py"), "py"), requestedSchema: ts1Schema }).every((v) => v.ok));
+});
+
+test("a py server whose stdin closes right after its input answers what it read, then exits 0 at once", async () => {
+  const lines: string[] = [];
+  const command = PY_SERVER.child!.command({ eventsFile: undefined, faults: [] });
+  const child = new StdioChild(command.command, [...command.args], { line: (l) => lines.push(l), badLine: () => {}, closed: () => {} });
+  await child.spawned();
+  const frames = [
+    { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: { form: {} } }, clientInfo: { name: "probe", version: "0" } } },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "calculate", arguments: {} } },
+  ];
+  child.process.stdin.write(frames.map((f) => `${JSON.stringify(f)}\n`).join(""));
+  const evidence = await child.close(); // ends stdin now, before the interpreter has even imported mcp
+  const seen = lines.map((l) => JSON.parse(l) as { id?: unknown; method?: unknown; result?: unknown });
+  // the initialize reply and the tool's elicitation/create; the call itself is never answered
+  assert.equal(seen.map((m) => [m.id, m.method ?? "result"]), [[0, "result"], [1, "elicitation/create"]]);
+  assert.is(evidence.exitCode, 0);
+  assert.is(evidence.forcedKill, false, "it exits on EOF without waiting for its 10 s elicitation bound");
+  assert.equal(evidence.stdoutErrors, []);
 });
 
 // A plan the lab cannot write (JSON.stringify prints 3.0 as 3), so the test writes it: the real
