@@ -68,7 +68,8 @@ export const DISPATCH_MEANING: Record<DispatchModel, string> = {
 /** What the loop model means for this client, in words for run headers. */
 export function dispatchMeaning(client: ClientPeer, loop: DispatchModel): string {
   if (client.name === "ts1") return DISPATCH_MEANING[loop];
-  return loop === "sdk" ? `${client.sdk} exactly as shipped` : `${client.sdk} behind the lab's model of the Python SDK 1.29.0 client loop (not its own behaviour)`;
+  // under `sdk` a peer runs its own loop, which its meaning describes (py-inline is not "as shipped")
+  return loop === "sdk" ? client.meaning : `${client.sdk} behind the lab's model of the Python SDK 1.29.0 client loop (not its own behaviour)`;
 }
 
 export interface CaseOptions {
