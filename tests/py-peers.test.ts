@@ -14,12 +14,13 @@ import { ContractExpectation, contractDir, contractExpectationPath, loadContract
 import { appliesTo, ExpectationError, parseExpectation } from "../lab/check/expectations.js";
 import { compareModelWithReal, storyFacts, type StoryFacts } from "../lab/check/model-vs-real.js";
 import { replyTo, resultsOf } from "../lab/check/verify.js";
-import { isRequest, paramsOf } from "../lab/history/frames.js";
+import { isRequest, paramsOf, resultOf } from "../lab/history/frames.js";
 import { PY_CLIENT, PY_INLINE_CLIENT, PY_SERVER } from "../lab/peers/py/index.js";
 import type { ClientPeer } from "../lab/peers/types.js";
 import { readVersions } from "../lab/peers/versions.js";
 import { runCase, type CaseReport, type RunRecord } from "../lab/session/pipeline.js";
 import { runSession } from "../lab/session/session.js";
+import { FORM_CAPABILITY } from "../lab/session/scenario.js";
 import { TS1_SERVER } from "../lab/peers/ts1/index.js";
 import { TRANSPORTS } from "../lab/transports/index.js";
 import { StdioChild } from "../lab/transports/child-process.js";
@@ -170,6 +171,18 @@ test("a py server whose stdin closes right after its input answers what it read,
   assert.is(evidence.exitCode, 0);
   assert.is(evidence.forcedKill, false, "it exits on EOF without waiting for its 10 s elicitation bound");
   assert.equal(evidence.stdoutErrors, []);
+});
+
+test("Resolve/Elicit on the py server: a refused accept never reaches the tool (an isError result, no invalid_content); a valid one computes 21", async () => {
+  const resolve = (label: string, content: Record<string, unknown>) => ({ label, tool: "calculate_resolve", callback: { answer: { action: "accept" as const, content } } });
+  const scenario = { name: "resolve", summary: "calculate_resolve twice", capabilities: FORM_CAPABILITY, listToolsFirst: false, calls: [resolve("first", { units: 3 }), resolve("recovery", { units: 3, unit_value: 7 })] };
+  const run = await runSession(scenario, TRANSPORTS.stdio!.open, "stdio", { dispatch: "sdk", server: PY_SERVER });
+  assert.equal(run.errors, []);
+  const results = run.events.filter((e) => e.kind === "tool.result").map((e) => ({ call: e.detail?.call, isError: e.detail?.isError, status: (e.detail?.result as { status?: unknown } | null)?.status }));
+  // resolve.py:577-586: the SDK's ValueError becomes a ToolError before the tool body runs
+  assert.equal(results, [{ call: "first", isError: true, status: undefined }, { call: "recovery", isError: false, status: "calculated" }]);
+  const refused = run.wire.find((f) => f.label.method === "tools/call" && f.label.frameType === "result")!;
+  assert.match(JSON.stringify(resultOf(refused.message)?.content), "does not match the requested schema");
 });
 
 // A plan the lab cannot write (JSON.stringify prints 3.0 as 3), so the test writes it: the real
