@@ -170,7 +170,7 @@ test("the requestedSchema checked is the one the py server sends: pydantic's, wi
   assert.not.ok(verifyContract(run, { ...loadContractExpectation("accept_missing_field", contractDir(undefined, "py"), "py"), requestedSchema: ts1Schema }).every((v) => v.ok));
 });
 
-test("a py server whose stdin closes right after its input answers what it read, then exits 0 at once", async () => {
+test("a py server whose stdin closes right after its input answers initialize, fails the pending call, exits 0 unkilled", async () => {
   const lines: string[] = [];
   const command = PY_SERVER.child!.command({ eventsFile: undefined, faults: [] });
   const child = new StdioChild(command.command, [...command.args], { line: (l) => lines.push(l), badLine: () => {}, closed: () => {} });
@@ -182,9 +182,15 @@ test("a py server whose stdin closes right after its input answers what it read,
   ];
   child.process.stdin.write(frames.map((f) => `${JSON.stringify(f)}\n`).join(""));
   const evidence = await child.close(); // ends stdin now, before the interpreter has even imported mcp
-  const seen = lines.map((l) => JSON.parse(l) as { id?: unknown; method?: unknown; result?: unknown });
-  // the initialize reply and the tool's elicitation/create; the call itself is never answered
-  assert.equal(seen.map((m) => [m.id, m.method ?? "result"]), [[0, "result"], [1, "elicitation/create"]]);
+  const seen = lines.map((l) => JSON.parse(l) as { id?: unknown; method?: unknown; error?: { code?: unknown } });
+  const named = seen.map((m) => `${String(m.id)} ${String(m.method ?? (m.error ? `error ${String(m.error.code)}` : "result"))}`);
+  // Always the initialize reply. Then the pending call ends however the EOF meets it: the tool's
+  // elicitation/create may have gone out, and the dispatcher, cancelling the handler at EOF
+  // (jsonrpc_dispatcher.py:527-533), may still write -32000 "Connection closed" for it (:765).
+  // Both, one or the other were seen; never a computed result.
+  assert.is(named[0], "0 result");
+  const rest = named.slice(1);
+  assert.ok(["1 elicitation/create", "1 error -32000", "1 elicitation/create,1 error -32000"].includes(rest.join()), named.join("; "));
   assert.is(evidence.exitCode, 0);
   assert.is(evidence.forcedKill, false, "it exits on EOF without waiting for its 10 s elicitation bound");
   assert.equal(evidence.stdoutErrors, []);
