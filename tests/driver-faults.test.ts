@@ -139,9 +139,4 @@ test("bad-events: each bad line named by number, the file's text kept, nothing o
   assert.ok(failedChecks(run).some((d) => d.includes(":3: not a driver event")));
 });
 
-test("what the summary says for the four (printed for the reader of the test log)", async () => {
-  const all = await reports();
-  console.log(renderSummary(FAULTS.map((f) => all[f]), false));
-});
-
 test.run();
