@@ -198,6 +198,7 @@ export async function main(argv: string[] = []): Promise<number> {
   console.log(
     `stdio parity run (3 scenarios x 2 models x 2 repeats, memory + stdio): ${round(stdio.parityRunWallMs! / 1000, 2)} s wall, of which stdio sessions ${round(stdio.parityRunStdioMs! / 1000, 2)} s   (no goal)`,
   );
+  await (await import("./python.js")).benchPython();
   for (const line of await benchHttp()) console.log(line);
   const missed = goals.filter((g) => !g.met);
   console.log(

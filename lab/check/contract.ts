@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { differences } from "./compare.js";
-import { Expectation, ExpectationError, Json, parseExpectation } from "./expectations.js";
+import { appliesTo, Expectation, ExpectationError, Json, parseExpectation } from "./expectations.js";
 import { runCase, type CaseOptions, type CaseReport, type RunRecord } from "../session/pipeline.js";
 import { errorOf, isRequest, paramsOf, resultOf } from "../history/frames.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
@@ -32,19 +32,29 @@ import { CONTRACT_EXPECTED_DIR } from "../paths.js";
 export { CONTRACT_EXPECTED_DIR };
 export const contractExpectationPath = (name: string, dir = CONTRACT_EXPECTED_DIR) => join(dir, `${name}.json`);
 
-/** Contract expectations live in `contract/` below the expectations folder. */
-export const contractDir = (expectedDir: string | undefined) => (expectedDir ? join(expectedDir, "contract") : CONTRACT_EXPECTED_DIR);
+/**
+ * Contract expectations live in `contract/` below the expectations folder: the ts1 server's
+ * directly there, any other server's in `contract/<server>/` (e.g. expected/contract/py/), each
+ * file naming that server in `servers`. The client is always ts1: its fixtures are the cases.
+ */
+export const contractDir = (expectedDir: string | undefined, server = "ts1") => {
+  const base = expectedDir ? join(expectedDir, "contract") : CONTRACT_EXPECTED_DIR;
+  return server === "ts1" ? base : join(base, server);
+};
 
-export function loadContractExpectation(name: string, dir = CONTRACT_EXPECTED_DIR): ContractExpectation {
+export function loadContractExpectation(name: string, dir = CONTRACT_EXPECTED_DIR, server = "ts1"): ContractExpectation {
   const file = contractExpectationPath(name, dir);
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch {
-    throw new ExpectationError(`${file}: no expectation written for contract case ${name}`);
+    throw new ExpectationError(`${file}: no expectation written for contract case ${name} against server ${server}`);
   }
   const expectation = parseExpectation(text, file, ContractExpectation);
   if (expectation.scenario !== name) throw new ExpectationError(`${file}: names ${expectation.scenario}, expected ${name}`);
+  if (!appliesTo(expectation, { client: "ts1", server })) {
+    throw new ExpectationError(`${file}: written for server ${(expectation.servers ?? ["ts1"]).join(", ")}, not ${server}`);
+  }
   return expectation;
 }
 
@@ -129,14 +139,14 @@ export async function runContractCase(
   });
   return {
     ...report,
-    expectedFile: contractExpectationPath(c.name, contractDir(expectedDir)),
+    expectedFile: contractExpectationPath(c.name, contractDir(expectedDir, report.server)),
     runs,
     ok: runs.every((r) => r.ok) && report.parity.every((p) => p.ok),
   };
 }
 
 /** One row of the contract table: what the callback said, what came back, who refused. */
-export function contractRow(name: string, run: Pick<RunRecord, "events" | "wire">) {
+export function contractRow(name: string, run: Pick<RunRecord, "events" | "wire">, server = "ts1") {
   const result = resultsOf(run.events)[name] as Record<string, unknown> | undefined;
   const answer = callbackAnswers(run.events)[0];
   const replies = elicitationReplies(run.wire) as ({ error?: { code?: unknown } } | null)[];
@@ -145,13 +155,20 @@ export function contractRow(name: string, run: Pick<RunRecord, "events" | "wire"
     status: String(result?.status ?? result?.error ?? "-"),
     computed: result?.computed,
     value: result?.value,
-    layer: refusedBy(result, replies),
+    layer: refusedBy(result, replies, server),
   };
 }
 
-function refusedBy(result: Record<string, unknown> | undefined, replies: ({ error?: { code?: unknown } } | null)[]): string {
-  if (result?.rejectedBy === "sdk") return "server SDK: elicitInput (JSON Schema)";
-  if (result?.rejectedBy === "app") return "app: zod";
+/** Each server's own content checks, in words: the SDK's (rejectedBy "sdk") and the app's. */
+const CHECKS: Record<string, { sdk: string; app: string }> = {
+  ts1: { sdk: "server SDK: elicitInput (JSON Schema)", app: "app: zod" },
+  py: { sdk: "server SDK: ctx.elicit", app: "app: strict check" },
+};
+
+function refusedBy(result: Record<string, unknown> | undefined, replies: ({ error?: { code?: unknown } } | null)[], server: string): string {
+  const checks = CHECKS[server] ?? { sdk: "server SDK", app: "app" };
+  if (result?.rejectedBy === "sdk") return checks.sdk;
+  if (result?.rejectedBy === "app") return checks.app;
   const code = replies.find((r) => r?.error)?.error?.code;
   if (code === -32601) return "client SDK: no handler (-32601)";
   if (code !== undefined) return `client SDK: refused (${String(code)})`;

@@ -1,7 +1,9 @@
-// tsx lab/run.ts contract [<case>] [--transport <name>|all|both] [--repeat N] [--json] [--out DIR]
-// Runs the form-elicitation contract over every registered transport, prints one row per case
-// and transport, writes run-output/contract.json (also when a check fails). Exit 0 when every
-// check holds, 1 when one fails; bad usage throws UsageError (exit 2 in lab/run.ts).
+// tsx lab/run.ts contract [<case>[,<case>...]] [--server ts1|py] [--transport <name>|all|both] [--repeat N] [--json] [--out DIR]
+// Runs the form-elicitation contract (the ts1 client against one server peer) over every
+// transport that pairing can use, prints one row per case and transport, writes
+// run-output/contract.json (contract.<server>.json for a server other than ts1), also when a
+// check fails. Exit 0 when every check holds, 1 when one fails; bad usage throws UsageError
+// (exit 2 in lab/run.ts).
 import { join } from "node:path";
 import { parseArgs, splitEquals, UsageError } from "./args.js";
 import { contractDir, contractRow, loadContractExpectation, runContractCase } from "../check/contract.js";
@@ -9,10 +11,12 @@ import { defaultOutDir, ensureWritableFolder, shown, writeJsonAtomic } from "./o
 import { writeIndexPage } from "./index-page.js";
 import { DISPATCH_MEANING, type CaseReport } from "../session/pipeline.js";
 import { TRANSPORT_NAMES } from "../transports/index.js";
+import { findServer, SERVER_PEERS, transportProblem } from "../peers/registry.js";
+import { TS1_CLIENT } from "../peers/ts1/index.js";
 import { assertPinnedSdk, readVersions } from "../peers/versions.js";
 import { CONTRACT_CASES, findContractCase } from "../../scenarios/contract/index.js";
 
-export const CONTRACT_USAGE = "usage: tsx lab/run.ts contract [<case>] [--transport <name>|all|both] [--repeat N] [--json] [--out DIR] [--expected DIR]";
+export const CONTRACT_USAGE = "usage: tsx lab/run.ts contract [<case>[,<case>...]] [--server <name>] [--transport <name>|all|both] [--repeat N] [--json] [--out DIR] [--expected DIR]";
 
 export async function main(argv: string[]): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
@@ -35,15 +39,27 @@ export async function main(argv: string[]): Promise<number> {
   if (rest.includes("--dispatch") && args.dispatch.join() !== "sdk") {
     throw usage("the contract runs under the sdk dispatch model only (its callbacks never call back, so the model cannot matter)");
   }
-  const cases = named === undefined ? CONTRACT_CASES : [findContractCase(named)].filter((c) => c !== undefined);
-  if (cases.length === 0) throw usage(`unknown case '${named}'. Valid: ${CONTRACT_CASES.map((c) => c.name).join(", ")}`);
+  if (args.clients !== undefined && args.clients.join() !== "ts1") throw usage("the contract's client is ts1 (its cases are ts1 callback fixtures); choose the server with --server");
+  if (args.servers !== undefined && args.servers.length !== 1) throw usage("--server names one server peer");
+  const serverName = args.servers?.[0] ?? "ts1";
+  const server = findServer(serverName);
+  if (!server) throw usage(`unknown server peer '${serverName}'. Valid: ${SERVER_PEERS.map((p) => p.name).join(", ")}`);
+  const why = server.unavailable();
+  if (why) throw usage(`server ${serverName} cannot run here: ${why}`);
+  const transports = args.transports.filter((t) => transportProblem({ client: TS1_CLIENT, loop: "sdk", server }, t) === undefined);
+  if (transports.length === 0) throw usage(`server ${serverName} cannot run over ${args.transports.join(", ")} (try --transport stdio)`);
+  // one case, or several separated by commas, in the order given
+  const names = named === undefined ? CONTRACT_CASES.map((c) => c.name) : named.split(",").filter(Boolean);
+  const unknown = names.filter((n) => findContractCase(n) === undefined);
+  if (unknown.length > 0 || names.length === 0) throw usage(`unknown case '${unknown.join(", ") || named}'. Valid: ${CONTRACT_CASES.map((c) => c.name).join(", ")}`);
+  const cases = names.map((n) => findContractCase(n)!);
 
   const versions = readVersions();
   assertPinnedSdk(versions);
   // Every expectation is read, and the output folder checked, before anything runs.
-  const work = cases.map((c) => ({ c, expectation: loadContractExpectation(c.name, contractDir(args.expectedDir)) }));
+  const work = cases.map((c) => ({ c, expectation: loadContractExpectation(c.name, contractDir(args.expectedDir, serverName), serverName) }));
   const outDir = ensureWritableFolder(args.outDir ?? defaultOutDir(args.expectedDir));
-  const options = { transports: args.transports, repeat: rest.includes("--repeat") ? args.repeat : 1, expectedDir: args.expectedDir };
+  const options = { server, transports, repeat: rest.includes("--repeat") ? args.repeat : 1, expectedDir: args.expectedDir };
   const reports: CaseReport[] = [];
   for (const { c, expectation } of work) reports.push(await runContractCase(c, expectation, options, versions));
 
@@ -52,21 +68,21 @@ export async function main(argv: string[]): Promise<number> {
       case: report.scenario,
       transport: run.transport,
       repeat: run.repeat,
-      ...contractRow(report.scenario, run),
+      ...contractRow(report.scenario, run, serverName),
       ok: run.ok,
       failed: run.verdicts.filter((v) => !v.ok),
     })),
   );
   const ok = reports.every((r) => r.ok);
-  const file = join(outDir, "contract.json");
+  const file = join(outDir, serverName === "ts1" ? "contract.json" : `contract.${serverName}.json`);
   // `rows` is the table as printed, so the index page shows it without re-deriving it.
-  writeJsonAtomic(file, { command: "contract", dispatch: "sdk", dispatchMeaning: DISPATCH_MEANING.sdk, versions, ok, cases: reports, rows });
+  writeJsonAtomic(file, { command: "contract", server: serverName, serverSdk: server.sdk, dispatch: "sdk", dispatchMeaning: DISPATCH_MEANING.sdk, versions, ok, cases: reports, rows });
   writeIndexPage(outDir);
   if (args.json) {
     console.log(JSON.stringify({ ok, output: file, rows }, null, 2));
     return ok ? 0 : 1;
   }
-  console.log(`form-elicitation contract: ${cases.length} cases, dispatch sdk (${DISPATCH_MEANING.sdk}); callbacks never call back, so the model cannot matter\n`);
+  console.log(`form-elicitation contract: ${cases.length} cases, ${serverName === "ts1" ? "" : `client ts1, server ${serverName} (${server.sdk}), `}dispatch sdk (${DISPATCH_MEANING.sdk}); callbacks never call back, so the model cannot matter\n`);
   console.log(table(rows.map((r) => [r.case, r.transport, r.action, r.status, show(r.computed), show(r.value), r.layer, r.ok ? "ok" : "FAIL"])));
   for (const r of rows.filter((r) => !r.ok)) {
     console.log(`\nFAIL ${r.case} (${r.transport}, repeat ${r.repeat})`);

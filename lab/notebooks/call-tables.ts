@@ -39,7 +39,7 @@ export function contractTable(output: RunOutput): string[] {
     `|---|${several ? "---|" : ""}---|---|---|---|---|---|`,
   ];
   for (const { report, run } of runs) {
-    const row = contractRow(report.scenario, run);
+    const row = contractRow(report.scenario, run, report.server);
     const result = resultsOf(run.events)[report.scenario] as { code?: unknown } | undefined;
     const replies = elicitationReplies(run.wire) as ({ result?: unknown; error?: { code?: unknown } } | null)[];
     const reply = replies.length

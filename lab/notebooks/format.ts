@@ -14,7 +14,7 @@ export const trimLines = (text: string) => text.replace(/\s+$/, "").split("\n");
 export const runsOf = (output: RunOutput) => output.reports.flatMap((report) => report.runs.map((run) => ({ report, run })));
 
 export const runName = (report: CaseReport, run: RunRecord) =>
-  `${report.scenario} · ${report.dispatch}${report.onDeadlock === "break" ? " · break" : ""} · ${run.transport} #${run.repeat}`;
+  `${report.scenario} · ${report.column}${report.onDeadlock === "break" ? " · break" : ""} · ${run.transport} #${run.repeat}`;
 
 export const cell = (value: unknown) => String(value).replace(/\|/g, "\\|");
 

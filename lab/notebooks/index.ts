@@ -81,11 +81,13 @@ export async function runNotebooks(options: NotebookOptions): Promise<NotebookRe
         throw new Error(`${nb.file}:${block.open}: run="${block.run}" did not finish (exit ${String(output.code)}, signal ${String(output.signal)}): ${output.stderr.trim().slice(0, 500)}`);
       }
       if (output.code === 1 && !result.failedRuns.includes(block.run)) result.failedRuns.push(block.run);
-      const missing = block.only?.filter((name) => !output.reports.some((r) => r.scenario === name)) ?? [];
+      // `only` names scenarios, contract cases or columns (e.g. sdk.py-inline.ts1)
+      const named = (r: RunOutput["reports"][number], name: string) => r.scenario === name || r.column === name;
+      const missing = block.only?.filter((name) => !output.reports.some((r) => named(r, name))) ?? [];
       if (missing.length) {
         throw new NotebookError(nb.file, block.open, `only="${block.only!.join(",")}": run="${block.run}" has no ${missing.join(", ")} (it ran ${output.reports.map((r) => r.scenario).join(", ") || "nothing"})`);
       }
-      const shown = block.only ? { ...output, reports: output.reports.filter((r) => block.only!.includes(r.scenario)) } : output;
+      const shown = block.only ? { ...output, reports: output.reports.filter((r) => block.only!.some((name) => named(r, name))) } : output;
       const why = unsuitable(block.show, shown);
       if (why) throw new NotebookError(nb.file, block.open, why);
       const fresh = renderBlock(block.show, shown);

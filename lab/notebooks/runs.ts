@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CaseReport } from "../session/pipeline.js";
+import type { ModelVerdict } from "../check/model-vs-real.js";
 import { DISPATCH_MODELS } from "../history/receive-loop.js";
 import { SCENARIOS } from "../../scenarios/index.js";
 
@@ -24,6 +25,8 @@ export interface RunOutput {
   reports: CaseReport[];
   /** the reports came from a `contract` run (run-output/contract.json holds them as `cases`) */
   contract?: boolean;
+  /** the serial model checked against real code, when the run wrote it (model-vs-real.json) */
+  model?: ModelVerdict;
 }
 
 export type Runner = (run: string) => Promise<RunOutput>;
@@ -33,6 +36,9 @@ function reportOrder(report: CaseReport): number {
   const dispatch = DISPATCH_MODELS.indexOf(report.dispatch);
   return (scenario < 0 ? 999 : scenario) * 10 + (dispatch < 0 ? 9 : dispatch) + (report.onDeadlock === "break" ? 5 : 0);
 }
+
+/** Not a case report: the model-vs-real verdict a scenario run writes beside them (lab/run.ts). */
+const MODEL_VS_REAL_FILE = "model-vs-real.json";
 
 /** What `tsx lab/run.ts contract` writes to run-output/contract.json. */
 interface ContractOutput {
@@ -48,11 +54,16 @@ export function collectRun(run: string, out: string, result: { code: number | nu
   const hide = (s: string) => s.split(`${out}/`).join("run-output/").split(out).join("run-output");
   let reports: CaseReport[] = [];
   let contract = false;
+  let model: ModelVerdict | undefined;
   try {
     reports = readdirSync(out)
       .filter((f) => f.endsWith(".json"))
       .sort()
       .flatMap((f) => {
+        if (f === MODEL_VS_REAL_FILE) {
+          model = JSON.parse(readFileSync(join(out, f), "utf8")) as ModelVerdict;
+          return [];
+        }
         const data = JSON.parse(readFileSync(join(out, f), "utf8")) as CaseReport | ContractOutput;
         // The contract command writes one file whose `cases` are ordinary case reports.
         if ("command" in data && data.command === "contract") {
@@ -66,7 +77,7 @@ export function collectRun(run: string, out: string, result: { code: number | nu
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
-  return { run, ...result, stdout: hide(result.stdout), stderr: hide(result.stderr), reports, ...(contract ? { contract } : {}) };
+  return { run, ...result, stdout: hide(result.stdout), stderr: hide(result.stderr), reports, ...(contract ? { contract } : {}), ...(model ? { model } : {}) };
 }
 
 /** A temporary output folder for one run. */

@@ -11,6 +11,7 @@ import { heldTable, timingTable } from "./loop-tables.js";
 import type { RunOutput } from "./runs.js";
 import { childTable, comparedTable, parityText } from "./stdio-shows.js";
 import { hasHttpRun, httpTable } from "./http-shows.js";
+import { modelText, wireTable } from "./wire-shows.js";
 
 /** Every show a block can ask for (show="..."), and what it holds. */
 export const SHOWS = {
@@ -26,6 +27,8 @@ export const SHOWS = {
   compared: "a Markdown table of the client events parity compares, memory beside stdio (needs --transport both)",
   child: "a Markdown table of each stdio child's lifecycle: stdout lines, stderr, exit, forced kill",
   http: "a Markdown table of each HTTP request of a run over http: what it carried, its status, the frames its response stream brought",
+  wire: "a Markdown table per run of every frame on the wire, in the order the lab recorded it, with what each carried",
+  model: "the serial model checked against real code (py-inline), fact by fact, as the run printed it",
 } as const;
 export type Show = keyof typeof SHOWS;
 
@@ -38,6 +41,7 @@ export function unsuitable(show: Show, output: RunOutput): string | undefined {
   if ((show === "parity" || show === "compared") && !output.reports.some((r) => r.parity.length > 0)) {
     return `show="${show}" needs runs over both transports (--transport both)`;
   }
+  if (show === "model" && !output.model) return `show="model" needs a nested run with ts1 under serial and py-inline (e.g. --client ts1,py-inline)`;
   if (show === "child" && !runsOf(output).some(({ run }) => run.transportEvidence.kind === "stdio-child")) {
     return `show="child" needs a run over stdio (--transport stdio|both)`;
   }
@@ -77,6 +81,8 @@ const RENDERERS: Record<Show, (output: RunOutput) => string[]> = {
   compared: comparedTable,
   child: childTable,
   http: httpTable,
+  wire: wireTable,
+  model: modelText,
 };
 
 export function renderBlock(show: Show, output: RunOutput): string[] {

@@ -80,6 +80,7 @@ export function renderSummary(reports: CaseReport[], color: boolean, output?: Wr
       lines.push(
         `  ${mark(run.ok, color)} ${report.scenario.padEnd(14)} ${model(report).padEnd(width)} ${run.transport.padEnd(7)} #${run.repeat}  ${resultLine(run).padEnd(44)} ${run.durationMs.toFixed(0).padStart(5)} ms  ${run.verdicts.length - failed}/${run.verdicts.length} checks`,
       );
+      if (run.fault) lines.push(`      fault: ${run.fault}`);
     }
   }
   const parity = reports.map((r) => renderParity(r, color)).filter(Boolean);

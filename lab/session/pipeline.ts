@@ -14,11 +14,14 @@ import { columnId, transportProblem } from "../peers/registry.js";
 import { TS1_CLIENT, TS1_SERVER } from "../peers/ts1/index.js";
 import type { ClientPeer, ServerPeer } from "../peers/types.js";
 import { verify, type Verdict } from "../check/verify.js";
+import { driverFault } from "../check/driver-fault.js";
 
 export interface RunRecord extends SessionEvidence {
   negotiatedProtocol: string | null;
   verdicts: Verdict[];
   ok: boolean;
+  /** a client driver in another process misbehaved: why, in one line (lab/check/driver-fault.ts) */
+  fault?: string;
 }
 
 export interface ParityVerdict {
@@ -66,7 +69,8 @@ export const DISPATCH_MEANING: Record<DispatchModel, string> = {
 /** What the loop model means for this client, in words for run headers. */
 export function dispatchMeaning(client: ClientPeer, loop: DispatchModel): string {
   if (client.name === "ts1") return DISPATCH_MEANING[loop];
-  return loop === "sdk" ? `${client.sdk} exactly as shipped` : `${client.sdk} behind the lab's model of the Python SDK 1.29.0 client loop (not its own behaviour)`;
+  // under `sdk` a peer runs its own loop, which its meaning describes (py-inline is not "as shipped")
+  return loop === "sdk" ? client.meaning : `${client.sdk} behind the lab's model of the Python SDK 1.29.0 client loop (not its own behaviour)`;
 }
 
 export interface CaseOptions {
@@ -79,6 +83,8 @@ export interface CaseOptions {
   onDeadlock: OnDeadlock;
   /** where expectations are read from (default expected/) */
   expectedDir?: string;
+  /** each session's bound (default SESSION_BOUND_MS) */
+  sessionBoundMs?: number;
 }
 
 export async function runCase(
@@ -107,16 +113,19 @@ export async function runCase(
     for (const name of transports) {
       const transport = TRANSPORTS[name];
       if (!transport) throw new Error(`unknown transport ${name}`);
-      const evidence = await runSession(scenario, transport.open, name, { dispatch, onDeadlock: options.onDeadlock, client, server }, repeat);
+      const bound = options.sessionBoundMs === undefined ? {} : { boundMs: options.sessionBoundMs };
+      const evidence = await runSession(scenario, transport.open, name, { dispatch, onDeadlock: options.onDeadlock, client, server, ...bound }, repeat);
       const errors = [...evidence.errors, ...transport.problems(evidence.transportEvidence)];
       // A server in another process kept its own record (lab/transports/stdio.ts childSide).
       const child = (evidence.transportEvidence as { childSide?: ChildSide | null }).childSide;
       const verdicts = verify({ events: evidence.events, wire: evidence.wire, errors, transport: name, ...(child !== undefined && { serverEvents: child && child.events }) }, expectation);
+      const fault = driverFault(evidence);
       runs.push({
         ...evidence,
         negotiatedProtocol: negotiatedProtocol(evidence),
         verdicts,
         ok: verdicts.every((v) => v.ok),
+        ...(fault !== undefined && { fault }),
       });
     }
   }

@@ -19,6 +19,8 @@ export interface SessionOptions {
   client?: ClientPeer;
   /** default: ts1 */
   server?: ServerPeer;
+  /** the session's bound (default SESSION_BOUND_MS); fault tests shorten it to stay fast */
+  boundMs?: number;
 }
 
 /** The options a transport is opened with: the peers are always named. */
@@ -72,7 +74,7 @@ export async function runSession(
     opened = await openTransport(recorder, pairing);
     const driver = pairing.client.driver;
     const work = driver.kind === "in-process" ? driver.run(scenario, opened.client!, recorder) : opened.driverDone!;
-    await withBound(work, SESSION_BOUND_MS, `session ${scenario.name}`);
+    await withBound(work, options.boundMs ?? SESSION_BOUND_MS, `session ${scenario.name}`);
   } catch (error) {
     errors.push(String(error instanceof Error ? error.message : error));
   } finally {

@@ -4,6 +4,7 @@
 // driver's word for the wire), with the server peer in this process; or, when the server is a
 // child too, relays between the two children and records each frame as it passes.
 import { readFileSync, writeFileSync } from "node:fs";
+import { basename } from "node:path";
 import type { Recorder } from "../history/timeline.js";
 import type { InProcessServer } from "../peers/types.js";
 import { readDriverEvents } from "../peers/read-driver-events.js";
@@ -11,7 +12,7 @@ import { sessionPlan } from "../session/scenario.js";
 import { CALL_TIMEOUT_MS, type OpenTransport, type Pairing } from "../session/session.js";
 import { ObservedTransport } from "./observed.js";
 import { childEventsFile, releaseScratch } from "../scratch.js";
-import { openStdioTransport, StdioCarrier } from "./stdio.js";
+import { openStdioTransport, spawnToInitialized, StdioCarrier } from "./stdio.js";
 
 export const openProcessTransport: OpenTransport = async (recorder, pairing) => {
   const driver = pairing.client.driver;
@@ -27,16 +28,12 @@ export const openProcessTransport: OpenTransport = async (recorder, pairing) => 
     driverDone: clientSide.child.waitExit(),
     close: async () => {
       const driverEvidence = await clientSide.child.close();
+      const spawnToInitializedMs = spawnToInitialized(recorder, clientSide.child);
       const serverEvidence = await serverSide.close();
-      let sessionErrors: string[] = [];
-      try {
-        sessionErrors = readDriverEvents(readFileSync(eventsFile, "utf8"), recorder, eventsFile);
-      } catch (error) {
-        sessionErrors = [`the driver wrote no events file (${(error as Error).message})`];
-      }
+      const driverEvents = takeDriverEvents(eventsFile, recorder);
       releaseScratch(planFile);
-      releaseScratch(eventsFile);
-      return { ...serverEvidence, driver: driverEvidence, driverEventsFile: eventsFile, sessionErrors };
+      const driver = { ...driverEvidence, ...(spawnToInitializedMs !== undefined && { spawnToInitializedMs }) };
+      return { ...serverEvidence, driver, driverEvents, sessionErrors: driverEvents.problems };
     },
   };
 };
@@ -57,15 +54,49 @@ async function connectServer(
   // Relay: both peers are children; the lab records each frame once, as it passes.
   const serverSide = new StdioCarrier(server.child.command({ eventsFile: undefined, faults: [] }), "client", recorder);
   await serverSide.child.spawned();
-  clientSide.onmessage = (message) => {
+  // Each line goes on exactly as it was read: a parsed and re-serialized frame could differ in
+  // its bytes (JSON.parse turns 3.0 into 3), and the peers must see what the other one sent.
+  clientSide.online = (line, message) => {
     recorder.received("client", message);
-    void serverSide.send(message).catch(() => undefined);
+    void serverSide.sendLine(`${line}\n`).catch(() => undefined);
   };
-  serverSide.onmessage = (message) => {
+  serverSide.online = (line, message) => {
     recorder.received("server", message);
-    void clientSide.send(message).catch(() => undefined);
+    void clientSide.sendLine(`${line}\n`).catch(() => undefined);
   };
   // the driver ending its session ends the server's stdin too
   clientSide.onclose = () => void serverSide.close();
   return { close: async () => ({ server: await serverSide.child.close() }) };
+}
+
+/** The most of a bad events file the run output keeps (its head: the lines problems name). */
+export const EVENTS_KEEP_CHARS = 64 * 1024;
+
+/** What the run output keeps of the driver's events file: its problems, and its text when it has any. */
+export interface DriverEventsEvidence {
+  /** the file's name in build/scratch/ (the file itself is removed once read) */
+  file: string;
+  lines: number;
+  /** each names its line; empty when every line was a valid driver event */
+  problems: string[];
+  /** the file as the driver wrote it (up to EVENTS_KEEP_CHARS), kept only when it has problems */
+  text?: string;
+  truncated?: boolean;
+}
+
+/** Reads, validates and merges the driver's events, then removes the scratch file: its evidence lives on in the run output. */
+function takeDriverEvents(file: string, recorder: Recorder): DriverEventsEvidence {
+  const name = basename(file);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    return { file: name, lines: 0, problems: [`the driver wrote no events file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`] };
+  } finally {
+    releaseScratch(file);
+  }
+  const problems = readDriverEvents(text, recorder, name);
+  const lines = text.split("\n").filter((l) => l.trim() !== "").length;
+  if (problems.length === 0) return { file: name, lines, problems };
+  return { file: name, lines, problems, text: text.slice(0, EVENTS_KEEP_CHARS), ...(text.length > EVENTS_KEEP_CHARS && { truncated: true }) };
 }

@@ -22,6 +22,8 @@ export class StdioCarrier implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** when set, each good stdout line goes here instead, as read (a relay forwards it byte for byte) */
+  online?: (line: string, message: JSONRPCMessage) => void;
   readonly child: StdioChild;
   private open = true;
 
@@ -43,9 +45,14 @@ export class StdioCarrier implements Transport {
   async start(): Promise<void> {}
 
   async send(message: JSONRPCMessage): Promise<void> {
+    return this.sendLine(serializeMessage(message));
+  }
+
+  /** Writes one line (newline included) as it is: what a relay uses, so no byte is re-serialized. */
+  async sendLine(line: string): Promise<void> {
     const stdin = this.child.process.stdin;
     if (!this.open || !stdin.writable) throw new Error("transport is closed (child stdin is not writable)");
-    if (!stdin.write(serializeMessage(message))) {
+    if (!stdin.write(line)) {
       // Back-pressure: wait for the pipe to drain, or for the child to go away, within a bound.
       const drained = new Promise<void>((resolve) => {
         stdin.once("drain", resolve);
@@ -67,7 +74,8 @@ export class StdioCarrier implements Transport {
       this.child.bad(line, error instanceof Error ? error.message : String(error));
       return;
     }
-    this.onmessage?.(message);
+    if (this.online) this.online(line, message);
+    else this.onmessage?.(message);
   }
 
   private badLine(line: string, reason: string): void {

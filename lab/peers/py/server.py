@@ -1,8 +1,10 @@
 # Server peer `py`: an mcp 2.3.0 MCPServer over stdio (mcp.run(), both protocol eras) mirroring the ts1 server:
-# calculate(policy), calculate_resolve, fan_out(n), liveness, with lab/form.ts CalculateResult shapes.
+# calculate(policy), calculate_resolve, fan_out(n), liveness, with lab/form.ts CalculateResult shapes;
+# policy url mirrors lab/peers/ts1/url-mode.ts (ctx.elicit_url, then notifications/elicitation/complete).
 # CLI: server.py   (stdin/stdout carry JSON-RPC only; the SDK's logging goes to stderr)
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import sys
@@ -24,6 +26,10 @@ ELICITATION_MESSAGE = "Synthetic arithmetic inputs only: how many units, and the
 FAN_OUT_MESSAGE = "Synthetic arithmetic inputs only"
 FAN_OUT_DEFAULT = 8
 ELICITATION_TIMEOUT_S = 10.0  # bound on every wait for the client's answer, as ts1's 10 s
+URL_MESSAGE = "Synthetic: open this link to continue (nothing real happens there)."
+URL_ACCEPT_MEANING = ("the user agreed to open the link; it does not say that anything there was done or finished, "
+                      "and nothing was computed")
+URL_IDS = itertools.count(1)  # elicitation ids unique within this server (one session per child)
 
 
 class CalculateForm(BaseModel):
@@ -98,12 +104,30 @@ async def validated(ctx: Context) -> dict[str, Any]:
         return protocol_error(error)
     except ValueError as error:
         # elicit_with_validation: accept without content, or content the model refused.
+        # Either way the SDK refused the answer, not the app.
         if isinstance(error.__cause__, ValidationError):
             return status("invalid_content", rejectedBy="sdk")
-        return status("invalid_response")
+        return status("invalid_response", rejectedBy="sdk")
     except (MCPError, TimeoutError) as error:
         return protocol_error(error)
     return from_answer(answer)
+
+
+async def by_url(ctx: Context) -> dict[str, Any]:
+    """URL mode, guarded like form mode; on accept the out-of-band part is reported complete at once."""
+    capabilities = ctx.client_capabilities
+    if capabilities is None or capabilities.elicitation is None or capabilities.elicitation.url is None:
+        return status("unsupported")
+    elicitation_id = f"calculate-url-{next(URL_IDS)}"
+    try:
+        with anyio.fail_after(ELICITATION_TIMEOUT_S):
+            answer = await ctx.elicit_url(URL_MESSAGE, f"https://lab.example.invalid/calculate/{elicitation_id}", elicitation_id)
+    except (MCPError, ValidationError, TimeoutError) as error:
+        return protocol_error(error)
+    if answer.action != "accept":
+        return status("declined" if answer.action == "decline" else "cancelled")
+    await ctx.session.send_elicit_complete(elicitation_id, related_request_id=ctx.request_id)
+    return status("url_accepted", action="accept", meaning=URL_ACCEPT_MEANING)
 
 
 async def ask_form(ctx: Context) -> Elicit[CalculateForm] | None:
@@ -139,7 +163,9 @@ def build() -> MCPServer:
     mcp = MCPServer(SERVER_NAME, version=SERVER_VERSION)
 
     @mcp.tool(description="Multiplies two integers that it asks the client for (synthetic; 3 x 7 = 21).")
-    async def calculate(ctx: Context, policy: Literal["validated", "raw", "unchecked"] = "validated") -> types.CallToolResult:
+    async def calculate(ctx: Context, policy: Literal["validated", "raw", "unchecked", "url"] = "validated") -> types.CallToolResult:
+        if policy == "url":
+            return result(await by_url(ctx))
         if policy != "unchecked" and not supports_form(ctx):
             return result(status("unsupported"))
         return result(await (validated(ctx) if policy == "validated" else raw_request(ctx)))

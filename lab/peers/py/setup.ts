@@ -62,7 +62,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(setupPython());
   } catch (error) {
     // Not fatal to `npm ci`: the TypeScript lab still runs, the Python peers show as unavailable,
-    // and .ci/run refuses to go on without them (`peers --strict`).
+    // and npm test (so .ci/run) fails without them (tests/py-peers.test.ts; also `peers --strict`).
     console.error(`Python peers: set-up failed, they will show as unavailable: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
