@@ -2,6 +2,7 @@
 // when their lease or bound runs out, and are stopped by their handles; a short soak counts
 // every check and ends with "N passed, N failed".
 import { test } from "uvu";
+import { SCENARIOS } from "../scenarios/index.js";
 import * as assert from "uvu/assert";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,7 +38,8 @@ test("soak: one pass under load, every check counted, the load stopped, the last
     const r = await runMain(["soak", "--runs=1", "--transport", "memory", "--dispatch", "sdk", "--load", "1", "--out", out]);
     assert.is(r.code, 0, r.stdout + r.stderr);
     const lines = r.stdout.split("\n");
-    assert.match(lines[0]!, "soak: 1 pass over 5 cases x memory = 5 sessions each; load: 1 busy worker thread started by the lab");
+    const n = SCENARIOS.length;
+    assert.match(lines[0]!, `soak: 1 pass over ${n} cases x memory = ${n} sessions each; load: 1 busy worker thread started by the lab`);
     assert.ok(lines.includes("load: 1 worker thread(s) stopped by their handles"), r.stdout);
     assert.match(r.stdout, /per check: every one of \d+ checks held every time/);
     assert.is(lines.at(-1), "5 passed, 0 failed");

@@ -57,9 +57,12 @@ test("2026-07-28 fan_out: one round of 8 input requests, answered concurrently",
   assert.equal(requests(run), {});
 });
 
-test("elicitInput under a 2026-07-28 client fails locally; the session goes on", async () => {
+test("elicitInput under a 2026-07-28 client fails locally (raw request); validated calculate asks by input_required instead", async () => {
+  const raw = await ts2ClientRun({ ...fixedPlan("calculate"), calls: fixedPlan("calculate").calls.map((c) => ({ ...c, args: { policy: "raw" } })) }, "ts2", "auto");
+  assert.equal((raw.summary.results.first as { status?: unknown; sdkCode?: unknown }).sdkCode, "METHOD_NOT_SUPPORTED_BY_PROTOCOL_VERSION");
+  assert.equal(requests(raw), {});
   const run = await ts2ClientRun(fixedPlan("calculate"), "ts2", "auto");
-  assert.equal(run.summary.results.first, { status: "protocol_error", computed: false, value: null, code: 0, sdkCode: "METHOD_NOT_SUPPORTED_BY_PROTOCOL_VERSION" });
+  assert.equal(run.summary.results.first, { status: "calculated", computed: true, value: 21 });
   assert.equal(requests(run), {});
 });
 
