@@ -90,7 +90,7 @@ test("nested under serial shows the held reply, the timeout, the late dispatch a
     const report = JSON.parse(readFileSync(join(out, "nested.serial.json"), "utf8"));
     assert.is(report.versions.sdk, "1.32.2");
     assert.ok(report.runs[0].wire.length > 10);
-    assert.equal(readdirSync(out).sort(), ["nested.serial.json", "nested.serial.memory-1.svg"]);
+    assert.equal(readdirSync(out).sort(), ["index.html", "nested.serial.json", "nested.serial.memory-1.svg"]);
   }));
 
 test("--on-deadlock break shows in the run header, the summary line and --json", () =>

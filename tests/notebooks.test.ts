@@ -29,13 +29,9 @@ const prose = (text: string) => parseNotebook("x", text).lines.filter((_, i, all
   return !blocks.some((b) => i + 1 > b.open && i + 1 < b.close);
 });
 
-test("notebooks --check: the committed notebooks match a fresh run of each block's command", async () => {
-  const log: string[] = [];
-  const result = await runNotebooks({ check: true, runner: shared, concurrency: ONE_AT_A_TIME, log: (l) => log.push(l) });
-  assert.is(result.code, 0, log.join("\n"));
-  assert.equal(result.failedRuns, []);
-  assert.match(log.join("\n"), /all match a fresh run/);
-});
+// Every committed notebook against a fresh run of each of its blocks is .ci/run's
+// `notebooks --check` (about 30 s of CLI runs); here, the check itself is shown to work on
+// notebook 02's real runs, and to fail on a corrupted copy.
 
 test("a corrupted output block fails --check, naming the notebook, the block and the line; times alone do not", async () => {
   const dir = copyNotebooks();

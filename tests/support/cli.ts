@@ -14,7 +14,8 @@ export function runCli(args: string[], timeoutMs = 60_000) {
     cwd: ROOT,
     encoding: "utf8",
     timeout: timeoutMs,
-    env: { ...process.env, NO_COLOR: "1" },
+    // FORCE_COLOR (set by some terminals and runners) would override NO_COLOR with a warning.
+    env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "FORCE_COLOR")), NO_COLOR: "1" },
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr, signal: result.signal };
 }
