@@ -51,3 +51,27 @@ export function cardDifferences(expected: ExpectedCard | undefined, actual: Part
   }
   return out;
 }
+
+/** The card as the hand-written files say it (what the README shows; `card` checks runs against it). */
+export function cardFromExpected(cards: Map<string, ExpectedCard>, order: { clients: string[]; servers: string[] }): { columns: { key: string; client: string; loop: string; server: string; sdk: string; cells: Partial<Record<RowId, CellValue>>; expected: ExpectedCard["cells"]; connectFails: string | undefined; differs: string[]; ms: number; errors: string[] }[]; ok: boolean } {
+  const rank = (list: string[], name: string) => (list.indexOf(name) === -1 ? list.length : list.indexOf(name));
+  const sorted = [...cards.values()].sort(
+    (a, b) => rank(order.servers, a.server) - rank(order.servers, b.server) || rank(order.clients, a.client) - rank(order.clients, b.client) || a.loop.localeCompare(b.loop),
+  );
+  return {
+    ok: true,
+    columns: sorted.map((c) => ({
+      key: cardKey(c),
+      client: c.client,
+      loop: c.loop,
+      server: c.server,
+      sdk: "",
+      cells: Object.fromEntries(Object.entries(c.cells).map(([row, value]) => [row, { value: value!, text: String(value), tone: "n/a" as const }])),
+      expected: c.cells,
+      connectFails: c.connectFails,
+      differs: [],
+      ms: 0,
+      errors: [],
+    })),
+  };
+}
