@@ -208,7 +208,11 @@ function integrity({ events, wire }: Evidence): string[] {
 
 /** The tool.result the client recorded must be the structuredContent of that call's reply frame. */
 function resultsAgreeWithWire({ events, wire }: Evidence): string[] {
-  const calls = wire.filter((f) => f.from === "client" && isRequest(f.label) && f.label.method === "tools/call");
+  // A 2026-07-28 round (a result with resultType input_required) is not the call's end: the
+  // client calls again with the answers, and that call's result is the one it records.
+  const calls = wire.filter(
+    (f) => f.from === "client" && isRequest(f.label) && f.label.method === "tools/call" && resultOf(replyTo(wire, f)?.message)?.resultType !== "input_required",
+  );
   const recorded = events.filter((e) => e.kind === "tool.result");
   const out: string[] = [];
   if (calls.length !== recorded.length) out.push(`${calls.length} tools/call on the wire, ${recorded.length} tool.result events`);

@@ -198,6 +198,15 @@ export function moments(events: readonly TimelineEvent[], frames: readonly Frame
         // A picture's note stays short: an echoed frame is elided whole ({…}), never cut mid-token.
         at(e, "sdk.error", "error", [`${e.side} SDK onerror: ${shortenText(String(d.message), PICTURE_ERROR_CHARS)}`]);
         break;
+      case "protocol.negotiated":
+        at(e, "note", "plain", [`negotiated ${String(d.protocolVersion)} (${String(d.negotiation)})`]);
+        break;
+      case "round.input_required":
+        at(e, "note", "callback", [`round ${String(d.round)} of ${String(d.call)}: input required (${(d.keys as string[] | undefined)?.join(", ") ?? ""}), no server request`]);
+        break;
+      case "round.answered":
+        at(e, "note", "callback", [`round ${String(d.round)} answered: tools/call again with inputResponses`]);
+        break;
       case "note":
         at(e, "note", "plain", [shortenText(`note: ${JSON.stringify(d)}`, 90)]);
         break;
