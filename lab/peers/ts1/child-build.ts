@@ -3,11 +3,12 @@
 // starts, which halves its start-up time (see README, benchmarks). `npm ci` builds it
 // (prepare → build:child); this module rebuilds on first use when the build is missing, older
 // than a lab source, or was made by another Node, with a bounded wait and a clear error.
-import { spawn } from "node:child_process";
+import { runBuildStep } from "../build-step.js";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { BUILD_DIR, LAB_DIR, PROJECT_ROOT } from "../../paths.js";
+
 
 export const CHILD_BUNDLE = join(BUILD_DIR, "child-server.cjs");
 export const CHILD_SNAPSHOT = join(BUILD_DIR, "child-server.blob");
@@ -22,7 +23,6 @@ interface Stamp {
 }
 /** How a child is started: argv[1] is a name, as for a script, so faults follow from argv[2]. */
 export const CHILD_ARGS: readonly string[] = ["--snapshot-blob", CHILD_SNAPSHOT, "child-server"];
-export const BUILD_BOUND_MS = 120_000;
 
 /** Why the built child cannot be used as is, or undefined when it is up to date. */
 export async function childBuildStaleness(): Promise<string | undefined> {
@@ -73,33 +73,11 @@ export async function buildChild(reason: string): Promise<void> {
     outfile: CHILD_BUNDLE + temp,
     logLevel: "warning",
   });
-  await run(process.execPath, ["--snapshot-blob", CHILD_SNAPSHOT + temp, "--build-snapshot", CHILD_BUNDLE + temp], reason);
+  await runBuildStep(process.execPath, ["--snapshot-blob", CHILD_SNAPSHOT + temp, "--build-snapshot", CHILD_BUNDLE + temp], reason);
   const inputs = Object.keys(built.metafile.inputs).filter((input) => !input.includes("node_modules/"));
   const stamp: Stamp = { node: process.version, inputs: inputs.map((input) => relative(PROJECT_ROOT, join(PROJECT_ROOT, input))) };
   writeFileSync(CHILD_STAMP + temp, `${JSON.stringify(stamp, null, 2)}\n`);
   for (const file of [CHILD_BUNDLE, CHILD_SNAPSHOT, CHILD_STAMP]) renameSync(file + temp, file);
-}
-
-function run(command: string, args: string[], reason: string): Promise<void> {
-  const child = spawn(command, args, { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  return new Promise<void>((resolvePromise, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`building the stdio child (${reason}) took longer than ${BUILD_BOUND_MS} ms; run npm run build:child`));
-    }, BUILD_BOUND_MS);
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(new Error(`could not start ${command} to build the stdio child: ${error.message}`));
-    });
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolvePromise();
-      else reject(new Error(`building the stdio child (${reason}) failed (exit ${code ?? signal}); run npm run build:child:\n${output.slice(-4000)}`));
-    });
-  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
