@@ -94,7 +94,16 @@ export const Expectation = z.strictObject({
    * Differences between the in-memory and the stdio timeline that are real and allowed, each
    * with the reason (lab/parity.ts names the rules). Absent: the two must agree exactly.
    */
-  parityAllows: z.array(z.strictObject({ rule: z.enum(["concurrent-arrivals", "http-streams", "withdrawal-beside-result"]), why: z.string().min(1) })).optional(),
+  parityAllows: z
+    .array(
+      z.strictObject({
+        rule: z.enum(["concurrent-arrivals", "http-streams", "withdrawal-beside-result"]),
+        why: z.string().min(1),
+        /** the transports compared with memory that need it (absent: every one); two rules on the same kind cannot combine */
+        transports: z.array(z.string().min(1)).min(1).optional(),
+      }),
+    )
+    .optional(),
   /** most client callbacks running at once (fan-out) */
   peakCallbacks: z.int().min(0).optional(),
   /** at least this many callbacks at once, where the server sends its requests from separate

@@ -151,11 +151,11 @@ export async function runCase(
 
 /** The client-side story must be the same in memory and over every other transport (lab/check/parity.ts). */
 export function parityVerdicts(runs: RunRecord[], expectation: Expectation): ParityVerdict[] {
-  const allows = expectation.parityAllows ?? [];
-  const allowed = allows.flatMap((a) => PARITY_RULES[a.rule]);
   const verdicts: ParityVerdict[] = [];
   for (const memory of runs.filter((r) => r.transport === "memory")) {
     for (const other of runs.filter((r) => r.transport !== "memory" && r.repeat === memory.repeat)) {
+      const allows = (expectation.parityAllows ?? []).filter((a) => a.transports === undefined || a.transports.includes(other.transport));
+      const allowed = allows.flatMap((a) => PARITY_RULES[a.rule]);
       const result = compareParity(memory.events, other.events, allowed, "client", pairEvidenceFor(other.transportEvidence));
       const used = allows.filter((a) => PARITY_RULES[a.rule].some((rule) => result.allowedUsed.includes(rule.reason)));
       // A child that records its own side (the lab's ts1 child) must have written it; one that
