@@ -22,11 +22,16 @@ const withdrawn = (label: string): CallPlan => ({
 export const NOT_OVER_HTTP =
   "over HTTP the server's withdrawal (notifications/cancelled) and the call's result travel on different streams (the GET stream and the call's POST stream) that nothing orders, and this scenario also needs the concurrent-arrivals allowance: the parity walk cannot yet combine a floating rule with an adjacent swap on the same kind (frame.arrived), so the claim is not made over http rather than made loosely";
 
+/** Why a client pinned to 2026-07-28 (ts2-modern) cannot run this scenario. */
+export const NOT_IN_2026 =
+  "its subject is a server-to-client elicitation/create (left open when its call is cancelled, or withdrawn with notifications/cancelled), and in 2026-07-28 the server sends none: it asks by input_required results, which the v2 client answers round by round from its local callback (@modelcontextprotocol/client dist/src-CeKsbNLO.mjs:6469-6513), so no form is on the wire to leave open or withdraw";
+
 const scenario: Scenario = {
   name: "server-withdraws",
   summary: `the server withdraws its form after ${WITHDRAW_LIMIT_MS} ms while a ${WITHDRAW_CALLBACK_MS} ms callback runs: as its request #0, then #1; then a recovery call`,
   capabilities: FORM_CAPABILITY,
   listToolsFirst: true,
+  notForEras: { eras: ["2026-07-28"], why: NOT_IN_2026 },
   notOver: { transports: ["http"], why: NOT_OVER_HTTP },
   calls: [withdrawn("first-request"), withdrawn("later-request"), { label: "recovery", callback: ACCEPT_VALID }],
 };

@@ -75,8 +75,9 @@ export const Expectation = z.strictObject({
   basis: z.string().min(1),
   /** tool results by call label, compared type-aware */
   results: z.record(z.string(), Json),
-  /** the client callback's answers, in order */
-  callbacks: z.array(z.strictObject({ call: z.string(), action: z.enum(["accept", "decline", "cancel"]) })),
+  /** the client callback's answers, in order; `error: <what it left by>` for a callback that answered
+   *  nothing (e.g. a Python callback whose scope its SDK cancelled on a withdrawal) */
+  callbacks: z.array(z.strictObject({ call: z.string(), action: z.union([z.enum(["accept", "decline", "cancel"]), z.string().regex(/^error: /)]) })),
   /** request and notification frames on the wire, by method (methods not listed are not checked) */
   wire: z.record(z.string(), z.int().min(0)),
   /** requests sent from inside a callback, and how each ended */

@@ -17,7 +17,7 @@ export interface Work {
 
 export interface Matrix {
   work: Work[];
-  /** peers that cannot run here, with the reason */
+  /** peers that cannot run here, and pairings a scenario cannot apply to, with the reason */
   unavailable: string[];
   /** pairings with no expectation (only when peers were not named) */
   unclaimed: string[];
@@ -59,20 +59,28 @@ export function planMatrix(request: MatrixRequest): Matrix {
   const servers = usable("server", pick("server", SERVER_PEERS, request.servers, request.all));
   const work: Work[] = [];
   const unclaimed: string[] = [];
+  const refused: string[] = [];
   for (const scenario of request.scenarios) {
     for (const client of clients) {
       for (const loop of request.dispatch.filter((d) => client.loops.includes(d))) {
         for (const server of servers) {
           const column = { client, loop, server };
+          const id = `${scenario.name} ${columnId({ client: client.name, loop, server: server.name })}`;
+          // The scenario's subject does not exist in this client's protocol era: not a missing expectation.
+          if (scenario.notForEras?.eras.includes(client.era)) {
+            refused.push(`${id}: client ${client.name} speaks ${client.era}: ${scenario.notForEras.why}`);
+            continue;
+          }
           if (request.transports.every((t) => transportProblem(column, t) !== undefined || scenario.notOver?.transports.includes(t))) continue;
           const found = expectationFor(scenario.name, loop, { client: client.name, server: server.name }, request.onDeadlock, request.expectedDir);
-          const id = `${scenario.name} ${columnId({ client: client.name, loop, server: server.name })}`;
           if (found) work.push({ scenario, column, expectation: found.expectation });
           else unclaimed.push(id);
         }
       }
     }
   }
+  if (strict && refused.length > 0 && !request.all) throw new UsageError(`not run: ${refused[0]}`);
+  unavailable.push(...refused);
   if (strict && unclaimed.length > 0 && !request.all) {
     throw new UsageError(`no expectation written for ${unclaimed.join(", ")} (see README, "Which expectation applies")`);
   }

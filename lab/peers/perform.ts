@@ -14,6 +14,10 @@ export interface PerformContext {
   signal?: AbortSignal;
 }
 
+/** Why the client gave up on a call (CallData.giveUpAfterMs); the SDK puts it in notifications/cancelled.
+ *  Every driver uses these words (lab/peers/py/client.py too). */
+export const GIVE_UP_REASON = "the client gave up on the call while its form was open";
+
 const CANCEL: AnswerData = { action: "cancel" };
 
 class Aborted extends Error {}

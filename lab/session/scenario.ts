@@ -48,6 +48,9 @@ export interface Scenario {
   calls: CallPlan[];
   /** transports this scenario is not claimed over, and why (runs skip them and say so) */
   notOver?: { transports: string[]; why: string };
+  /** client protocol eras (ClientPeer.era) this scenario cannot apply to, and why: a run naming
+   *  such a client is refused with that line; `all` lists the pairing as not run */
+  notForEras?: { eras: string[]; why: string };
 }
 
 export const FORM_CAPABILITY = { elicitation: { form: {} } };

@@ -6,63 +6,25 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import sys
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from typing import Any, Literal
+from typing import Any
 
 import anyio
 import mcp_types as types
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.client.session import ClientRequestContext, ClientSession
 from mcp.shared.exceptions import MCPError
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
-from mcp.shared.message import SessionMessage
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
+
+from pipe import own_stdio
+from plan import AnswerData, Behaviour, CallData, Nested, SessionPlan
 
 CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-py", version="0.1.0")
-WRITER_DRAIN_BOUND_S = 2.0
+# Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/perform.ts GIVE_UP_REASON.
+GIVE_UP_REASON = "the client gave up on the call while its form was open"
 INLINE = frozenset({"elicitation/create"})  # the SDK's documented inline ordering (1.x receive loop)
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class AnswerData(_Strict):
-    action: Literal["accept", "decline", "cancel"]
-    content: dict[str, Any] | None = None
-
-
-class Nested(_Strict):
-    method: Literal["tools/list", "ping"]
-    timeoutMs: int = Field(ge=1, le=60_000)
-
-
-class Behaviour(_Strict):
-    delayMs: int | None = Field(default=None, ge=0, le=10_000)
-    nested: Nested | None = None
-    needTool: str | None = None
-    answer: AnswerData
-    otherwise: AnswerData | None = None
-
-
-class CallData(_Strict):
-    label: str = Field(min_length=1)
-    tool: str = "calculate"
-    args: dict[str, Any] = Field(default_factory=dict)
-    callback: Behaviour | None = None
-
-
-class SessionPlan(_Strict):
-    scenario: str = Field(min_length=1)
-    capabilities: dict[str, Any]
-    listToolsFirst: bool
-    calls: list[CallData] = Field(min_length=1)
-    callTimeoutMs: int = Field(ge=1)
 
 
 class Events:
@@ -101,78 +63,16 @@ def error_detail(error: BaseException) -> dict[str, Any]:
     return {"code": code, "message": str(error), "type": type(error).__name__}
 
 
-@asynccontextmanager
-async def own_stdio() -> AsyncIterator[tuple[MemoryObjectReceiveStream[SessionMessage | Exception],
-                                             MemoryObjectSendStream[SessionMessage]]]:
-    """The process's own stdin/stdout as SessionMessage streams. Not the SDK's stdio_server(): its reader
-    parks in a worker thread (anyio.wrap_file) no cancel reaches, so leaving it waits for stdin's EOF. Here
-    both ends are non-blocking fds awaited on the loop; fd 0/1 become /dev/null/stderr (no stray print on the wire)."""
-    wire_in, wire_out = os.dup(0), os.dup(1)
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    os.close(null)
-    os.dup2(2, 1)
-    os.set_blocking(wire_in, False)
-    os.set_blocking(wire_out, False)
-    read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    write_send, write_recv = anyio.create_memory_object_stream[SessionMessage](0)
-    written = anyio.Event()
-
-    async def reader() -> None:
-        pending = b""
-        async with read_send:
-            while True:
-                await anyio.wait_readable(wire_in)
-                try:
-                    chunk = os.read(wire_in, 1 << 16)
-                except BlockingIOError:
-                    continue
-                if not chunk:
-                    return
-                *lines, pending = (pending + chunk).split(b"\n")
-                for line in lines:
-                    if not line.strip():
-                        continue
-                    try:
-                        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-                    except Exception as exc:  # the dispatcher's on_stream_exception sees it
-                        await read_send.send(exc)
-                        continue
-                    await read_send.send(SessionMessage(message))
-
-    async def writer() -> None:
-        try:
-            async with write_recv:
-                async for item in write_recv:
-                    data = (item.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n").encode()
-                    while data:
-                        await anyio.wait_writable(wire_out)
-                        try:
-                            data = data[os.write(wire_out, data):]
-                        except BlockingIOError:
-                            continue
-        finally:
-            written.set()
-
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(reader)
-        tg.start_soon(writer)
-        try:
-            yield read_recv, write_send
-        finally:
-            # The session closed its write end; let the last frames out, then stop reading.
-            await write_send.aclose()
-            with anyio.move_on_after(WRITER_DRAIN_BOUND_S, shield=True):
-                await written.wait()
-            tg.cancel_scope.cancel()
-
-
 class Driver:
     def __init__(self, plan: SessionPlan, events: Events, inline: bool) -> None:
         self.plan, self.events, self.inline = plan, events, inline
         self.listed: set[str] = set()
         self.label = ""
         self.callbacks = 0
+        # callbacks still running, by the call they serve (awaitCallbacks waits for them)
+        self.running: dict[str, set[anyio.Event]] = {}
+        # set when the current call's first form opens: its giveUpAfterMs counts from then
+        self.form_opened: anyio.Event | None = None
 
     async def nested(self, session: ClientSession, nested: Nested) -> types.ListToolsResult | None:
         """Sends the nested request with the SDK's own per-request timeout; None when it failed."""
@@ -190,17 +90,34 @@ class Driver:
     async def elicitation(self, context: ClientRequestContext,
                           params: types.ElicitRequestParams) -> types.ElicitResult | types.ErrorData:
         self.callbacks += 1
+        call = self.label
         ids: dict[str, Any] = {"id": context.request_id, "method": "elicitation/create"}
-        where = {"n": self.callbacks, "call": self.label}
+        where = {"n": self.callbacks, "call": call}
         self.events.write("callback.entered", **ids, detail=where)
-        behaviour = next((c.callback for c in self.plan.calls if c.label == self.label), None)
+        if self.form_opened is not None:
+            self.form_opened.set()
+        done = anyio.Event()
+        self.running.setdefault(call, set()).add(done)
+        behaviour = next((c.callback for c in self.plan.calls if c.label == call), None)
         try:
             if behaviour is None:  # no behaviour for this call: the SDK's own default callback's answer
                 raise MCPError(types.INVALID_REQUEST, "Elicitation not supported")
             answer = await self.behave(context.session, behaviour)
+        except anyio.get_cancelled_exc_class() as error:
+            # peer_cancel_mode="interrupt" (the default): on notifications/cancelled for this request the
+            # SDK cancels the handler's scope (jsonrpc_dispatcher.py:640-645); the callback sees it as the
+            # cancellation exception at its await. It can only leave: the answer would be dropped (:749).
+            if behaviour is not None and behaviour.watchAbort:
+                self.events.write("callback.aborted", **ids,
+                                  detail={**where, "reason": f"{type(error).__name__}: the handler's scope was cancelled"})
+            self.events.write("callback.left", **ids, detail={**where, "error": type(error).__name__})
+            raise
         except BaseException as error:
             self.events.write("callback.left", **ids, detail={**where, "error": f"{type(error).__name__}: {error}"})
             raise
+        finally:
+            self.running[call].discard(done)
+            done.set()
         self.events.write("callback.left", **ids, detail={**where, "action": answer.action})
         # Built without validation: content goes out exactly as the plan gives it, wrong types and all,
         # so whatever refuses it is the SDK's own result check (ClientSession._on_request).
@@ -221,6 +138,41 @@ class Driver:
         if behaviour.needTool is not None and behaviour.needTool not in known:
             return otherwise
         return behaviour.answer
+
+    async def call_tool(self, session: ClientSession, call: CallData, timeout: float) -> dict[str, Any]:
+        """One tools/call, as tool.result records it. giveUpAfterMs, counted from the call's first form
+        opening: cancel the scope call_tool runs in; the SDK then sends notifications/cancelled
+        ("caller cancelled") for the request and re-raises the cancellation (jsonrpc_dispatcher.py:443-452)."""
+        opened = self.form_opened = anyio.Event()
+        cancelled: str | None = None
+        outcome: dict[str, Any] = {}
+
+        async def give_up(after_s: float, scope: anyio.CancelScope) -> None:
+            await opened.wait()
+            await anyio.sleep(after_s)  # the plan's limit, the stimulus
+            scope.cancel()
+
+        try:
+            with anyio.CancelScope() as call_scope:
+                async with anyio.create_task_group() as timers:
+                    if call.giveUpAfterMs is not None:
+                        timers.start_soon(give_up, call.giveUpAfterMs / 1000, call_scope)
+                    try:
+                        result = await session.call_tool(call.tool, call.args, read_timeout_seconds=timeout)
+                    except anyio.get_cancelled_exc_class() as error:
+                        cancelled = type(error).__name__
+                        raise
+                    except Exception as error:
+                        message = str(error) if isinstance(error, MCPError) else f"{type(error).__name__}: {error}"
+                        outcome = {"error": {"code": error_detail(error)["code"], "message": message}}
+                    else:
+                        outcome = {"result": result.structured_content, "isError": result.is_error is True}
+                    timers.cancel_scope.cancel()
+        finally:
+            self.form_opened = None
+        if cancelled is not None and call_scope.cancelled_caught:
+            outcome = {"error": {"code": None, "message": f"{cancelled}: {GIVE_UP_REASON} (its cancel scope was cancelled)"}}
+        return outcome
 
     async def initialize(self, session: ClientSession) -> None:
         """initialize() as the SDK does it, but declaring exactly the plan's capabilities."""
@@ -252,14 +204,13 @@ class Driver:
                 for call in self.plan.calls:
                     self.label = call.label
                     self.events.write("call.started", detail={"call": call.label})
-                    try:
-                        result = await session.call_tool(call.tool, call.args, read_timeout_seconds=timeout)
-                    except Exception as error:
-                        message = str(error) if isinstance(error, MCPError) else f"{type(error).__name__}: {error}"
-                        outcome: dict[str, Any] = {"error": {"code": error_detail(error)["code"], "message": message}}
-                    else:
-                        outcome = {"result": result.structured_content, "isError": result.is_error is True}
+                    outcome = await self.call_tool(session, call, timeout)
                     self.events.write("tool.result", detail={"call": call.label, **outcome})
+                    if call.awaitCallbacks:
+                        # A call that gave up may leave its form open: the next call waits for it (bounded).
+                        with anyio.fail_after(timeout):
+                            for done in list(self.running.get(call.label, ())):
+                                await done.wait()
             self.events.write("note", detail={"sessionClosed": True})
 
 

@@ -7,11 +7,9 @@ import type { Recorder } from "../../history/timeline.js";
 import { withBound } from "../../session/bound.js";
 import { CALL_TIMEOUT_MS } from "../../session/bounds.js";
 import type { CallbackContext, Scenario } from "../../session/scenario.js";
-import { perform } from "../perform.js";
+import { GIVE_UP_REASON, perform } from "../perform.js";
 
 export const CLIENT_INFO = { name: "reentrancy-lab-client", version: "0.1.0" };
-/** Why the client gave up on a call (CallData.giveUpAfterMs); the SDK puts it in notifications/cancelled. */
-export const GIVE_UP_REASON = "the client gave up on the call while its form was open";
 
 export async function runTs1Client(scenario: Scenario, transport: Transport, recorder: Recorder): Promise<void> {
   const client = new Client(CLIENT_INFO, { capabilities: scenario.capabilities });

@@ -5,10 +5,10 @@
 // 2026-07-28 the v2 client calls the same handler locally for each input request of an
 // input_required round, then retries the tools/call with the answers.
 import type { ElicitResult, Transport } from "@modelcontextprotocol/client";
-import { setTimeout as delay } from "node:timers/promises";
 import { withBound } from "../../session/bound.js";
 import type { EventKind, Side, TimelineEvent } from "../../history/timeline.js";
-import type { AnswerData, Behaviour, SessionPlan } from "../behaviour.js";
+import type { SessionPlan } from "../behaviour.js";
+import { GIVE_UP_REASON, perform } from "../perform.js";
 import { errorInfo } from "./errors.js";
 import { RoundObservingClient } from "./observed-client.js";
 
@@ -53,7 +53,22 @@ export async function runTs2Session(
   let label = "";
   let listedTools: string[] = [];
   let callbacks = 0;
+  // callbacks still running, by the call they serve (awaitCallbacks waits for them)
+  const running = new Map<string, Set<Promise<void>>>();
+  // giveUpAfterMs: the current call's abort, armed when its first form opens (as the ts1 driver does)
+  let giveUp: { controller: AbortController; ms: number; timer?: NodeJS.Timeout } | undefined;
   client.onRound = ({ kind, round, keys }) => rec.event("client", `round.${kind}`, { method: "tools/call", detail: { call: label, round, keys } });
+  const nested = async <T>(method: string, send: () => Promise<T>): Promise<T> => {
+    rec.event("client", "nested.sent", { method });
+    try {
+      const result = await send();
+      rec.event("client", "nested.ok", { method });
+      return result;
+    } catch (error) {
+      rec.event("client", "nested.failed", { method, detail: errorInfo(error) });
+      throw error;
+    }
+  };
 
   if (plan.capabilities.elicitation !== undefined) {
     client.setRequestHandler("elicitation/create", async (request, ctx): Promise<ElicitResult> => {
@@ -63,39 +78,41 @@ export async function runTs2Session(
       const embedded = client.getProtocolEra() === "modern";
       const ids = { id: ctx.mcpReq.id, ...(!embedded && { origin: "server" as const }), method: request.method };
       rec.event("client", "callback.entered", { ...ids, detail: { n, call, ...(embedded && { embedded }) } });
+      if (giveUp && !giveUp.timer) {
+        const { controller, ms } = giveUp;
+        giveUp.timer = setTimeout(() => controller.abort(GIVE_UP_REASON), ms);
+      }
+      let done!: () => void;
+      const settled = new Promise<void>((resolve) => (done = resolve));
+      const open = running.get(call) ?? new Set();
+      running.set(call, open.add(settled));
+      const behaviour = plan.calls.find((c) => c.label === call)?.callback;
+      // The handler context's signal: the v2 _oncancel aborts it for any requestId that is not undefined.
+      const signal = ctx.mcpReq.signal;
+      const aborted = () => rec.event("client", "callback.aborted", { ...ids, detail: { n, call, reason: String(signal.reason) } });
+      if (behaviour?.watchAbort && signal.aborted) aborted();
+      else if (behaviour?.watchAbort) signal.addEventListener("abort", aborted, { once: true });
       try {
-        const behaviour = plan.calls.find((c) => c.label === call)?.callback;
         if (!behaviour) throw new Error(`no callback behaviour is planned for an elicitation during '${call}'`);
-        const answer = await runBehaviour(behaviour);
+        const answer = await perform(behaviour, {
+          listedTools,
+          signal,
+          nested: async (method, timeout) =>
+            method === "tools/list"
+              ? (await nested(method, () => client.listTools(undefined, { timeout }))).tools.map((t) => t.name)
+              : void (await nested(method, () => client.ping({ timeout }))),
+        });
         rec.event("client", "callback.left", { ...ids, detail: { n, call, action: answer.action } });
         return answer as ElicitResult;
       } catch (error) {
         rec.event("client", "callback.left", { ...ids, detail: { n, call, error: String(error) } });
         throw error;
+      } finally {
+        signal.removeEventListener("abort", aborted);
+        open.delete(settled);
+        done();
       }
     });
-  }
-
-  /** The plan's Behaviour, step by step, in the order behaviour.ts defines. */
-  async function runBehaviour(b: Behaviour): Promise<AnswerData> {
-    if (b.delayMs) await delay(b.delayMs);
-    let known = listedTools;
-    let nestedFailed = false;
-    if (b.nested) {
-      const { method, timeoutMs } = b.nested;
-      rec.event("client", "nested.sent", { method });
-      try {
-        if (method === "tools/list") known = (await client.listTools(undefined, { timeout: timeoutMs })).tools.map((t) => t.name);
-        else await client.ping({ timeout: timeoutMs });
-        rec.event("client", "nested.ok", { method });
-      } catch (error) {
-        nestedFailed = true;
-        rec.event("client", "nested.failed", { method, detail: errorInfo(error) });
-      }
-    }
-    const missingTool = b.needTool !== undefined && !known.includes(b.needTool);
-    if (nestedFailed || missingTool) return b.otherwise ?? { action: "cancel" };
-    return b.answer;
   }
 
   try {
@@ -116,8 +133,11 @@ export async function runTs2Session(
         for (const call of plan.calls) {
           label = call.label;
           rec.event("client", "call.started", { detail: { call: call.label } });
+          giveUp = call.giveUpAfterMs === undefined ? undefined : { controller: new AbortController(), ms: call.giveUpAfterMs };
           try {
-            const result = await client.callTool({ name: call.tool, arguments: call.args }, { timeout: plan.callTimeoutMs });
+            // An aborted signal makes the SDK cancel the request: notifications/cancelled, then reject (request()).
+            const options = { timeout: plan.callTimeoutMs, ...(giveUp && { signal: giveUp.controller.signal }) };
+            const result = await client.callTool({ name: call.tool, arguments: call.args }, options);
             const isError = result.isError === true;
             // An error result without structuredContent (the legacy shim's failures) keeps its text.
             const text = isError && result.structuredContent === undefined ? textOf(result.content) : undefined;
@@ -126,7 +146,12 @@ export async function runTs2Session(
             });
           } catch (error) {
             rec.event("client", "tool.result", { detail: { call: call.label, error: errorInfo(error) } });
+          } finally {
+            clearTimeout(giveUp?.timer);
+            giveUp = undefined;
           }
+          // A call that gave up may leave its form open: the next call waits for it (bounded).
+          if (call.awaitCallbacks) await withBound(Promise.all(running.get(call.label) ?? []), plan.callTimeoutMs, `callbacks of call ${call.label}`);
         }
       })(),
       TS2_SESSION_BOUND_MS,

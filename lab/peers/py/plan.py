@@ -1,0 +1,47 @@
+# The SessionPlan a client driver is handed (lab/peers/behaviour.ts), as strict Pydantic models:
+# a field the TypeScript schema does not have, or a value of the wrong type, refuses the plan.
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class AnswerData(_Strict):
+    action: Literal["accept", "decline", "cancel"]
+    content: dict[str, Any] | None = None
+
+
+class Nested(_Strict):
+    method: Literal["tools/list", "ping"]
+    timeoutMs: int = Field(ge=1, le=60_000)
+
+
+class Behaviour(_Strict):
+    delayMs: int | None = Field(default=None, ge=0, le=10_000)
+    nested: Nested | None = None
+    needTool: str | None = None
+    answer: AnswerData
+    otherwise: AnswerData | None = None
+    watchAbort: bool | None = None
+
+
+class CallData(_Strict):
+    label: str = Field(min_length=1)
+    tool: str = "calculate"
+    args: dict[str, Any] = Field(default_factory=dict)
+    callback: Behaviour | None = None
+    giveUpAfterMs: int | None = Field(default=None, ge=1, le=60_000)
+    awaitCallbacks: bool | None = None
+
+
+class SessionPlan(_Strict):
+    scenario: str = Field(min_length=1)
+    capabilities: dict[str, Any]
+    listToolsFirst: bool
+    calls: list[CallData] = Field(min_length=1)
+    callTimeoutMs: int = Field(ge=1)
