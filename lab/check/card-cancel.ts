@@ -124,3 +124,8 @@ export function cancelCells(runs: Record<(typeof CANCEL_CARD_SCENARIOS)[number],
     lateAnswer: lateAnswerCell(runs["server-withdraws"], runs["call-cancelled"]),
   };
 }
+
+/** The three cells for a client whose era the two scenarios refuse (notForEras: 2026-07-28). */
+export function cancelCellsNotRun(): Record<CancelRowId, CellValue> {
+  return { cancelWithdraws: CANNOT_ARISE, withdrawAborts: CANNOT_ARISE, lateAnswer: CANNOT_ARISE };
+}
