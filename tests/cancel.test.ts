@@ -1,10 +1,10 @@
-// Cancellation across the callback (issue #18): the card rows read from real runs, the probe's
+// Cancellation across the callback (issue #18): the id-0 difference in real runs, the probe's
 // "after a ping" in a fresh session, what the server does for a cancelled call, what the lab's
 // loop says about a cancellation it hands on, and corrupted copies of real evidence rejected.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { cancelCells, withdrawAbortsCell } from "../lab/check/card-cancel.js";
+import { withdrawAbortsCell } from "../lab/check/card-cancel.js";
 import { verify } from "../lab/check/verify.js";
 import { ReceiveLoop } from "../lab/history/receive-loop.js";
 import { Recorder, type TimelineEvent } from "../lab/history/timeline.js";
@@ -12,6 +12,11 @@ import { VALID_ANSWER } from "../lab/peers/form.js";
 import { FORM_CAPABILITY, type Scenario } from "../lab/session/scenario.js";
 import { runSession } from "../lab/session/session.js";
 import { openMemoryTransport } from "../lab/transports/memory.js";
+import { loadExpectation } from "../lab/check/expectations.js";
+import { PY_SERVER } from "../lab/peers/py/index.js";
+import { TS2_SERVER } from "../lab/peers/ts2/index.js";
+import { TRANSPORTS } from "../lab/transports/index.js";
+import { findScenario } from "../scenarios/index.js";
 import { copy, expectation, memoryRun } from "./support/runs.js";
 
 const failedChecks = (run: Parameters<typeof verify>[0], scenario: string, dispatch: "sdk" | "serial") =>
@@ -20,29 +25,7 @@ const failedChecks = (run: Parameters<typeof verify>[0], scenario: string, dispa
 /** Removes events (renumbering seq), as if they had never been recorded. */
 const without = (events: TimelineEvent[], drop: (e: TimelineEvent) => boolean) => events.filter((e) => !drop(e)).map((e, i) => ({ ...e, seq: i }));
 
-// Hand-written from the SDK source (protocol.js :174 id-0 check; the serial model holds the
-// withdrawal behind the form), not copied from a run.
-const CARD = {
-  sdk: {
-    cancelWithdraws: "plain elicitInput: left open · with the call's signal: withdrawn",
-    withdrawAborts: "first request: not aborted (ignored while it ran) · later request: aborted",
-    lateAnswer: "after a withdrawal: dropped, reported to onerror as an unknown id · after a cancelled call: the tool runs on (calculated), no result sent",
-  },
-  serial: {
-    cancelWithdraws: "plain elicitInput: left open · with the call's signal: withdrawn",
-    withdrawAborts: "first request: not aborted (read after its answer) · later request: not aborted (read after its answer)",
-    lateAnswer: "after a withdrawal: dropped, reported to onerror as an unknown id · after a cancelled call: the tool runs on (calculated), no result sent",
-  },
-};
-
-for (const loop of ["sdk", "serial"] as const) {
-  test(`card rows for ts1 under ${loop}, from real runs`, async () => {
-    const cells = cancelCells({ "call-cancelled": await memoryRun("call-cancelled", loop), "server-withdraws": await memoryRun("server-withdraws", loop) });
-    const values = Object.fromEntries(Object.entries(cells).map(([id, c]) => [id, c.value]));
-    assert.equal(values, CARD[loop]);
-    assert.ok(Object.values(cells).every((c) => c.tone === "unsafe"), "each row shows a hazard for ts1");
-  });
-}
+// The three card rows for ts1 against the expected cards: tests/card.test.ts.
 
 test("the id-0 difference: only the form that is not the server's request #0 aborts its callback (sdk)", async () => {
   const run = await memoryRun("server-withdraws", "sdk");
@@ -124,6 +107,24 @@ test("the loop says whether a cancelled request was running, answered or never s
   await Promise.resolve();
   const received = recorder.events.filter((e) => e.kind === "cancel.received");
   assert.equal(received.map((e) => [e.id, e.method ?? null, e.detail?.handler]), [[0, "elicitation/create", "running"], [1, "ping", "answered"], [7, null, "unknown"]]);
+});
+
+// The other servers, one run each, both started at once (the Python one waits on its child):
+// everything else about them runs in .ci/run (lab all), against the same expected files.
+test("other servers: the Python server withdraws even the unlinked form, as #1 (ts1 client, stdio); against the v2 server #0 is still ignored (memory)", async () => {
+  const [py, ts2] = await Promise.all([
+    runSession(findScenario("call-cancelled")!, TRANSPORTS.stdio!.open, "stdio", { dispatch: "sdk", server: PY_SERVER }),
+    runSession(findScenario("server-withdraws")!, openMemoryTransport, "memory", { dispatch: "sdk", server: TS2_SERVER }),
+  ]);
+  const failed = (run: typeof py, scenario: string, server: string) =>
+    verify(run, loadExpectation(scenario, "sdk", "wait", undefined, { client: "ts1", server })).filter((v) => !v.ok).map((v) => `${v.check}: ${v.details.join("; ")}`);
+  assert.equal(failed(py, "call-cancelled", "py"), []);
+  assert.equal(failed(ts2, "server-withdraws", "ts2"), []);
+  const withdrawn = (run: typeof py) => run.wire.filter((f) => f.from === "server" && f.label.method === "notifications/cancelled").map((f) => (f.message as { params?: { requestId?: unknown } }).params?.requestId);
+  assert.equal(withdrawn(py), [1, 2]);
+  assert.equal(py.events.filter((e) => e.kind === "callback.aborted").map((e) => e.id), [1, 2]);
+  assert.equal(withdrawn(ts2), [0, 1]);
+  assert.equal(ts2.events.filter((e) => e.kind === "callback.aborted").map((e) => e.id), [1]);
 });
 
 test.run();

@@ -6,11 +6,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { cardDifferences, cardFromExpected, loadExpectedCards } from "../lab/check/card-expected.js";
 import { nestedCells, peakCell, pingCell, protocolCell } from "../lab/check/card.js";
+import { cancelCells, cancelCellsNotRun, cancelWithdrawsCell, lateAnswerCell } from "../lab/check/card-cancel.js";
 import { negotiatedProtocol } from "../lab/session/pipeline.js";
 import { CLIENT_PEERS, SERVER_PEERS } from "../lab/peers/registry.js";
 import { PROJECT_ROOT } from "../lab/paths.js";
 import { renderCardMarkdown } from "../lab/render/card.js";
-import { memoryRun } from "./support/runs.js";
+import { copy, memoryRun } from "./support/runs.js";
 import type { SessionEvidence } from "../lab/session/session.js";
 
 const order = { clients: CLIENT_PEERS.map((p) => p.name), servers: SERVER_PEERS.map((p) => p.name) };
@@ -22,17 +23,53 @@ test("the README's card is the hand-written card", () => {
   assert.is(block.trim(), renderCardMarkdown(cardFromExpected(loadExpectedCards(), order), { links: false }).trim());
 });
 
-test("cells from real runs (ts1, both loop models, in memory) match the expected card; one changed cell is named", async () => {
+const SCENARIOS = ["nested", "fan-out", "liveness", "call-cancelled", "server-withdraws"] as const;
+
+test("cells from real runs (ts1, both loop models, in memory) match the expected card, cancellation rows included; one changed cell is named", async () => {
   const cards = loadExpectedCards();
   for (const loop of ["sdk", "serial"] as const) {
-    const [nested, fanOut, liveness] = (await Promise.all(["nested", "fan-out", "liveness"].map((s) => memoryRun(s, loop)))) as [SessionEvidence, SessionEvidence, SessionEvidence];
+    type Five = [SessionEvidence, SessionEvidence, SessionEvidence, SessionEvidence, SessionEvidence];
+    const [nested, fanOut, liveness, callCancelled, withdraws] = (await Promise.all(SCENARIOS.map((s) => memoryRun(s, loop)))) as Five;
     const at = (run: typeof nested) => ({ events: run.events, wire: run.wire, negotiatedProtocol: negotiatedProtocol(run) });
-    const cells = { protocol: protocolCell(at(nested)), ...nestedCells(at(nested)), peak: peakCell(at(fanOut)), ping: pingCell(at(liveness)) };
+    const cells = {
+      protocol: protocolCell(at(nested)),
+      ...nestedCells(at(nested)),
+      peak: peakCell(at(fanOut)),
+      ping: pingCell(at(liveness)),
+      // in memory the server's own events are in the shared timeline (serverEvents absent)
+      ...cancelCells({ "call-cancelled": callCancelled, "server-withdraws": withdraws }),
+    };
     const want = cards.get(`ts1.${loop}.ts1`)!;
     assert.equal(cardDifferences(want, cells), []);
     const changed = { ...want, cells: { ...want.cells, peak: want.cells.peak === "one at a time" ? "several at once" : "one at a time" } };
     assert.equal(cardDifferences(changed, cells).map((d) => d.split(":")[0]), ["peak"]);
   }
+});
+
+// Corruptions of real evidence, each flipping exactly the cancellation cell it guards.
+test("cancellation cells: a removed withdrawal, a lost server record and a refused era each change only their own cell", async () => {
+  const want = loadExpectedCards().get("ts1.sdk.ts1")!;
+  const real = { "call-cancelled": await memoryRun("call-cancelled", "sdk"), "server-withdraws": await memoryRun("server-withdraws", "sdk") };
+  const named = (cells: ReturnType<typeof cancelCells>) => cardDifferences({ ...want, cells: { cancelWithdraws: want.cells.cancelWithdraws, withdrawAborts: want.cells.withdrawAborts, lateAnswer: want.cells.lateAnswer } }, cells).map((d) => d.split(":")[0]);
+  assert.equal(named(cancelCells(real)), []);
+
+  // the server's withdrawal of the linked form, dropped from the wire: that form now reads as left open
+  const noWithdrawal = copy(real["call-cancelled"]);
+  noWithdrawal.wire = noWithdrawal.wire.filter((f) => !(f.from === "server" && f.label.method === "notifications/cancelled"));
+  assert.is(cancelWithdrawsCell(noWithdrawal).value, "calculate: left open · calculate_linked: left open");
+  assert.equal(named(cancelCells({ ...real, "call-cancelled": noWithdrawal })), ["cancelWithdraws"]);
+
+  // the server's "unknown message ID" error, dropped: the late answer reads as dropped silently
+  const noError = copy(real["server-withdraws"]);
+  noError.events = noError.events.filter((e) => !(e.side === "server" && e.kind === "sdk.error"));
+  assert.match(String(lateAnswerCell(noError, real["call-cancelled"]).value), /^after a withdrawal: dropped silently · /);
+  // a server that kept no record of its own (a stdio child writing none): said so, not guessed
+  assert.match(String(lateAnswerCell({ ...real["server-withdraws"], serverEvents: null }, { ...real["call-cancelled"], serverEvents: null }).value), /^after a withdrawal: answered; the server's handling not recorded · after a cancelled call: answered; no result sent$/);
+  assert.equal(named({ ...cancelCells(real), lateAnswer: lateAnswerCell(noError, real["call-cancelled"]) }), ["lateAnswer"]);
+
+  // a client era the scenarios refuse: the three cells say so, as the ts2-modern cards expect
+  const modern = loadExpectedCards().get("ts2-modern.sdk.ts2")!;
+  assert.equal(Object.fromEntries(Object.entries(cancelCellsNotRun()).map(([id, c]) => [id, c.value])), { cancelWithdraws: modern.cells.cancelWithdraws, withdrawAborts: modern.cells.withdrawAborts, lateAnswer: modern.cells.lateAnswer });
 });
 
 test.run();

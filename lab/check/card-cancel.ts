@@ -26,6 +26,9 @@ export interface CancelRunEvidence {
 }
 
 const cell = (value: string, tone: Tone): CellValue => ({ value, text: value, tone });
+/** 2026-07-28: the server sends no request, so there is no form to withdraw (as the other rows say). */
+const CANNOT_ARISE = cell("cannot arise: no server-to-client request", "safe");
+const noForms = (...runs: CancelRunEvidence[]) => runs.every((run) => formIn(run.wire) === undefined);
 
 /** Each call of the session (by its call.started label, in order), with the frames inside it. */
 function calls(run: CancelRunEvidence): Map<string, { call: WireFrame; frames: WireFrame[] }> {
@@ -45,12 +48,14 @@ const cancelled = (run: CancelRunEvidence, from: "client" | "server", request: W
 const serverSide = (run: CancelRunEvidence): TimelineEvent[] | undefined =>
   run.serverEvents === null ? undefined : (run.serverEvents ?? run.events).filter((e) => e.side === "server");
 
-/** call-cancelled: after the client cancels each call, does the server withdraw that call's form? */
+/** call-cancelled: after the client cancels each call, does the server withdraw that call's form?
+ *  Named by tool: `calculate` passes nothing to its form, `calculate_linked` links it to the call. */
 export function cancelWithdrawsCell(run: CancelRunEvidence): CellValue {
+  if (noForms(run)) return CANNOT_ARISE;
   const byCall = calls(run);
   const parts: string[] = [];
   let open = false;
-  for (const [label, text] of [["unlinked", "plain elicitInput"], ["linked", "with the call's signal"]] as const) {
+  for (const [label, text] of [["unlinked", "calculate"], ["linked", "calculate_linked"]] as const) {
     const call = byCall.get(label);
     const form = call && formIn(call.frames);
     if (!call || !form) return cell(`no form in call ${label}`, "unexpected");
@@ -64,6 +69,7 @@ export function cancelWithdrawsCell(run: CancelRunEvidence): CellValue {
 
 /** server-withdraws: did each withdrawn form's callback see its abort? */
 export function withdrawAbortsCell(run: CancelRunEvidence): CellValue {
+  if (noForms(run)) return CANNOT_ARISE;
   const byCall = calls(run);
   const parts: string[] = [];
   let missed = false;
@@ -84,6 +90,7 @@ export function withdrawAbortsCell(run: CancelRunEvidence): CellValue {
 
 /** What becomes of an answer that comes after its form was withdrawn, or after its call was cancelled. */
 export function lateAnswerCell(withdraws: CancelRunEvidence, callCancelled: CancelRunEvidence): CellValue {
+  if (noForms(withdraws, callCancelled)) return CANNOT_ARISE;
   const server = serverSide(withdraws);
   const withdrawn = [...withdrawnRequests(withdraws.wire)].map((i) => withdraws.wire[i]!).filter((f) => f.from === "server" && f.label.method === "elicitation/create");
   const answered = withdrawn.filter((f) => replyTo(withdraws.wire, f) !== undefined);
@@ -116,4 +123,9 @@ export function cancelCells(runs: Record<(typeof CANCEL_CARD_SCENARIOS)[number],
     withdrawAborts: withdrawAbortsCell(runs["server-withdraws"]),
     lateAnswer: lateAnswerCell(runs["server-withdraws"], runs["call-cancelled"]),
   };
+}
+
+/** The three cells for a client whose era the two scenarios refuse (notForEras: 2026-07-28). */
+export function cancelCellsNotRun(): Record<CancelRowId, CellValue> {
+  return { cancelWithdraws: CANNOT_ARISE, withdrawAborts: CANNOT_ARISE, lateAnswer: CANNOT_ARISE };
 }

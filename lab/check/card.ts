@@ -4,8 +4,9 @@
 import { cancelledRequestId, isRequest, paramsOf } from "../history/frames.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 import { peakCallbacks, replyTo, resultsOf } from "./verify.js";
+import { CANCEL_CARD_ROWS } from "./card-cancel.js";
 
-export const CARD_ROWS = [
+const BASE_ROWS = [
   { id: "protocol", title: "negotiated protocol version" },
   { id: "nested", title: "nested request inside the callback" },
   { id: "nestedError", title: "error when the nested request times out" },
@@ -15,7 +16,24 @@ export const CARD_ROWS = [
   { id: "peak", title: "callbacks at once for 8 concurrent requests" },
   { id: "ping", title: "ping while a callback runs" },
 ] as const;
+/** Every row, the cancellation rows (lab/check/card-cancel.ts) last. */
+export const CARD_ROWS = [...BASE_ROWS, ...CANCEL_CARD_ROWS] as const;
 export type RowId = (typeof CARD_ROWS)[number]["id"];
+
+/** The scenario whose run a row's cell comes from (lateAnswer also reads call-cancelled). */
+export const ROW_SCENARIO: Record<RowId, string> = {
+  protocol: "nested",
+  nested: "nested",
+  nestedError: "nested",
+  cancelNotice: "nested",
+  lateReply: "nested",
+  recovery: "nested",
+  peak: "fan-out",
+  ping: "liveness",
+  cancelWithdraws: "call-cancelled",
+  withdrawAborts: "server-withdraws",
+  lateAnswer: "server-withdraws",
+};
 
 export type Tone = "safe" | "unsafe" | "n/a" | "unexpected";
 

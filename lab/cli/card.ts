@@ -1,12 +1,15 @@
 // tsx lab/run.ts card [--client ...] [--server ...] [--out DIR] [--expected DIR]
 // Every client peer (under each of its loop models) against every server peer, over stdio (the
-// real process boundary), once each: nested, fan-out and liveness. Each cell is derived from a
+// real process boundary), once each: nested, fan-out, liveness, call-cancelled and
+// server-withdraws. Each cell is derived from a
 // real run (lab/check/card.ts) and compared with the hand-written card (expected/card/). Writes
 // card.json, card.md and card.svg; exit 0 when every cell is as expected, 1 when one is not.
 import { join } from "node:path";
 import { cardDifferences, cardKey, loadExpectedCards, CARD_EXPECTED_DIR } from "../check/card-expected.js";
 import { writeIndexPage } from "./index-page.js";
 import { CARD_ROWS, nestedCells, peakCell, pingCell, protocolCell, type CellValue, type RowId } from "../check/card.js";
+import { CANCEL_CARD_SCENARIOS, cancelCells, cancelCellsNotRun, type CancelRunEvidence } from "../check/card-cancel.js";
+import type { ChildSide } from "../transports/stdio.js";
 import { negotiatedProtocol } from "../session/pipeline.js";
 import { runSession, type SessionEvidence } from "../session/session.js";
 import { CLIENT_PEERS, SERVER_PEERS, transportProblem, type Column } from "../peers/registry.js";
@@ -17,7 +20,7 @@ import { renderCardMarkdown, renderCardSvg, renderCardText, type CardData, type 
 import { UsageError } from "./args.js";
 import { findScenario } from "../../scenarios/index.js";
 
-const CARD_SCENARIOS = ["nested", "fan-out", "liveness"] as const;
+const CARD_SCENARIOS = ["nested", "fan-out", "liveness", ...CANCEL_CARD_SCENARIOS] as const;
 /** Pairings run two at a time: each is at most two processes, and the machine has two cores. */
 const PARALLEL = 2;
 
@@ -45,19 +48,45 @@ async function runColumn(column: Column, outDir: string): Promise<{ runs: Record
   await column.server.child?.prepare?.();
   const runs: Record<string, SessionEvidence> = {};
   for (const name of CARD_SCENARIOS) {
-    const evidence = await runSession(findScenario(name)!, TRANSPORTS.stdio!.open, "stdio", { dispatch: column.loop, client: column.client, server: column.server });
+    const scenario = findScenario(name)!;
+    // A scenario whose subject this client's era lacks (the cancellation ones in 2026-07-28) is not run.
+    if (scenario.notForEras?.eras.includes(column.client.era)) continue;
+    const evidence = await runSession(scenario, TRANSPORTS.stdio!.open, "stdio", { dispatch: column.loop, client: column.client, server: column.server });
     runs[name] = evidence;
     writeJsonAtomic(join(outDir, "card", `${cardKey({ client: column.client.name, loop: column.loop, server: column.server.name })}.${name}.json`), evidence);
   }
   return { runs };
 }
 
-function cells(runs: Record<string, SessionEvidence>): Partial<Record<RowId, CellValue>> {
+/**
+ * The server's own record, for the cancellation rows: a server in this process (against a client
+ * driver in another process) records into the run's timeline (undefined: read it there); a child
+ * that records itself gave `childSide`; any other child (ts2, py) or relay kept none (null).
+ */
+function serverRecord(run: SessionEvidence, column: Column): CancelRunEvidence["serverEvents"] {
+  const child = (run.transportEvidence as { childSide?: ChildSide | null }).childSide;
+  if (child !== undefined) return child?.events ?? null;
+  return column.client.driver.kind === "process" && column.server.inProcess ? undefined : null;
+}
+
+function cells(runs: Record<string, SessionEvidence>, column: Column): Partial<Record<RowId, CellValue>> {
   const at = (name: string) => {
     const run = runs[name]!;
     return { events: run.events, wire: run.wire, negotiatedProtocol: negotiatedProtocol(run) };
   };
-  return { protocol: protocolCell(at("nested")), ...nestedCells(at("nested")), peak: peakCell(at("fan-out")), ping: pingCell(at("liveness")) };
+  const cancel = (name: (typeof CANCEL_CARD_SCENARIOS)[number]): CancelRunEvidence => {
+    const serverEvents = serverRecord(runs[name]!, column);
+    return { events: runs[name]!.events, wire: runs[name]!.wire, ...(serverEvents !== undefined && { serverEvents }) };
+  };
+  return {
+    protocol: protocolCell(at("nested")),
+    ...nestedCells(at("nested")),
+    peak: peakCell(at("fan-out")),
+    ping: pingCell(at("liveness")),
+    ...(runs["call-cancelled"] && runs["server-withdraws"]
+      ? cancelCells({ "call-cancelled": cancel("call-cancelled"), "server-withdraws": cancel("server-withdraws") })
+      : cancelCellsNotRun()),
+  };
 }
 
 export async function runCard(options: CardOptions): Promise<CardData> {
@@ -81,7 +110,7 @@ export async function runCard(options: CardOptions): Promise<CardData> {
         differs = failedAsExpected ? [] : [`expected the session to fail with "${want.connectFails}", got: ${errors.join("; ") || "no error"}`];
       } else if (errors.length > 0) differs = [`the pairing failed: ${errors.join("; ")}`];
       else {
-        got = cells(runs);
+        got = cells(runs, column);
         differs = cardDifferences(want, got);
       }
       out[i] = { key, client: column.client.name, loop: column.loop, server: column.server.name, sdk: `${column.client.sdk} → ${column.server.sdk}`, cells: got, expected: want?.cells ?? {}, connectFails: want?.connectFails, differs, ms: Math.round(performance.now() - started), errors };

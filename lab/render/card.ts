@@ -1,7 +1,7 @@
 // The report card as text, Markdown and SVG. Renderers only: every value comes from the card
 // data (lab/cli/card.ts, lab/check/card.ts). One table per server peer; a column per client
 // peer and loop model; a row per behaviour.
-import { CARD_ROWS, type CellValue, type RowId, type Tone } from "../check/card.js";
+import { CARD_ROWS, ROW_SCENARIO, type CellValue, type RowId, type Tone } from "../check/card.js";
 
 export interface CardColumn {
   key: string;
@@ -47,7 +47,7 @@ export function renderCardMarkdown(card: CardData, options: { links: boolean }):
     for (const row of CARD_ROWS) {
       const cells = cols.map((c) => {
         const { text } = shown(c, row.id, !options.links);
-        return options.links && c.cells[row.id] ? `[${text.replace(/\|/g, "\\|")}](card/${c.key}.${row.id === "peak" ? "fan-out" : row.id === "ping" ? "liveness" : "nested"}.json)` : text.replace(/\|/g, "\\|");
+        return options.links && c.cells[row.id] ? `[${text.replace(/\|/g, "\\|")}](card/${c.key}.${ROW_SCENARIO[row.id]}.json)` : text.replace(/\|/g, "\\|");
       });
       out.push(`| ${row.title} | ${cells.join(" | ")} |`);
     }

@@ -96,9 +96,9 @@ async def raw_request(ctx: Context) -> dict[str, Any]:
     return status("raw_response", action=answer.action, content=answer.content)
 
 
-async def validated(ctx: Context) -> dict[str, Any]:
+async def validated(ctx: Context, limit_s: float = ELICITATION_TIMEOUT_S) -> dict[str, Any]:
     try:
-        with anyio.fail_after(ELICITATION_TIMEOUT_S):
+        with anyio.fail_after(limit_s):
             answer = await ctx.elicit(ELICITATION_MESSAGE, CalculateForm)
     except ValidationError as error:  # the result envelope itself did not parse
         return protocol_error(error)
@@ -214,6 +214,53 @@ def build() -> MCPServer:
     return mcp
 
 
+# ==== Cancellation across the callback (issue #18): calculate_linked, calculate_limited ====
+# Mirrors lab/peers/ts1/cancel-tools.ts with the Python SDK 2.3.0's own mechanisms:
+# - linked: there is nothing to pass. The dispatcher runs each inbound request in its own cancel
+#   scope and cancels it on the peer's notifications/cancelled (peer_cancel_mode "interrupt",
+#   shared/jsonrpc_dispatcher.py:640-645); the form's send_raw_request, cancelled while it waits,
+#   sends a courtesy notifications/cancelled for the form (:443-452). Plain `calculate` is linked too.
+# - limited: ctx.elicit takes no timeout (mcpserver/context.py:196); the limit is the caller's
+#   anyio scope, whose expiry the SDK handles as a caller cancel: the same courtesy cancel, then
+#   fail_after raises TimeoutError (protocol_error -32001, as ts1's SDK timeout).
+# The server writes no events of its own: the wire shows both withdrawals.
+
+
+async def ping_client(ctx: Context) -> None:
+    """One bounded ping, related to the call, so the form is not the session's first server request."""
+    await ctx.session.send_request(
+        types.PingRequest(), types.EmptyResult, request_read_timeout_seconds=ELICITATION_TIMEOUT_S,
+        metadata=ServerMessageMetadata(related_request_id=ctx.request_context.request_id))
+
+
+async def ask_after_ping(ctx: Context, ping_first: bool, limit_s: float) -> dict[str, Any]:
+    if not supports_form(ctx):
+        return status("unsupported")
+    if ping_first:
+        try:
+            await ping_client(ctx)
+        except (MCPError, ValidationError) as error:
+            return protocol_error(error)
+    return await validated(ctx, limit_s)
+
+
+def register_cancel_tools(mcp: MCPServer) -> None:
+    @mcp.tool(description="calculate, linked to its call: the SDK cancels the tool's scope, and so its form, when the call is cancelled (synthetic; 3 x 7 = 21).")
+    async def calculate_linked(ctx: Context, pingFirst: bool = False) -> types.CallToolResult:  # noqa: N803 (ts1's argument names)
+        return result(await ask_after_ping(ctx, pingFirst, ELICITATION_TIMEOUT_S))
+
+    @mcp.tool(description="calculate, waiting for the form at most limitMs; then the server SDK withdraws it (synthetic).")
+    async def calculate_limited(
+        ctx: Context,
+        limitMs: Annotated[int, Field(ge=1, le=int(ELICITATION_TIMEOUT_S * 1000))],  # noqa: N803
+        pingFirst: bool = False,  # noqa: N803
+    ) -> types.CallToolResult:
+        return result(await ask_after_ping(ctx, pingFirst, limitMs / 1000))
+# ==== end of the cancellation tools ====
+
+
 if __name__ == "__main__":
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="server.py %(name)s: %(message)s")
-    build().run()
+    server = build()
+    register_cancel_tools(server)
+    server.run()

@@ -7,6 +7,16 @@ import type { Transport } from "@modelcontextprotocol/server";
 import { serveStdio, type StdioServerHandle } from "@modelcontextprotocol/server/stdio";
 import { createTs2Server } from "./server.js";
 
+/**
+ * `onerror` hears both the wire's errors (serveStdio's option) and each instance's own SDK errors,
+ * e.g. a late answer ("Received a response for an unknown message ID"): serveStdio reports only
+ * the former (stdio.mjs reportError), so the instance's Protocol.onerror is set here as well.
+ */
 export function serveTs2(transport: Transport, onerror?: (error: Error) => void): StdioServerHandle {
-  return serveStdio(() => createTs2Server(), { transport, ...(onerror && { onerror }) });
+  const factory = () => {
+    const mcp = createTs2Server();
+    if (onerror) mcp.server.onerror = onerror;
+    return mcp;
+  };
+  return serveStdio(factory, { transport, ...(onerror && { onerror }) });
 }
