@@ -19,7 +19,7 @@ export const TS2_CHILD_ARGS: readonly string[] = ["--snapshot-blob", TS2_CHILD_S
 export const TS2_CHILD_BUNDLE_ARGS: readonly string[] = [TS2_CHILD_BUNDLE];
 
 /** The sources the child is built from, besides node_modules. */
-const SOURCES = [join(PROJECT_ROOT, "lab", "peers", "ts2"), join(PROJECT_ROOT, "lab", "peers", "form.ts")];
+const SOURCES = [join(PROJECT_ROOT, "lab", "peers", "ts2"), join(PROJECT_ROOT, "lab", "peers", "form.ts"), join(PROJECT_ROOT, "lab", "peers", "vocabulary.ts")];
 
 /** Why the built child cannot be used as is, or undefined when it is up to date. */
 export async function ts2ChildStaleness(): Promise<string | undefined> {

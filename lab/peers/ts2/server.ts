@@ -16,6 +16,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { CalculateForm, requestedSchema, type CalculateResult } from "../form.js";
 import { registerTs2CancelTools } from "./cancel-tools.js";
+import { registerTs2AskField } from "./ask-field.js";
 import { registerTs2ConcurrencyTools } from "./concurrency-tools.js";
 import { clientSupportsForm, objectArgs, protocolError, structured, TS2_ELICITATION_TIMEOUT_MS } from "./server-support.js";
 
@@ -113,6 +114,7 @@ export function createTs2Server(options: { supportedProtocolVersions?: string[] 
 
   registerTs2ConcurrencyTools(mcp);
   registerTs2CancelTools(mcp);
+  registerTs2AskField(mcp);
   registerFaultTools(mcp);
   return mcp;
 }
