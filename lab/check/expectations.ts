@@ -100,7 +100,7 @@ export const Expectation = z.strictObject({
         rule: z.enum(["concurrent-arrivals", "http-streams", "withdrawal-beside-result"]),
         why: z.string().min(1),
         /** the transports compared with memory that need it (absent: every one); two rules on the same kind cannot combine */
-        transports: z.array(z.string().min(1)).min(1).optional(),
+        transports: z.array(z.enum(["stdio", "http"])).min(1).optional(),
       }),
     )
     .optional(),

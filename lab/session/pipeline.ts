@@ -154,7 +154,7 @@ export function parityVerdicts(runs: RunRecord[], expectation: Expectation): Par
   const verdicts: ParityVerdict[] = [];
   for (const memory of runs.filter((r) => r.transport === "memory")) {
     for (const other of runs.filter((r) => r.transport !== "memory" && r.repeat === memory.repeat)) {
-      const allows = (expectation.parityAllows ?? []).filter((a) => a.transports === undefined || a.transports.includes(other.transport));
+      const allows = (expectation.parityAllows ?? []).filter((a) => a.transports === undefined || (a.transports as readonly string[]).includes(other.transport));
       const allowed = allows.flatMap((a) => PARITY_RULES[a.rule]);
       const result = compareParity(memory.events, other.events, allowed, "client", pairEvidenceFor(other.transportEvidence));
       const used = allows.filter((a) => PARITY_RULES[a.rule].some((rule) => result.allowedUsed.includes(rule.reason)));
