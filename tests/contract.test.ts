@@ -58,14 +58,14 @@ test("a malformed contract expectation names the file and the path inside it", (
   }
 });
 
-test("contract over memory prints the table, writes run-output/contract.json and exits 0", async () => {
+test("contract calculate over memory prints the table, writes run-output/contract.json and exits 0", async () => {
   const out = mkdtempSync(join(tmpdir(), "lab-contract-"));
   try {
-    const r = await runMain(["contract", "--transport=memory", "--out", out]);
+    const r = await runMain(["contract", "calculate", "--transport=memory", "--out", out]);
     assert.is(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /accept_valid\s+memory\s+accept\s+calculated\s+true\s+21/);
     assert.match(r.stdout, /accept_wrong_type\s+memory\s+accept\s+invalid_content\s+false\s+null\s+server SDK/);
-    assert.match(r.stdout, /unsupported_unchecked_diagnostic\s+memory\s+-\s+protocol_error\s+false\s+null\s+client SDK: no handler \(-32601\)/);
+    assert.match(r.stdout, /unsupported_unchecked_diagnostic\s+memory\s+-\s+protocol_error\s+false\s+null\s+client SDK\s+client SDK: no handler \(-32601\)/);
     const report = JSON.parse(readFileSync(join(out, "contract.json"), "utf8"));
     assert.is(report.ok, true);
     assert.is(report.dispatch, "sdk");

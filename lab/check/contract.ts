@@ -14,6 +14,8 @@ import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 import type { Versions } from "../peers/versions.js";
 import { callbackAnswers, replyTo, resultsOf, verify, type Evidence, type Verdict } from "./verify.js";
 import { contractScenario, type ContractCase } from "../../scenarios/contract/index.js";
+import type { Scenario } from "../session/scenario.js";
+import { layerOf, LAYERS } from "./layer.js";
 
 export const ContractExpectation = Expectation.extend({
   dispatch: z.literal("sdk"),
@@ -25,6 +27,8 @@ export const ContractExpectation = Expectation.extend({
   replies: z.array(Json).optional(),
   /** elicitationIds of the notifications/elicitation/complete the client recorded, in order */
   completions: z.array(z.string()).optional(),
+  /** the layer that refused the answer (lab/check/layer.ts), as the run shows it */
+  refusedBy: z.enum(LAYERS).optional(),
 });
 export type ContractExpectation = z.infer<typeof ContractExpectation>;
 
@@ -76,7 +80,16 @@ export function contractChecks(evidence: Evidence, expected: ContractExpectation
     ...(expected.completions === undefined
       ? []
       : [verdict("URL completions", completionProblems(evidence, expected.completions))]),
+    ...(expected.refusedBy === undefined
+      ? []
+      : [verdict("refused by (layer)", differences(expected.refusedBy, runLayer(evidence) ?? null, "$.refusedBy"))]),
   ];
+}
+
+/** The layer that refused the answer in this run (undefined: nothing was refused or taken). */
+export function runLayer({ events, wire }: Pick<Evidence, "events" | "wire">, call?: string) {
+  const results = resultsOf(events);
+  return layerOf(results[call ?? Object.keys(results)[0] ?? ""], elicitationReplies(wire));
 }
 
 const params = (f: WireFrame) => paramsOf(f.message);
@@ -130,8 +143,20 @@ export async function runContractCase(
   options: Omit<CaseOptions, "onDeadlock">,
   versions: Versions,
 ): Promise<CaseReport> {
-  const { expectedDir, ...caseOptions } = options;
-  const report = await runCase(contractScenario(c), "sdk", { ...caseOptions, onDeadlock: "wait" }, versions, expectation);
+  const file = contractExpectationPath(c.name, contractDir(options.expectedDir, options.server?.name));
+  return runContractScenario(contractScenario(c), expectation, file, options, versions);
+}
+
+/** The same for any contract scenario (a calculate case or a vocabulary case) and its file. */
+export async function runContractScenario(
+  scenario: Scenario,
+  expectation: ContractExpectation,
+  expectedFile: string,
+  options: Omit<CaseOptions, "onDeadlock">,
+  versions: Versions,
+): Promise<CaseReport> {
+  const { expectedDir: _unused, ...caseOptions } = options;
+  const report = await runCase(scenario, "sdk", { ...caseOptions, onDeadlock: "wait" }, versions, expectation);
   // runCase has run the ordinary verifier (with the transport's own problems); add the rest.
   const runs = report.runs.map((run): RunRecord => {
     const verdicts = [...run.verdicts, ...contractChecks(run, expectation)];
@@ -139,7 +164,7 @@ export async function runContractCase(
   });
   return {
     ...report,
-    expectedFile: contractExpectationPath(c.name, contractDir(expectedDir, report.server)),
+    expectedFile,
     runs,
     ok: runs.every((r) => r.ok) && report.parity.every((p) => p.ok),
   };
@@ -154,8 +179,10 @@ export function contractRow(name: string, run: Pick<RunRecord, "events" | "wire"
     action: answer ? String(answer.action) : "-",
     status: String(result?.status ?? result?.error ?? "-"),
     computed: result?.computed,
-    value: result?.value,
-    layer: refusedBy(result, replies, server),
+    // the calculate tool's value, or the content ask_field's app finally holds
+    value: result && "value" in result ? result.value : result?.content,
+    refusedBy: layerOf(result, replies) ?? "-",
+    layer: how(result, replies, server),
   };
 }
 
@@ -163,9 +190,10 @@ export function contractRow(name: string, run: Pick<RunRecord, "events" | "wire"
 const CHECKS: Record<string, { sdk: string; app: string }> = {
   ts1: { sdk: "server SDK: elicitInput (JSON Schema)", app: "app: zod" },
   py: { sdk: "server SDK: ctx.elicit", app: "app: strict check" },
+  ts2: { sdk: "server SDK: elicitInput (JSON Schema)", app: "app: zod" },
 };
 
-function refusedBy(result: Record<string, unknown> | undefined, replies: ({ error?: { code?: unknown } } | null)[], server: string): string {
+function how(result: Record<string, unknown> | undefined, replies: ({ error?: { code?: unknown } } | null)[], server: string): string {
   const checks = CHECKS[server] ?? { sdk: "server SDK", app: "app" };
   if (result?.rejectedBy === "sdk") return checks.sdk;
   if (result?.rejectedBy === "app") return checks.app;
@@ -173,5 +201,6 @@ function refusedBy(result: Record<string, unknown> | undefined, replies: ({ erro
   if (code === -32601) return "client SDK: no handler (-32601)";
   if (code !== undefined) return `client SDK: refused (${String(code)})`;
   if (result?.status === "unsupported") return "app guard: nothing sent";
+  if (result?.status === "not_sent") return `server SDK: ${String(result.reason ?? "refused")}`;
   return "-";
 }

@@ -1,12 +1,14 @@
-// tsx lab/run.ts contract [<case>[,<case>...]] [--server ts1|py] [--transport <name>|all|both] [--repeat N] [--json] [--out DIR]
+// tsx lab/run.ts contract [<name>[,<name>...]] [--server ts1|py|ts2] [--transport <name>|all|both] [--repeat N] [--json] [--out DIR]
 // Runs the form-elicitation contract (the ts1 client against one server peer) over every
-// transport that pairing can use, prints one row per case and transport, writes
+// transport that pairing can use: the calculate cases and the vocabulary cases (issue #16), or
+// the cases and groups named (lab/cli/contract-select.ts). Prints one row per case and transport, writes
 // run-output/contract.json (contract.<server>.json for a server other than ts1), also when a
 // check fails. Exit 0 when every check holds, 1 when one fails; bad usage throws UsageError
 // (exit 2 in lab/run.ts).
 import { join } from "node:path";
 import { parseArgs, splitEquals, UsageError } from "./args.js";
-import { contractDir, contractRow, loadContractExpectation, runContractCase } from "../check/contract.js";
+import { contractRow, runContractScenario } from "../check/contract.js";
+import { selectContractWork } from "./contract-select.js";
 import { defaultOutDir, ensureWritableFolder, shown, writeJsonAtomic } from "./output.js";
 import { writeIndexPage } from "./index-page.js";
 import { DISPATCH_MEANING, type CaseReport } from "../session/pipeline.js";
@@ -14,13 +16,13 @@ import { TRANSPORT_NAMES } from "../transports/index.js";
 import { findServer, SERVER_PEERS, transportProblem } from "../peers/registry.js";
 import { TS1_CLIENT } from "../peers/ts1/index.js";
 import { assertPinnedSdk, readVersions } from "../peers/versions.js";
-import { CONTRACT_CASES, findContractCase } from "../../scenarios/contract/index.js";
 
-export const CONTRACT_USAGE = "usage: tsx lab/run.ts contract [<case>[,<case>...]] [--server <name>] [--transport <name>|all|both] [--repeat N] [--json] [--out DIR] [--expected DIR]";
+export const CONTRACT_USAGE =
+  "usage: tsx lab/run.ts contract [<case>|<kind>.<what>|calculate|vocabulary|<kind>[,...]] [--server <name>] [--transport <name>|all|both] [--repeat N] [--json] [--out DIR] [--expected DIR]";
 
 export async function main(argv: string[]): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
-    console.log(`${CONTRACT_USAGE}\n\nRuns every form-elicitation case (or the one named) under sdk; see README "After the answer comes back".`);
+    console.log(`${CONTRACT_USAGE}\n\nRuns every form-elicitation case this server has expectations for (or the cases and groups named) under sdk; see README "After the answer comes back" and "The whole form vocabulary".`);
     return 0;
   }
   const usage = (message: string) => new UsageError(`contract: ${message}`);
@@ -48,20 +50,20 @@ export async function main(argv: string[]): Promise<number> {
   if (why) throw usage(`server ${serverName} cannot run here: ${why}`);
   const transports = args.transports.filter((t) => transportProblem({ client: TS1_CLIENT, loop: "sdk", server }, t) === undefined);
   if (transports.length === 0) throw usage(`server ${serverName} cannot run over ${args.transports.join(", ")} (try --transport stdio)`);
-  // one case, or several separated by commas, in the order given
-  const names = named === undefined ? CONTRACT_CASES.map((c) => c.name) : named.split(",").filter(Boolean);
-  const unknown = names.filter((n) => findContractCase(n) === undefined);
-  if (unknown.length > 0 || names.length === 0) throw usage(`unknown case '${unknown.join(", ") || named}'. Valid: ${CONTRACT_CASES.map((c) => c.name).join(", ")}`);
-  const cases = names.map((n) => findContractCase(n)!);
-
   const versions = readVersions();
   assertPinnedSdk(versions);
   // Every expectation is read, and the output folder checked, before anything runs.
-  const work = cases.map((c) => ({ c, expectation: loadContractExpectation(c.name, contractDir(args.expectedDir, serverName), serverName) }));
+  let selected;
+  try {
+    selected = selectContractWork(named, serverName, args.expectedDir);
+  } catch (error) {
+    throw error instanceof UsageError ? usage(error.message) : error;
+  }
+  const { work, skipped } = selected;
   const outDir = ensureWritableFolder(args.outDir ?? defaultOutDir(args.expectedDir));
   const options = { server, transports, repeat: rest.includes("--repeat") ? args.repeat : 1, expectedDir: args.expectedDir };
   const reports: CaseReport[] = [];
-  for (const { c, expectation } of work) reports.push(await runContractCase(c, expectation, options, versions));
+  for (const w of work) reports.push(await runContractScenario(w.scenario, w.expectation, w.expectedFile, options, versions));
 
   const rows = reports.flatMap((report) =>
     report.runs.map((run) => ({
@@ -76,14 +78,15 @@ export async function main(argv: string[]): Promise<number> {
   const ok = reports.every((r) => r.ok);
   const file = join(outDir, serverName === "ts1" ? "contract.json" : `contract.${serverName}.json`);
   // `rows` is the table as printed, so the index page shows it without re-deriving it.
-  writeJsonAtomic(file, { command: "contract", server: serverName, serverSdk: server.sdk, dispatch: "sdk", dispatchMeaning: DISPATCH_MEANING.sdk, versions, ok, cases: reports, rows });
+  writeJsonAtomic(file, { command: "contract", server: serverName, serverSdk: server.sdk, dispatch: "sdk", dispatchMeaning: DISPATCH_MEANING.sdk, versions, ok, ...(skipped && { skipped }), cases: reports, rows });
   writeIndexPage(outDir);
   if (args.json) {
-    console.log(JSON.stringify({ ok, output: file, rows }, null, 2));
+    console.log(JSON.stringify({ ok, output: file, ...(skipped && { skipped }), rows }, null, 2));
     return ok ? 0 : 1;
   }
-  console.log(`form-elicitation contract: ${cases.length} cases, ${serverName === "ts1" ? "" : `client ts1, server ${serverName} (${server.sdk}), `}dispatch sdk (${DISPATCH_MEANING.sdk}); callbacks never call back, so the model cannot matter\n`);
-  console.log(table(rows.map((r) => [r.case, r.transport, r.action, r.status, show(r.computed), show(r.value), r.layer, r.ok ? "ok" : "FAIL"])));
+  if (skipped) console.log(skipped);
+  console.log(`form-elicitation contract: ${work.length} cases, ${serverName === "ts1" ? "" : `client ts1, server ${serverName} (${server.sdk}), `}dispatch sdk (${DISPATCH_MEANING.sdk}); callbacks never call back, so the model cannot matter\n`);
+  console.log(table(rows.map((r) => [r.case, r.transport, r.action, r.status, show(r.computed), show(r.value), r.refusedBy, r.layer, r.ok ? "ok" : "FAIL"])));
   for (const r of rows.filter((r) => !r.ok)) {
     console.log(`\nFAIL ${r.case} (${r.transport}, repeat ${r.repeat})`);
     for (const v of r.failed) console.log(`  ${v.check}:\n${v.details.map((d) => `    ${d}`).join("\n")}`);
@@ -104,7 +107,7 @@ export async function main(argv: string[]): Promise<number> {
 const show = (value: unknown) => (value === undefined ? "-" : JSON.stringify(value));
 
 function table(body: string[][]): string {
-  const head = ["case", "transport", "action", "status", "computed", "value", "refused by", ""];
+  const head = ["case", "transport", "action", "status", "computed", "value", "refused by", "how", ""];
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
   const line = (row: string[]) => row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd();
   return [line(head), widths.map((w) => "─".repeat(w)).join("  ").trimEnd(), ...body.map(line)].join("\n");

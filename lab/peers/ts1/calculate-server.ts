@@ -4,6 +4,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ElicitResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { registerAskField } from "./ask-field.js";
 import { askAndCalculate, ELICITATION_MESSAGE, ELICITATION_TIMEOUT_MS, protocolError } from "./ask-form.js";
 import { registerCancelTools, watchedCall, type ServerNote } from "./cancel-tools.js";
 import { registerConcurrencyTools } from "./concurrency-tools.js";
@@ -70,5 +71,6 @@ export function createCalculateServer(note?: ServerNote): McpServer {
   registerConcurrencyTools(mcp);
   registerProbeTools(mcp);
   registerCancelTools(mcp, note);
+  registerAskField(mcp);
   return mcp;
 }
