@@ -1,4 +1,4 @@
-// The lab's command line: tsx lab/run.ts <scenario|all|list|contract|notebooks|bench|soak> [options]
+// The lab's command line: tsx lab/run.ts <scenario|all|list|contract|vocabulary|notebooks|bench|soak> [options]
 // Exit 0 when every expectation holds, 1 when one fails, 2 on bad usage or when the run output
 // cannot be written (one line, never a stack trace).
 import { join } from "node:path";
@@ -33,6 +33,7 @@ const COMMANDS: Record<string, Command> = {
   bench: async (argv) => (await import("./bench/index.js")).main(argv),
   notebooks: async (argv) => (await import("./notebooks/index.js")).main(argv),
   contract: async (argv) => (await import("./cli/contract.js")).main(argv),
+  vocabulary: async (argv) => (await import("./cli/vocabulary-table.js")).main(argv),
   soak: async (argv) => (await import("./soak/index.js")).main(argv),
   card: async (argv) => (await import("./cli/card.js")).main(argv),
   peers: async (argv) => (await import("./cli/peers.js")).main(argv),

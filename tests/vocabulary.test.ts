@@ -205,6 +205,13 @@ test("contract names a kind, prints the layer words, and says which groups it sk
     assert.match(d.stdout, /^skipped for server ts1: calculate \(no <case>\.json in .*\); vocabulary kinds text, email, .*array_of_numbers \(no file in /m);
     assert.match(d.stdout, /boolean\.string_true\s+memory\s+accept\s+invalid_content\s+-\s+-\s+server SDK\s+server SDK: elicitInput/);
     assert.match(d.stdout, /3\/3 runs hold their contract/);
+    // the findings table from the same files: a ts1 column only, the other servers named
+    const t = await runMain(["vocabulary", "--expected", expected, "--out", out]);
+    assert.is(t.code, 0, t.stdout + t.stderr);
+    assert.match(t.stdout, /^\| case \| the callback accepts \| ts1 \(memory\) \|$/m);
+    assert.match(t.stdout, /^\| boolean\.one \| `\{"value":1\}` \| server SDK \|$/m);
+    assert.match(t.stdout, /3\/3 runs hold .*No column: .*py \(no files in/);
+    assert.is((await runMain(["vocabulary", "--bogus"])).code, 2);
   } finally {
     rmSync(out, { recursive: true, force: true });
     rmSync(expected, { recursive: true, force: true });

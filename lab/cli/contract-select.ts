@@ -3,6 +3,7 @@
 // Every expectation is read here, before anything runs: a malformed or missing file is one line.
 import { existsSync } from "node:fs";
 import { UsageError } from "./args.js";
+import { ExpectationError } from "../check/expectations.js";
 import { contractDir, contractExpectationPath, loadContractExpectation, type ContractExpectation } from "../check/contract.js";
 import { kindsWritten, loadVocabularyFile, vocabularyDir, vocabularyExpectation, vocabularyPath } from "../check/vocabulary.js";
 import { findVocabularyCase, VOCABULARY_CASES } from "../peers/vocabulary.js";
@@ -32,6 +33,8 @@ function defaultNames(server: string, expectedDir: string | undefined): { names:
   const calculateDir = contractDir(expectedDir, server);
   const hasCalculate = CONTRACT_CASES.some((c) => existsSync(contractExpectationPath(c.name, calculateDir)));
   const kinds = kindsWritten(expectedDir, server);
+  const strays = kinds.filter((k) => !KIND_NAMES.includes(k));
+  if (strays.length) throw new ExpectationError(`${vocabularyDir(expectedDir, server)}: ${strays.map((k) => `${k}.json`).join(", ")} names no kind in lab/peers/vocabulary.ts`);
   const missingKinds = KIND_NAMES.filter((k) => !kinds.includes(k));
   const names = [...(hasCalculate ? expand(CALCULATE_GROUP)! : []), ...KIND_NAMES.filter((k) => kinds.includes(k)).flatMap((k) => expand(k)!)];
   if (names.length === 0) throw new UsageError(`no contract expectations written for server ${server} (looked in ${calculateDir})`);

@@ -16,6 +16,7 @@ import { modelText, wireTable } from "./wire-shows.js";
 /** Every show a block can ask for (show="..."), and what it holds. */
 export const SHOWS = {
   command: "the command, as a reader types it, and exactly what it prints",
+  markdown: "what the command prints, as Markdown (for a command that prints a table, e.g. vocabulary)",
   swimlane: "the terminal swimlane of each run (no colour)",
   mermaid: "a Mermaid sequenceDiagram of each run (GitHub renders it)",
   results: "a Markdown table: run, call, status, computed, value",
@@ -34,7 +35,7 @@ export type Show = keyof typeof SHOWS;
 
 /** Why a show cannot be made from this run, or undefined when it can. */
 export function unsuitable(show: Show, output: RunOutput): string | undefined {
-  if (show === "command") return undefined;
+  if (show === "command" || show === "markdown") return undefined;
   if (output.reports.length === 0) return `show="${show}" needs a scenario run, and run="${output.run}" wrote no case report`;
   if (show === "contract" && !output.contract) return `show="contract" needs a contract run (run="contract ...")`;
   if ((show === "timing" || show === "parity") && output.contract) return `show="${show}" needs a scenario run, not a contract run`;
@@ -64,6 +65,8 @@ const RENDERERS: Record<Show, (output: RunOutput) => string[]> = {
     if (output.code !== 0) lines.push(...(output.stderr.trim() ? trimLines(output.stderr) : []), `(exit ${String(output.code)})`);
     return fenced("console", lines);
   },
+  // Printed as is: the command's output is Markdown. A failed run says so under it.
+  markdown: (output) => [...trimLines(output.stdout), ...(output.code !== 0 ? ["", `(exit ${String(output.code)}${output.stderr.trim() ? `: ${output.stderr.trim().split("\n")[0]}` : ""})`] : [])],
   swimlane: (output) => headedText(output, (run) => renderSwimlane(run, { color: false })),
   verdicts: (output) => headedText(output, (run) => renderVerdicts(run, false)),
   mermaid: (output) => {
