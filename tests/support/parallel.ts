@@ -15,8 +15,9 @@ const WEIGHT: Record<string, number> = {
   "scratch.test.ts": 7, "typecheck.test.ts": 7, "color.test.ts": 6, "probe-edges.test.ts": 6,
   "cancel.test.ts": 6, "cancel-clients.test.ts": 5, "cli.test.ts": 5, "deadlock.test.ts": 5, "soak.test.ts": 5,
   "verifier-mutations.test.ts": 5, "zz-no-child-left.test.ts": 5, "cli-output.test.ts": 4,
-  "probe-judge.test.ts": 4, "vocabulary.test.ts": 4, "card.test.ts": 4, "contract-mutations.test.ts": 3, "contract.test.ts": 3,
-  "index-page.test.ts": 3, "peers-axis.test.ts": 3, "ts2-peers.test.ts": 3, "ts2-vocabulary.test.ts": 3, "versions.test.ts": 3,
+  "probe-judge.test.ts": 4, "py-vocabulary.test.ts": 4, "vocabulary.test.ts": 4, "card.test.ts": 4, "contract-mutations.test.ts": 3,
+  "contract.test.ts": 3, "index-page.test.ts": 3, "peers-axis.test.ts": 3, "ts2-peers.test.ts": 3, "ts2-vocabulary.test.ts": 3,
+  "versions.test.ts": 3,
   "render-text.test.ts": 2,
 };
 const GROUPS = 3;

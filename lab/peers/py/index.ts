@@ -43,6 +43,7 @@ export const PY_SERVER: ServerPeer = {
   unavailable: venvProblem,
   child: {
     writesEvents: false,
-    command: () => ({ command: VENV_PYTHON, args: [SERVER_PY] }),
+    // -B: server.py imports vocabulary.py next to it; write no __pycache__ into the source tree
+    command: () => ({ command: VENV_PYTHON, args: ["-B", SERVER_PY] }),
   },
 };

@@ -1,6 +1,7 @@
 # Server peer `py`: an mcp 2.3.0 MCPServer over stdio (mcp.run(), both protocol eras) mirroring the ts1 server:
 # calculate(policy), calculate_resolve, fan_out(n), liveness, with lab/form.ts CalculateResult shapes;
-# policy url mirrors lab/peers/ts1/url-mode.ts (ctx.elicit_url, then notifications/elicitation/complete).
+# policy url mirrors lab/peers/ts1/url-mode.ts (ctx.elicit_url, then notifications/elicitation/complete);
+# ask_field(kind): one field of the 2025-11-25 form vocabulary (issue #16; models in vocabulary.py).
 # CLI: server.py   (stdin/stdout carry JSON-RPC only; the SDK's logging goes to stderr)
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+import vocabulary  # lab/peers/py/vocabulary.py, next to this file (the script's own folder is on sys.path)
 
 SERVER_NAME, SERVER_VERSION = "mcp-reentrancy-lab-py", "0.1.0"
 ELICITATION_MESSAGE = "Synthetic arithmetic inputs only: how many units, and the value of one unit?"
@@ -179,6 +182,14 @@ def build() -> MCPServer:
         if form.action == "accept" and form.data is None:
             return result(status("unsupported"))
         return result(from_answer(form))
+
+    # ---- the form vocabulary (issue #16): ask_field, one field per kind of lab/peers/vocabulary.ts ----
+    @mcp.tool(description="Asks the client for one field of the given kind of the 2025-11-25 form vocabulary (synthetic).")
+    async def ask_field(ctx: Context, kind: str) -> types.CallToolResult:
+        if kind not in vocabulary.MODELS:
+            raise ToolError(f"unknown kind {kind!r}")
+        return result(await vocabulary.ask_field(ctx, kind, supports_form(ctx), ELICITATION_TIMEOUT_S))
+    # ---- end of the form vocabulary ----
 
     @mcp.tool(description="Sends n elicitation requests at once and waits for all of them (synthetic).")
     async def fan_out(ctx: Context, n: Annotated[int, Field(ge=1, le=32)] = FAN_OUT_DEFAULT) -> types.CallToolResult:
