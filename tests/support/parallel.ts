@@ -7,18 +7,18 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../../lab/paths.js";
 
-/** Seconds each file took alone on a quiet 2-core machine (2026-12-02); others count 3. */
+/** Seconds each file took alone on a quiet 2-core machine (2026-12-03; the browser test as with Chromium); others count 3. */
 const WEIGHT: Record<string, number> = {
-  "probe.test.ts": 13, "notebooks.test.ts": 12, "stdio.test.ts": 10, "driver-faults.test.ts": 9,
-  "index-page-browser.test.ts": 8, "py-peers.test.ts": 8, "svg.test.ts": 8,
-  "expectations.test.ts": 7, "http.test.ts": 7, "mermaid.test.ts": 7, "scenarios.test.ts": 7,
-  "scratch.test.ts": 7, "typecheck.test.ts": 7, "color.test.ts": 6, "probe-edges.test.ts": 6,
-  "cancel.test.ts": 6, "cancel-clients.test.ts": 5, "cli.test.ts": 5, "deadlock.test.ts": 5, "soak.test.ts": 5,
-  "verifier-mutations.test.ts": 5, "zz-no-child-left.test.ts": 5, "cli-output.test.ts": 4,
-  "probe-judge.test.ts": 4, "py-vocabulary.test.ts": 4, "vocabulary.test.ts": 4, "card.test.ts": 4, "contract-mutations.test.ts": 3,
-  "contract.test.ts": 3, "index-page.test.ts": 3, "peers-axis.test.ts": 3, "ts2-peers.test.ts": 3, "ts2-vocabulary.test.ts": 3,
-  "versions.test.ts": 3,
-  "render-text.test.ts": 2,
+  "probe.test.ts": 14, "py-peers.test.ts": 10, "driver-faults.test.ts": 8,
+  "index-page-browser.test.ts": 8, "stdio.test.ts": 8, "svg.test.ts": 7, "cancel.test.ts": 6,
+  "expectations.test.ts": 6, "mermaid.test.ts": 6, "probe-edges.test.ts": 6, "scenarios.test.ts": 6,
+  "color.test.ts": 5, "http.test.ts": 5, "notebooks.test.ts": 5, "py-vocabulary.test.ts": 5,
+  "scratch.test.ts": 5, "cancel-clients.test.ts": 4, "cli.test.ts": 4, "deadlock.test.ts": 4,
+  "probe-judge.test.ts": 4, "soak.test.ts": 4, "typecheck.test.ts": 4, "card.test.ts": 3,
+  "cli-output.test.ts": 3, "verifier-mutations.test.ts": 3, "vocabulary.test.ts": 3,
+  "contract-mutations.test.ts": 2, "contract.test.ts": 2, "index-page.test.ts": 2,
+  "peers-axis.test.ts": 2, "ts2-peers.test.ts": 2, "ts2-vocabulary.test.ts": 2,
+  "zz-no-child-left.test.ts": 2, "render-text.test.ts": 1, "versions.test.ts": 1,
 };
 const GROUPS = 3;
 /** Every wait has a bound: the whole suite. */
