@@ -2,7 +2,8 @@
 // name that cell; the README shows exactly what the hand-written cards say.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cardDifferences, cardFromExpected, loadExpectedCards } from "../lab/check/card-expected.js";
 import { nestedCells, peakCell, pingCell, protocolCell } from "../lab/check/card.js";
@@ -12,6 +13,7 @@ import { CLIENT_PEERS, SERVER_PEERS } from "../lab/peers/registry.js";
 import { PROJECT_ROOT } from "../lab/paths.js";
 import { renderCardMarkdown } from "../lab/render/card.js";
 import { copy, memoryRun } from "./support/runs.js";
+import { runMain } from "./support/cli.js";
 import type { SessionEvidence } from "../lab/session/session.js";
 
 const order = { clients: CLIENT_PEERS.map((p) => p.name), servers: SERVER_PEERS.map((p) => p.name) };
@@ -70,6 +72,27 @@ test("cancellation cells: a removed withdrawal, a lost server record and a refus
   // a client era the scenarios refuse: the three cells say so, as the ts2-modern cards expect
   const modern = loadExpectedCards().get("ts2-modern.sdk.ts2")!;
   assert.equal(Object.fromEntries(Object.entries(cancelCellsNotRun()).map(([id, c]) => [id, c.value])), { cancelWithdraws: modern.cells.cancelWithdraws, withdrawAborts: modern.cells.withdrawAborts, lateAnswer: modern.cells.lateAnswer });
+});
+
+test("the card command: one changed expected cell makes it exit 1 naming that pairing and cell (ts1 → ts1, sdk, over stdio)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "lab-card-"));
+  try {
+    cpSync(join(PROJECT_ROOT, "expected", "card"), join(dir, "expected", "card"), { recursive: true });
+    const file = join(dir, "expected", "card", "ts1.sdk.ts1.json");
+    const card = JSON.parse(readFileSync(file, "utf8"));
+    assert.is(card.cells.peak, "several at once");
+    card.cells.peak = "one at a time";
+    writeFileSync(file, JSON.stringify(card));
+    const r = await runMain(["card", "--client", "ts1", "--server", "ts1", "--dispatch", "sdk", "--expected", join(dir, "expected"), "--out", join(dir, "out")]);
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    const differs = r.stdout.split("\n").filter((l) => l.trimStart().startsWith("DIFFERS "));
+    assert.is(differs.length, 1, r.stdout);
+    assert.match(differs[0]!, /DIFFERS ts1\.sdk\.ts1 · peak:/);
+    assert.match(r.stdout, /card: 0 of 1 pairings as expected/);
+    assert.is((await runMain(["card", "--dispatch", "threads"])).code, 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();

@@ -1,4 +1,4 @@
-// tsx lab/run.ts card [--client ...] [--server ...] [--out DIR] [--expected DIR]
+// tsx lab/run.ts card [--client ...] [--server ...] [--dispatch sdk|serial] [--out DIR] [--expected DIR]
 // Every client peer (under each of its loop models) against every server peer, over stdio (the
 // real process boundary), once each: nested, fan-out, liveness, call-cancelled and
 // server-withdraws. Each cell is derived from a
@@ -27,16 +27,18 @@ const PARALLEL = 2;
 export interface CardOptions {
   clients?: string[];
   servers?: string[];
+  /** loop models to keep (absent: every loop model of each client) */
+  loops?: string[];
   outDir: string;
   expectedDir: string;
 }
 
-export function cardColumns(options: Pick<CardOptions, "clients" | "servers">): Column[] {
+export function cardColumns(options: Pick<CardOptions, "clients" | "servers" | "loops">): Column[] {
   const pick = <T extends { name: string }>(all: T[], names: string[] | undefined) =>
     names === undefined ? all : names.map((n) => all.find((p) => p.name === n) ?? (() => { throw new UsageError(`card: unknown peer '${n}'`); })());
   const columns: Column[] = [];
   for (const client of pick(CLIENT_PEERS, options.clients))
-    for (const loop of client.loops)
+    for (const loop of client.loops.filter((l) => options.loops === undefined || options.loops.includes(l)))
       for (const server of pick(SERVER_PEERS, options.servers)) if (transportProblem({ client, loop, server }, "stdio") === undefined) columns.push({ client, loop, server });
   return columns;
 }
@@ -127,9 +129,13 @@ export async function main(argv: string[]): Promise<number> {
     const value = () => inline ?? argv[++i] ?? (() => { throw new UsageError(`card: ${flag} needs a value`); })();
     if (flag === "--client") options.clients = value().split(",");
     else if (flag === "--server") options.servers = value().split(",");
-    else if (flag === "--out") options.outDir = value();
+    else if (flag === "--dispatch") {
+      options.loops = value().split(",");
+      const unknown = options.loops.filter((l) => l !== "sdk" && l !== "serial");
+      if (unknown.length) throw new UsageError(`card: unknown loop model '${unknown.join(", ")}' (sdk, serial)`);
+    }    else if (flag === "--out") options.outDir = value();
     else if (flag === "--expected") options.expectedDir = join(value(), "card");
-    else if (flag === "--help" || flag === "-h") return console.log("usage: tsx lab/run.ts card [--client a,b] [--server a,b] [--out DIR] [--expected DIR]"), 0;
+    else if (flag === "--help" || flag === "-h") return console.log("usage: tsx lab/run.ts card [--client a,b] [--server a,b] [--dispatch sdk|serial] [--out DIR] [--expected DIR]"), 0;
     else throw new UsageError(`card: unknown option ${flag}`);
   }
   const card = await runCard(options);

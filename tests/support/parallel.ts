@@ -14,7 +14,7 @@ const WEIGHT: Record<string, number> = {
   "expectations.test.ts": 6, "mermaid.test.ts": 6, "probe-edges.test.ts": 6, "scenarios.test.ts": 6,
   "color.test.ts": 5, "http.test.ts": 5, "notebooks.test.ts": 5, "py-vocabulary.test.ts": 5,
   "scratch.test.ts": 5, "cancel-clients.test.ts": 4, "cli.test.ts": 4, "deadlock.test.ts": 4,
-  "probe-judge.test.ts": 4, "soak.test.ts": 4, "typecheck.test.ts": 4, "card.test.ts": 3,
+  "probe-judge.test.ts": 4, "soak.test.ts": 4, "typecheck.test.ts": 4, "card.test.ts": 5,
   "cli-output.test.ts": 3, "verifier-mutations.test.ts": 3, "vocabulary.test.ts": 3,
   "contract-mutations.test.ts": 2, "contract.test.ts": 2, "index-page.test.ts": 2,
   "peers-axis.test.ts": 2, "ts2-peers.test.ts": 2, "ts2-vocabulary.test.ts": 2,
