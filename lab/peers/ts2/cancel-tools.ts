@@ -7,15 +7,11 @@
 // and elicitInput's refusal (before anything is sent) is the tool's answer.
 // Unlike the ts1 server, this one records no tool.aborted / tool.finished of its own (its stdio
 // child writes no events): the wire shows what the card needs.
-import { fromJsonSchema, ProtocolError, type ElicitResult, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
-import { CalculateForm, requestedSchema, type CalculateResult } from "../form.js";
-import { TS2_ELICITATION_MESSAGE } from "./server.js";
+import { fromJsonSchema, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
+import type { CalculateResult } from "../form.js";
+import { askAndCalculate, type AskOptions } from "./ask-form.js";
 import { clientSupportsForm, protocolError, structured, TS2_ELICITATION_TIMEOUT_MS } from "./server-support.js";
 
-interface AskOptions {
-  timeout: number;
-  signal?: AbortSignal;
-}
 
 const LINKED_ARGS = fromJsonSchema<{ pingFirst?: boolean }>({ type: "object", properties: { pingFirst: { type: "boolean" } } });
 const LIMITED_ARGS = fromJsonSchema<{ limitMs: number; pingFirst?: boolean }>({
@@ -23,25 +19,6 @@ const LIMITED_ARGS = fromJsonSchema<{ limitMs: number; pingFirst?: boolean }>({
   properties: { limitMs: { type: "integer", minimum: 1, maximum: TS2_ELICITATION_TIMEOUT_MS }, pingFirst: { type: "boolean" } },
   required: ["limitMs"],
 });
-
-/** calculate's careful path (server.ts) with the caller's request options: where the tools differ. */
-async function askAndCalculate(ctx: ServerContext, options: AskOptions): Promise<CalculateResult> {
-  let answer: ElicitResult;
-  try {
-    answer = await ctx.mcpReq.elicitInput({ mode: "form", message: TS2_ELICITATION_MESSAGE, requestedSchema: requestedSchema() }, options);
-  } catch (error) {
-    if (error instanceof ProtocolError && error.code === -32602 && /does not match requested schema/.test(error.message)) {
-      return { status: "invalid_content", computed: false, value: null, rejectedBy: "sdk" };
-    }
-    return protocolError(error);
-  }
-  if (answer.action === "decline") return { status: "declined", computed: false, value: null };
-  if (answer.action === "cancel") return { status: "cancelled", computed: false, value: null };
-  if (answer.content === undefined) return { status: "invalid_response", computed: false, value: null };
-  const form = CalculateForm.safeParse(answer.content);
-  if (!form.success) return { status: "invalid_content", computed: false, value: null, rejectedBy: "app" };
-  return { status: "calculated", computed: true, value: form.data.units * form.data.unit_value };
-}
 
 export function registerTs2CancelTools(mcp: McpServer): void {
   const ask = async (ctx: ServerContext, pingFirst: boolean, options: AskOptions): Promise<CalculateResult> => {

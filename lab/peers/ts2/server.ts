@@ -8,21 +8,19 @@ import {
   inputRequired,
   inputResponse,
   McpServer,
-  ProtocolError,
   type CallToolResult,
-  type ElicitResult,
   type InputRequiredResult,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { CalculateForm, requestedSchema, type CalculateResult } from "../form.js";
+import { askAndCalculate, TS2_ELICITATION_MESSAGE } from "./ask-form.js";
 import { registerTs2CancelTools } from "./cancel-tools.js";
 import { registerTs2AskField } from "./ask-field.js";
 import { registerTs2ConcurrencyTools } from "./concurrency-tools.js";
 import { clientSupportsForm, objectArgs, protocolError, structured, TS2_ELICITATION_TIMEOUT_MS } from "./server-support.js";
 
 export const TS2_SERVER_INFO = { name: "mcp-reentrancy-lab-ts2", version: "0.1.0" };
-/** The same text as ELICITATION_MESSAGE in lab/calculate-server.ts (not imported: that module loads the ts1 SDK). */
-export const TS2_ELICITATION_MESSAGE = "Synthetic arithmetic inputs only: how many units, and the value of one unit?";
+export { TS2_ELICITATION_MESSAGE } from "./ask-form.js";
 /** The ts1 policies minus `url` (URL mode is not mirrored here). */
 export const TS2_POLICIES = ["validated", "raw", "unchecked"] as const;
 export type Ts2Policy = (typeof TS2_POLICIES)[number];
@@ -73,23 +71,7 @@ export function createTs2Server(options: { supportedProtocolVersions?: string[] 
         return protocolError(error);
       }
     }
-    let answer: ElicitResult;
-    try {
-      // Deprecated in v2 and refused on a 2026-07-28 request before anything is sent.
-      answer = await ctx.mcpReq.elicitInput(params, { timeout: TS2_ELICITATION_TIMEOUT_MS });
-    } catch (error) {
-      // elicitInput validates accepted content against requestedSchema and throws -32602 on a mismatch.
-      if (error instanceof ProtocolError && error.code === -32602 && /does not match requested schema/.test(error.message)) {
-        return { status: "invalid_content", computed: false, value: null, rejectedBy: "sdk" };
-      }
-      return protocolError(error);
-    }
-    if (answer.action === "decline") return { status: "declined", computed: false, value: null };
-    if (answer.action === "cancel") return { status: "cancelled", computed: false, value: null };
-    if (answer.content === undefined) return { status: "invalid_response", computed: false, value: null };
-    const form = CalculateForm.safeParse(answer.content);
-    if (!form.success) return { status: "invalid_content", computed: false, value: null, rejectedBy: "app" };
-    return { status: "calculated", computed: true, value: form.data.units * form.data.unit_value };
+    return askAndCalculate(ctx);
   }
 
   mcp.registerTool(
