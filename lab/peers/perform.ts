@@ -2,6 +2,7 @@
 // steps every driver takes, in the same order, with the SDK-specific request passed in.
 import { setTimeout as delay } from "node:timers/promises";
 import type { AnswerData, Behaviour } from "./behaviour.js";
+import type { EventKind, Side, TimelineEvent } from "../history/timeline.js";
 
 export interface PerformContext {
   /** the tool names the session listed before its first call */
@@ -17,6 +18,27 @@ export interface PerformContext {
 /** Why the client gave up on a call (CallData.giveUpAfterMs); the SDK puts it in notifications/cancelled.
  *  Every driver uses these words (lab/peers/py/client.py too). */
 export const GIVE_UP_REASON = "the client gave up on the call while its form was open";
+
+/** Where a TypeScript driver records (the Recorder of lab/history/timeline.ts fits). */
+export interface EventSink {
+  event(side: Side, kind: EventKind, fields?: Omit<TimelineEvent, "seq" | "t" | "side" | "kind">): unknown;
+}
+
+/** A nested request sent from inside a callback, recorded where it happens: nested.sent, then
+ *  nested.ok or nested.failed (with the SDK's error as `describe` reads it). */
+export function recordedNested(rec: EventSink, describe: (error: unknown) => Record<string, unknown>) {
+  return async <T>(method: string, send: () => Promise<T>): Promise<T> => {
+    rec.event("client", "nested.sent", { method });
+    try {
+      const result = await send();
+      rec.event("client", "nested.ok", { method });
+      return result;
+    } catch (error) {
+      rec.event("client", "nested.failed", { method, detail: describe(error) });
+      throw error;
+    }
+  };
+}
 
 const CANCEL: AnswerData = { action: "cancel" };
 

@@ -7,7 +7,7 @@ import type { Recorder } from "../../history/timeline.js";
 import { withBound } from "../../session/bound.js";
 import { CALL_TIMEOUT_MS } from "../../session/bounds.js";
 import type { CallbackContext, Scenario } from "../../session/scenario.js";
-import { GIVE_UP_REASON, perform } from "../perform.js";
+import { GIVE_UP_REASON, perform, recordedNested } from "../perform.js";
 
 export const CLIENT_INFO = { name: "reentrancy-lab-client", version: "0.1.0" };
 
@@ -26,17 +26,7 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
   const running = new Map<string, Set<Promise<unknown>>>();
   // giveUpAfterMs: the current call's abort, armed when its first form opens
   let giveUp: { controller: AbortController; ms: number; timer?: NodeJS.Timeout } | undefined;
-  const nested = async <T>(method: string, send: () => Promise<T>): Promise<T> => {
-    recorder.event("client", "nested.sent", { method });
-    try {
-      const result = await send();
-      recorder.event("client", "nested.ok", { method });
-      return result;
-    } catch (error) {
-      recorder.event("client", "nested.failed", { method, detail: errorInfo(error) });
-      throw error;
-    }
-  };
+  const nested = recordedNested(recorder, errorInfo);
   if (scenario.capabilities.elicitation) {
     client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
       const n = ++callbacks;

@@ -6,9 +6,8 @@
 // input_required round, then retries the tools/call with the answers.
 import type { ElicitResult, Transport } from "@modelcontextprotocol/client";
 import { withBound } from "../../session/bound.js";
-import type { EventKind, Side, TimelineEvent } from "../../history/timeline.js";
 import type { SessionPlan } from "../behaviour.js";
-import { GIVE_UP_REASON, perform } from "../perform.js";
+import { GIVE_UP_REASON, perform, recordedNested, type EventSink } from "../perform.js";
 import { errorInfo } from "./errors.js";
 import { RoundObservingClient } from "./observed-client.js";
 
@@ -21,10 +20,7 @@ export const TS2_CLOSE_BOUND_MS = 10_000;
  *  the server is 2025-era; "2026-07-28": pinned, no fallback. */
 export type Negotiation = "legacy" | "auto" | "2026-07-28";
 
-/** What the session records into: the Recorder of lab/timeline.ts fits. */
-export interface EventSink {
-  event(side: Side, kind: EventKind, fields?: Omit<TimelineEvent, "seq" | "t" | "side" | "kind">): unknown;
-}
+export type { EventSink };
 
 export interface Ts2SessionOutcome {
   negotiation: Negotiation;
@@ -58,17 +54,7 @@ export async function runTs2Session(
   // giveUpAfterMs: the current call's abort, armed when its first form opens (as the ts1 driver does)
   let giveUp: { controller: AbortController; ms: number; timer?: NodeJS.Timeout } | undefined;
   client.onRound = ({ kind, round, keys }) => rec.event("client", `round.${kind}`, { method: "tools/call", detail: { call: label, round, keys } });
-  const nested = async <T>(method: string, send: () => Promise<T>): Promise<T> => {
-    rec.event("client", "nested.sent", { method });
-    try {
-      const result = await send();
-      rec.event("client", "nested.ok", { method });
-      return result;
-    } catch (error) {
-      rec.event("client", "nested.failed", { method, detail: errorInfo(error) });
-      throw error;
-    }
-  };
+  const nested = recordedNested(rec, errorInfo);
 
   if (plan.capabilities.elicitation !== undefined) {
     client.setRequestHandler("elicitation/create", async (request, ctx): Promise<ElicitResult> => {
