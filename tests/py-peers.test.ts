@@ -27,24 +27,14 @@ import { StdioChild } from "../lab/transports/child-process.js";
 import { CONTRACT_CASES, findContractCase } from "../scenarios/contract/index.js";
 import { findScenario } from "../scenarios/index.js";
 import { survivingChanges, type Json } from "./support/expectation-mutations.js";
+import { slots } from "./support/slots.js";
 import { copy, memoryRun } from "./support/runs.js";
 
 const missing = PY_CLIENT.unavailable() ?? PY_SERVER.unavailable();
 const CONTRACT_RUNS = ["accept_missing_field", "accept_no_content"];
 const cases = new Map<string, Promise<CaseReport>>();
-// Two at a time (the machine has two cores; most of a Python run is its interpreter importing mcp).
-let running = 0;
-const waiting: (() => void)[] = [];
-async function inSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= 2) await new Promise<void>((go) => waiting.push(go));
-  running++;
-  try {
-    return await work();
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
+/** Two Python runs at a time. */
+const inSlot = slots(2);
 const once = (key: string, make: () => Promise<CaseReport>) => cases.get(key) ?? cases.set(key, inSlot(make)).get(key)!;
 const nested = (client: ClientPeer) =>
   once(`nested.${client.name}`, () => runCase(findScenario("nested")!, "sdk", { client, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions()));

@@ -19,24 +19,14 @@ import { readVersions } from "../lab/peers/versions.js";
 import type { RunRecord } from "../lab/session/pipeline.js";
 import { caseKey, KIND_NAMES, vocabularyScenario } from "../scenarios/contract/vocabulary.js";
 import { survivingChanges, type Json } from "./support/expectation-mutations.js";
+import { slots } from "./support/slots.js";
 import { copy } from "./support/runs.js";
 
 const RUNS = ["integer.string_digits", "defaults.left_out", "multi_untitled.duplicate", "nested_object.answered"];
 const missing = PY_SERVER.unavailable();
 const runs = new Map<string, Promise<RunRecord>>();
-// Two at a time (two cores; most of a Python run is its interpreter importing mcp).
-let running = 0;
-const waiting: (() => void)[] = [];
-async function inSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= 2) await new Promise<void>((go) => waiting.push(go));
-  running++;
-  try {
-    return await work();
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
+/** Two Python runs at a time. */
+const inSlot = slots(2);
 const caseOf = (name: string): VocabularyCase => findVocabularyCase(name)!;
 function run(name: string): Promise<RunRecord> {
   const v = caseOf(name);
