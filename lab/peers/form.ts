@@ -19,6 +19,20 @@ export function requestedSchema(): ElicitRequestFormParams["requestedSchema"] {
 
 export const VALID_ANSWER = { units: 3, unit_value: 7 } as const;
 
+/**
+ * The careful path's reading of an answer its SDK let through (every TypeScript server peer):
+ * decline and cancel end the call, even when content came along with them; then the app keeps its
+ * own strict check whatever the SDK did (no coercion, no extra keys); only a valid accept computes.
+ */
+export function calculateFrom(answer: { action: string; content?: Record<string, unknown> }): CalculateResult {
+  if (answer.action === "decline") return { status: "declined", computed: false, value: null };
+  if (answer.action === "cancel") return { status: "cancelled", computed: false, value: null };
+  if (answer.content === undefined) return { status: "invalid_response", computed: false, value: null };
+  const form = CalculateForm.safeParse(answer.content);
+  if (!form.success) return { status: "invalid_content", computed: false, value: null, rejectedBy: "app" };
+  return { status: "calculated", computed: true, value: form.data.units * form.data.unit_value };
+}
+
 export type CalculateStatus =
   | "calculated" // a valid accept: the only status that computes
   | "declined"

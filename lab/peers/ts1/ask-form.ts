@@ -4,7 +4,7 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { McpError, type CallToolResult, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { CalculateForm, requestedSchema, type CalculateResult } from "../form.js";
+import { calculateFrom, requestedSchema, type CalculateResult } from "../form.js";
 
 export const ELICITATION_MESSAGE = "Synthetic arithmetic inputs only: how many units, and the value of one unit?";
 /** Bound on the server's wait for the client's answer (every wait has one). */
@@ -21,14 +21,7 @@ export async function askAndCalculate(server: Server, options: RequestOptions = 
     }
     return protocolError(error);
   }
-  // Decline and cancel end the call, even when content came along with them.
-  if (answer.action === "decline") return { status: "declined", computed: false, value: null };
-  if (answer.action === "cancel") return { status: "cancelled", computed: false, value: null };
-  if (answer.content === undefined) return { status: "invalid_response", computed: false, value: null };
-  // The app keeps its own strict check whatever the SDK did: no coercion, no extra keys.
-  const form = CalculateForm.safeParse(answer.content);
-  if (!form.success) return { status: "invalid_content", computed: false, value: null, rejectedBy: "app" };
-  return { status: "calculated", computed: true, value: form.data.units * form.data.unit_value };
+  return calculateFrom(answer);
 }
 
 export function protocolError(error: unknown): CalculateResult {

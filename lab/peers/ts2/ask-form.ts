@@ -3,7 +3,7 @@
 // only a valid accept computes. The request options (limit, abort signal) are the caller's: that
 // is where the tools differ.
 import { ProtocolError, type ElicitResult, type ServerContext } from "@modelcontextprotocol/server";
-import { CalculateForm, requestedSchema, type CalculateResult } from "../form.js";
+import { calculateFrom, requestedSchema, type CalculateResult } from "../form.js";
 import { protocolError, TS2_ELICITATION_TIMEOUT_MS } from "./server-support.js";
 
 /** The same text as ELICITATION_MESSAGE in lab/peers/ts1/ask-form.ts (not imported: that module loads the ts1 SDK). */
@@ -26,12 +26,5 @@ export async function askAndCalculate(ctx: ServerContext, options: AskOptions = 
     }
     return protocolError(error);
   }
-  // Decline and cancel end the call, even when content came along with them.
-  if (answer.action === "decline") return { status: "declined", computed: false, value: null };
-  if (answer.action === "cancel") return { status: "cancelled", computed: false, value: null };
-  if (answer.content === undefined) return { status: "invalid_response", computed: false, value: null };
-  // The app keeps its own strict check whatever the SDK did: no coercion, no extra keys.
-  const form = CalculateForm.safeParse(answer.content);
-  if (!form.success) return { status: "invalid_content", computed: false, value: null, rejectedBy: "app" };
-  return { status: "calculated", computed: true, value: form.data.units * form.data.unit_value };
+  return calculateFrom(answer);
 }
