@@ -14,6 +14,10 @@ import { PROJECT_ROOT } from "../lab/paths.js";
 import { renderCardMarkdown } from "../lab/render/card.js";
 import { copy, memoryRun } from "./support/runs.js";
 import { runMain } from "./support/cli.js";
+import { formContractCell } from "../lab/check/card-contract.js";
+import { FORM_CONTRACT_SCENARIO } from "../scenarios/contract/card.js";
+import { runSession } from "../lab/session/session.js";
+import { openMemoryTransport } from "../lab/transports/memory.js";
 import type { SessionEvidence } from "../lab/session/session.js";
 
 const order = { clients: CLIENT_PEERS.map((p) => p.name), servers: SERVER_PEERS.map((p) => p.name) };
@@ -26,6 +30,10 @@ test("the README's card is the hand-written card", () => {
 });
 
 const SCENARIOS = ["nested", "fan-out", "liveness", "call-cancelled", "server-withdraws"] as const;
+const formContractRuns = new Map<string, Promise<SessionEvidence>>();
+/** The card's form-contract session (seven calls) in memory, once per loop model. */
+const formContractRun = (loop: "sdk" | "serial") =>
+  formContractRuns.get(loop) ?? formContractRuns.set(loop, runSession(FORM_CONTRACT_SCENARIO, openMemoryTransport, "memory", { dispatch: loop })).get(loop)!;
 
 test("cells from real runs (ts1, both loop models, in memory) match the expected card, cancellation rows included; one changed cell is named", async () => {
   const cards = loadExpectedCards();
@@ -40,6 +48,7 @@ test("cells from real runs (ts1, both loop models, in memory) match the expected
       ping: pingCell(at(liveness)),
       // in memory the server's own events are in the shared timeline (serverEvents absent)
       ...cancelCells({ "call-cancelled": callCancelled, "server-withdraws": withdraws }),
+      formContract: formContractCell(await formContractRun(loop)),
     };
     const want = cards.get(`ts1.${loop}.ts1`)!;
     assert.equal(cardDifferences(want, cells), []);
@@ -93,6 +102,22 @@ test("the card command: one changed expected cell makes it exit 1 naming that pa
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("the form-contract cell counts what the server computed: a corrupted result is named with its status", async () => {
+  const run = await formContractRun("sdk");
+  assert.equal(formContractCell(run), { value: "7 of 7", text: "7 of 7", tone: "safe" });
+  const corrupt = (call: string, change: (result: Record<string, unknown>) => void) => {
+    const events = copy(run.events);
+    const result = events.find((e) => e.kind === "tool.result" && e.detail?.call === call)!.detail!.result as Record<string, unknown>;
+    change(result);
+    return formContractCell({ events }).value;
+  };
+  assert.is(corrupt("decline", (r) => (r.computed = true)), "6 of 7; not as the spec says: decline (declined)");
+  assert.is(corrupt("accept_valid", (r) => (r.value = 22)), "6 of 7; not as the spec says: accept_valid (calculated)");
+  assert.is(corrupt("accept_wrong_type", (r) => (r.computed = 1)), "6 of 7; not as the spec says: accept_wrong_type (invalid_content)", "1 is not false");
+  const lost = copy(run.events).filter((e) => !(e.kind === "tool.result" && e.detail?.call === "cancel"));
+  assert.is(formContractCell({ events: lost }).value, "6 of 7; not as the spec says: cancel (no result)");
 });
 
 test.run();

@@ -5,6 +5,7 @@ import { cancelledRequestId, isRequest, paramsOf } from "../history/frames.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 import { peakCallbacks, replyTo, resultsOf } from "./verify.js";
 import { CANCEL_CARD_ROWS } from "./card-cancel.js";
+import { CONTRACT_CARD_ROWS } from "./card-contract.js";
 
 const BASE_ROWS = [
   { id: "protocol", title: "negotiated protocol version" },
@@ -17,7 +18,7 @@ const BASE_ROWS = [
   { id: "ping", title: "ping while a callback runs" },
 ] as const;
 /** Every row, the cancellation rows (lab/check/card-cancel.ts) last. */
-export const CARD_ROWS = [...BASE_ROWS, ...CANCEL_CARD_ROWS] as const;
+export const CARD_ROWS = [...BASE_ROWS, ...CANCEL_CARD_ROWS, ...CONTRACT_CARD_ROWS] as const;
 export type RowId = (typeof CARD_ROWS)[number]["id"];
 
 /** The scenario whose run a row's cell comes from (lateAnswer also reads call-cancelled). */
@@ -33,6 +34,7 @@ export const ROW_SCENARIO: Record<RowId, string> = {
   cancelWithdraws: "call-cancelled",
   withdrawAborts: "server-withdraws",
   lateAnswer: "server-withdraws",
+  formContract: "form-contract",
 };
 
 export type Tone = "safe" | "unsafe" | "n/a" | "unexpected";

@@ -19,8 +19,10 @@ import { writeAtomic, writeJsonAtomic } from "./output.js";
 import { renderCardMarkdown, renderCardSvg, renderCardText, type CardData, type CardColumn } from "../render/card.js";
 import { UsageError } from "./args.js";
 import { findScenario } from "../../scenarios/index.js";
+import { FORM_CONTRACT_SCENARIO } from "../../scenarios/contract/card.js";
+import { formContractCell } from "../check/card-contract.js";
 
-const CARD_SCENARIOS = ["nested", "fan-out", "liveness", ...CANCEL_CARD_SCENARIOS] as const;
+const CARD_SCENARIOS = [...["nested", "fan-out", "liveness", ...CANCEL_CARD_SCENARIOS].map((name) => findScenario(name)!), FORM_CONTRACT_SCENARIO];
 /** Pairings run two at a time: each is at most two processes, and the machine has two cores. */
 const PARALLEL = 2;
 
@@ -49,8 +51,8 @@ async function runColumn(column: Column, outDir: string): Promise<{ runs: Record
   if (column.client.driver.kind === "process") await column.client.driver.prepare?.();
   await column.server.child?.prepare?.();
   const runs: Record<string, SessionEvidence> = {};
-  for (const name of CARD_SCENARIOS) {
-    const scenario = findScenario(name)!;
+  for (const scenario of CARD_SCENARIOS) {
+    const name = scenario.name;
     // A scenario whose subject this client's era lacks (the cancellation ones in 2026-07-28) is not run.
     if (scenario.notForEras?.eras.includes(column.client.era)) continue;
     const evidence = await runSession(scenario, TRANSPORTS.stdio!.open, "stdio", { dispatch: column.loop, client: column.client, server: column.server });
@@ -88,6 +90,7 @@ function cells(runs: Record<string, SessionEvidence>, column: Column): Partial<R
     ...(runs["call-cancelled"] && runs["server-withdraws"]
       ? cancelCells({ "call-cancelled": cancel("call-cancelled"), "server-withdraws": cancel("server-withdraws") })
       : cancelCellsNotRun()),
+    formContract: formContractCell(runs[FORM_CONTRACT_SCENARIO.name]!),
   };
 }
 
