@@ -132,7 +132,8 @@ export const BENCH_USAGE = `usage: tsx lab/run.ts bench [--strict]
 
 Measures, side by side in one run: a whole in-memory session, the instrumented transport vs the
 SDK's bare InMemoryTransport, deadlock detection, wait vs break, fan-out under each model, and
-the stdio child's start. Each figure with a goal prints "met" or "MISSED".
+the stdio child's start, the Python peers, HTTP, and the whole report card (about 2 min). Each
+figure with a goal prints "met" or "MISSED".
   --strict   exit 1 when a goal is MISSED (without it, bench exits 0 either way: the figures
              depend on the machine and its load, and are reported, not asserted)`;
 
@@ -199,6 +200,14 @@ export async function main(argv: string[] = []): Promise<number> {
     `stdio parity run (3 scenarios x 2 models x 2 repeats, memory + stdio): ${round(stdio.parityRunWallMs! / 1000, 2)} s wall, of which stdio sessions ${round(stdio.parityRunStdioMs! / 1000, 2)} s   (no goal)`,
   );
   await (await import("./python.js")).benchPython();
+  const card = await (await import("./card.js")).benchCard();
+  const s = (ms: number) => `${round(ms / 1000, 1)} s`;
+  report(
+    `report card, ${card.pairings} pairings (${card.asExpected} as expected), two at a time: ${s(card.wallMs)} wall vs ${s(card.sumMs)} of pairings run one after another (${round(card.sumMs / card.wallMs, 2)}x); slowest: ${card.slowest.map((c) => `${c.key} ${s(c.ms)}`).join(", ")}`,
+    "report card",
+    "< 90 s",
+    card.wallMs < 90_000,
+  );
   for (const line of await benchHttp()) console.log(line);
   const missed = goals.filter((g) => !g.met);
   console.log(
