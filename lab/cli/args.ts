@@ -21,7 +21,9 @@ export interface RunArgs {
 }
 
 export const USAGE = `usage: tsx lab/run.ts <scenario|all|list> [options]
-       tsx lab/run.ts contract [case] [--transport ...] [--json]   the form-elicitation contract
+       tsx lab/run.ts contract [case|group] [--server ...] [...]   the form contract and the form vocabulary
+       tsx lab/run.ts vocabulary                                   which layer refuses each form answer, per server peer
+       tsx lab/run.ts card [--client ...] [--server ...]           the report card: every client peer against every server peer
        tsx lab/run.ts notebooks [--check]                          rewrite or check notebooks/
        tsx lab/run.ts peers                                        every peer, its version, whether it can run here
        tsx lab/run.ts serve                                        the server with the probe tools on stdio, for any MCP client
