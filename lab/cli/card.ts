@@ -21,6 +21,7 @@ import { UsageError } from "./args.js";
 import { findScenario } from "../../scenarios/index.js";
 import { FORM_CONTRACT_SCENARIO } from "../../scenarios/contract/card.js";
 import { formContractCell } from "../check/card-contract.js";
+import { driverFault } from "../check/driver-fault.js";
 
 const CARD_SCENARIOS = [...["nested", "fan-out", "liveness", ...CANCEL_CARD_SCENARIOS].map((name) => findScenario(name)!), FORM_CONTRACT_SCENARIO];
 /** Pairings run two at a time: each is at most two processes, and the machine has two cores. */
@@ -106,7 +107,8 @@ export async function runCard(options: CardOptions): Promise<CardData> {
       const started = performance.now();
       const { runs, unavailable } = await runColumn(column, options.outDir);
       const want = expected.get(key);
-      const errors = Object.values(runs).flatMap((r) => r.errors);
+      // A client driver in another process reports a failed session by its exit, not as a session error.
+      const errors = Object.values(runs).flatMap((r) => [...r.errors, ...[driverFault(r)].filter((f) => f !== undefined)]);
       let got: Partial<Record<RowId, CellValue>> = {};
       let differs: string[];
       if (unavailable) differs = [`cannot run here: ${unavailable}`];

@@ -10,13 +10,16 @@ export const DriverEvent = z.strictObject({
   t_ns: z.int().min(0),
   kind: z.enum([
     "call.started", // detail: {call}
-    "callback.entered", // id, method "elicitation/create", detail: {n, call}
+    "callback.entered", // id, method "elicitation/create", detail: {n, call, embedded?} (embedded: an input request's key, no wire id)
     "callback.left", // id, method, detail: {n, call, action} or {n, call, error}
     "callback.aborted", // id, method, detail: {n, call, reason}: the callback saw its abort (Behaviour.watchAbort)
     "nested.sent", // method
     "nested.ok", // method
     "nested.failed", // method, detail: {code: number|null, message, type}
     "tool.result", // detail: {call, result, isError} or {call, error: {code, message}}
+    "protocol.negotiated", // detail: {negotiation, protocolVersion: string|null, era: "legacy"|"modern"|null}
+    "round.input_required", // method "tools/call", detail: {call, round, keys}: a result asked for input
+    "round.answered", // method "tools/call", detail: {call, round, keys}: the retry carrying the answers
     "note", // detail: anything the driver wants kept
   ]),
   id: z.union([z.int(), z.string()]).optional(),

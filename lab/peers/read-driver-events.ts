@@ -27,7 +27,8 @@ export function readDriverEvents(text: string, recorder: Recorder, file: string)
       t_ns: BigInt(t_ns),
       side: "client" as const,
       kind,
-      fields: { ...(id !== undefined && { id, origin: "server" as const }), ...(method !== undefined && { method }), ...(detail !== undefined && { detail }) },
+      // An embedded input request's key (2026-07-28) names no server request: no origin.
+      fields: { ...(id !== undefined && { id, ...(detail?.embedded !== true && { origin: "server" as const }) }), ...(method !== undefined && { method }), ...(detail !== undefined && { detail }) },
     })),
   );
   return [];

@@ -17,7 +17,7 @@ const WEIGHT: Record<string, number> = {
   "probe-judge.test.ts": 4, "soak.test.ts": 4, "typecheck.test.ts": 4, "card.test.ts": 5,
   "cli-output.test.ts": 3, "verifier-mutations.test.ts": 3, "vocabulary.test.ts": 3,
   "contract-mutations.test.ts": 2, "contract.test.ts": 2, "index-page.test.ts": 2,
-  "peers-axis.test.ts": 2, "ts2-peers.test.ts": 2, "ts2-vocabulary.test.ts": 2,
+  "peers-axis.test.ts": 2, "py-modern.test.ts": 3, "ts2-peers.test.ts": 2, "ts2-vocabulary.test.ts": 2,
   "zz-no-child-left.test.ts": 2, "render-text.test.ts": 1, "versions.test.ts": 1,
 };
 const GROUPS = 3;

@@ -1,6 +1,7 @@
-# Client peer driver `py` / `py-inline` (mcp 2.3.0 ClientSession) speaking MCP over its own stdin/stdout.
+# Client peer driver `py` / `py-inline` / `py-modern` (mcp 2.3.0) speaking MCP over its own stdin/stdout.
 # It executes a SessionPlan (lab/peers/behaviour.ts) and writes DriverEvent lines (lab/peers/driver-events.ts).
-# CLI: client.py --plan PLAN.json --events EVENTS.jsonl [--inline]   (--inline: elicitation/create parks the read loop)
+# CLI: client.py --plan PLAN.json --events EVENTS.jsonl [--inline | --modern]
+#   --inline: elicitation/create parks the read loop; --modern: the high-level Client pinned to 2026-07-28 (modern.py)
 from __future__ import annotations
 
 import argparse
@@ -8,6 +9,7 @@ import json
 import logging
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
@@ -15,9 +17,10 @@ import mcp_types as types
 from mcp.client.session import ClientRequestContext, ClientSession
 from mcp.shared.exceptions import MCPError
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
-from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
+from modern import GivenStreams, RoundObservingClient
 from pipe import own_stdio
 from plan import AnswerData, Behaviour, CallData, Nested, SessionPlan
 
@@ -25,6 +28,7 @@ CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-py", version="0.1
 # Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/perform.ts GIVE_UP_REASON.
 GIVE_UP_REASON = "the client gave up on the call while its form was open"
 INLINE = frozenset({"elicitation/create"})  # the SDK's documented inline ordering (1.x receive loop)
+MODERN = "2026-07-28"
 
 
 class Events:
@@ -58,14 +62,24 @@ class SdkLogNotes(logging.Handler):
             self.events.write("note", detail={"sdkLog": message, "logger": record.name, "level": record.levelname})
 
 
+def one_line(error: BaseException) -> str:
+    """The failure as one stderr line (the lab quotes a driver's last stderr line); pydantic's own text spans many."""
+    if isinstance(error, ValidationError):
+        fields = ", ".join(f"{'.'.join(map(str, e['loc'])) or '(root)'}: {e['msg']}" for e in error.errors())
+        return f"{error.error_count()} validation errors for {error.title}: {fields}"
+    return " ".join(str(error).split())
+
+
 def error_detail(error: BaseException) -> dict[str, Any]:
     code = error.code if isinstance(error, MCPError) else None
     return {"code": code, "message": str(error), "type": type(error).__name__}
 
 
 class Driver:
-    def __init__(self, plan: SessionPlan, events: Events, inline: bool) -> None:
-        self.plan, self.events, self.inline = plan, events, inline
+    def __init__(self, plan: SessionPlan, events: Events, inline: bool, modern: bool) -> None:
+        self.plan, self.events, self.inline, self.modern = plan, events, inline, modern
+        # set once connected: on 2026-07-28 a callback answers an input request embedded in a result
+        self.embedded = False
         self.listed: set[str] = set()
         self.label = ""
         self.callbacks = 0
@@ -92,7 +106,8 @@ class Driver:
         self.callbacks += 1
         call = self.label
         ids: dict[str, Any] = {"id": context.request_id, "method": "elicitation/create"}
-        where = {"n": self.callbacks, "call": call}
+        # On 2026-07-28 the id is the input request's key (client.py:926), not a JSON-RPC id: nothing crossed the wire.
+        where: dict[str, Any] = {"n": self.callbacks, "call": call, **({"embedded": True} if self.embedded else {})}
         self.events.write("callback.entered", **ids, detail=where)
         if self.form_opened is not None:
             self.form_opened.set()
@@ -139,7 +154,7 @@ class Driver:
             return otherwise
         return behaviour.answer
 
-    async def call_tool(self, session: ClientSession, call: CallData, timeout: float) -> dict[str, Any]:
+    async def call_tool(self, call: CallData, send: Callable[[], Awaitable[types.CallToolResult]]) -> dict[str, Any]:
         """One tools/call, as tool.result records it. giveUpAfterMs, counted from the call's first form
         opening: cancel the scope call_tool runs in; the SDK then sends notifications/cancelled
         ("caller cancelled") for the request and re-raises the cancellation (jsonrpc_dispatcher.py:443-452)."""
@@ -158,7 +173,7 @@ class Driver:
                     if call.giveUpAfterMs is not None:
                         timers.start_soon(give_up, call.giveUpAfterMs / 1000, call_scope)
                     try:
-                        result = await session.call_tool(call.tool, call.args, read_timeout_seconds=timeout)
+                        result = await send()
                     except anyio.get_cancelled_exc_class() as error:
                         cancelled = type(error).__name__
                         raise
@@ -193,6 +208,9 @@ class Driver:
         timeout = self.plan.callTimeoutMs / 1000
         callback = self.elicitation if "elicitation" in self.plan.capabilities else None
         async with own_stdio() as (read, write):
+            if self.modern:
+                await self.run_modern(read, write, timeout, callback)
+                return
             options: dict[str, Any] = {"read_timeout_seconds": timeout, "elicitation_callback": callback,
                                        "client_info": CLIENT_INFO}
             session = (ClientSession(dispatcher=JSONRPCDispatcher(read, write, inline_methods=INLINE), **options)
@@ -201,24 +219,55 @@ class Driver:
                 await self.initialize(session)
                 if self.plan.listToolsFirst:
                     self.listed = {tool.name for tool in (await session.list_tools()).tools}
-                for call in self.plan.calls:
-                    self.label = call.label
-                    self.events.write("call.started", detail={"call": call.label})
-                    outcome = await self.call_tool(session, call, timeout)
-                    self.events.write("tool.result", detail={"call": call.label, **outcome})
-                    if call.awaitCallbacks:
-                        # A call that gave up may leave its form open: the next call waits for it (bounded).
-                        with anyio.fail_after(timeout):
-                            for done in list(self.running.get(call.label, ())):
-                                await done.wait()
+                await self.calls(lambda call: session.call_tool(call.tool, call.args, read_timeout_seconds=timeout), timeout)
             self.events.write("note", detail={"sessionClosed": True})
+
+    async def run_modern(self, read: Any, write: Any, timeout: float, callback: Any) -> None:
+        """Client(transport, mode="2026-07-28"): the pin adopts a synthesized DiscoverResult with no
+        server/discover probe and no initialize (client.py:462-467); each request then carries the era,
+        client info and capabilities in its _meta (session.py:153-170). Capabilities are the SDK's own:
+        elicitation {form, url} whenever a callback is set (session.py:634-638), not the plan's."""
+        client = RoundObservingClient(GivenStreams(read, write), mode=MODERN, read_timeout_seconds=timeout,
+                                      elicitation_callback=callback, client_info=CLIENT_INFO)
+        client.on_round = lambda kind, n, keys: self.events.write(
+            f"round.{kind}", method="tools/call", detail={"call": self.label, "round": n, "keys": keys})
+        version: str | None = None
+        try:
+            await client.__aenter__()
+            version = client.protocol_version
+        finally:
+            era = None if version is None else "modern" if version in MODERN_PROTOCOL_VERSIONS else "legacy"
+            self.events.write("protocol.negotiated",
+                              detail={"negotiation": MODERN, "protocolVersion": version, "era": era})
+        try:
+            self.embedded = version in MODERN_PROTOCOL_VERSIONS
+            if self.plan.listToolsFirst:
+                self.listed = {tool.name for tool in (await client.list_tools()).tools}
+            await self.calls(lambda call: client.call_tool(call.tool, call.args, read_timeout_seconds=timeout), timeout)
+        finally:
+            await client.__aexit__(None, None, None)
+        self.events.write("note", detail={"sessionClosed": True})
+
+    async def calls(self, send: Callable[[CallData], Awaitable[types.CallToolResult]], timeout: float) -> None:
+        for call in self.plan.calls:
+            self.label = call.label
+            self.events.write("call.started", detail={"call": call.label})
+            outcome = await self.call_tool(call, lambda: send(call))
+            self.events.write("tool.result", detail={"call": call.label, **outcome})
+            if call.awaitCallbacks:
+                # A call that gave up may leave its form open: the next call waits for it (bounded).
+                with anyio.fail_after(timeout):
+                    for done in list(self.running.get(call.label, ())):
+                        await done.wait()
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description="mcp 2.3.0 client peer driver for the reentrancy lab")
     parser.add_argument("--plan", required=True)
     parser.add_argument("--events", required=True)
-    parser.add_argument("--inline", action="store_true", help="elicitation/create runs inline in the read loop")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--inline", action="store_true", help="elicitation/create runs inline in the read loop")
+    mode.add_argument("--modern", action="store_true", help="the high-level Client pinned to 2026-07-28")
     args = parser.parse_args(argv)
     try:
         with open(args.plan, encoding="utf-8") as file:
@@ -234,12 +283,12 @@ def main(argv: list[str]) -> int:
     logging.getLogger("mcp.shared.jsonrpc_dispatcher").setLevel(logging.DEBUG)
     logging.getLogger("mcp.shared.jsonrpc_dispatcher").addHandler(SdkLogNotes(events))
     try:
-        anyio.run(Driver(plan, events, args.inline).run)
+        anyio.run(Driver(plan, events, args.inline, args.modern).run)
     except Exception as error:
         while isinstance(error, ExceptionGroup) and len(error.exceptions) == 1:
             error = error.exceptions[0]
         events.write("note", detail={"sessionError": error_detail(error)})
-        print(f"client.py: session failed: {type(error).__name__}: {error}", file=sys.stderr)
+        print(f"client.py: session failed: {type(error).__name__}: {one_line(error)}", file=sys.stderr)
         return 1
     finally:
         events.close()

@@ -10,30 +10,39 @@ const SDK = "mcp (Python SDK) 2.3.0";
 const CLIENT_PY = join(LAB_DIR, "peers", "py", "client.py");
 const SERVER_PY = join(LAB_DIR, "peers", "py", "server.py");
 
-function pythonClient(name: string, inline: boolean, meaning: string): ClientPeer {
+type Flavour = "shipped" | "inline" | "modern";
+const FLAG: Record<Flavour, string[]> = { shipped: [], inline: ["--inline"], modern: ["--modern"] };
+
+function pythonClient(name: string, flavour: Flavour, meaning: string): ClientPeer {
   return {
     name,
     sdk: SDK,
     loops: ["sdk"],
     meaning,
-    era: "2025-11-25",
+    era: flavour === "modern" ? "2026-07-28" : "2025-11-25",
     unavailable: venvProblem,
     driver: {
       kind: "process",
       command: (planFile, eventsFile) => ({
         command: VENV_PYTHON,
-        args: [CLIENT_PY, "--plan", planFile, "--events", eventsFile, ...(inline ? ["--inline"] : [])],
+        args: [CLIENT_PY, "--plan", planFile, "--events", eventsFile, ...FLAG[flavour]],
       }),
     },
   };
 }
 
-export const PY_CLIENT = pythonClient("py", false, "the Python SDK 2.3.0 ClientSession as shipped (its JSONRPCDispatcher spawns each inbound request's handler)");
+export const PY_CLIENT = pythonClient("py", "shipped", "the Python SDK 2.3.0 ClientSession as shipped (its JSONRPCDispatcher spawns each inbound request's handler)");
 
 export const PY_INLINE_CLIENT = pythonClient(
   "py-inline",
-  true,
+  "inline",
   "the Python SDK 2.3.0 ClientSession with its own JSONRPCDispatcher built with inline_methods={'elicitation/create'}: the 1.x ordering, in real SDK code",
+);
+
+export const PY_MODERN_CLIENT = pythonClient(
+  "py-modern",
+  "modern",
+  "the Python SDK 2.3.0 high-level Client pinned to 2026-07-28 (mode='2026-07-28': no probe, no initialize): input-required rounds instead of server-to-client requests",
 );
 
 export const PY_SERVER: ServerPeer = {
