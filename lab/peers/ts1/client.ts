@@ -7,7 +7,8 @@ import type { Recorder } from "../../history/timeline.js";
 import { withBound } from "../../session/bound.js";
 import { CALL_TIMEOUT_MS } from "../../session/bounds.js";
 import type { CallbackContext, Scenario } from "../../session/scenario.js";
-import { GIVE_UP_REASON, perform, recordedNested } from "../perform.js";
+import { CallBook } from "../call-book.js";
+import { perform, recordedNested } from "../perform.js";
 
 export const CLIENT_INFO = { name: "reentrancy-lab-client", version: "0.1.0" };
 
@@ -22,10 +23,7 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
   let label = "";
   let listedTools: string[] = [];
   let callbacks = 0;
-  // callbacks still running, by the call they serve (awaitCallbacks waits for them)
-  const running = new Map<string, Set<Promise<unknown>>>();
-  // giveUpAfterMs: the current call's abort, armed when its first form opens
-  let giveUp: { controller: AbortController; ms: number; timer?: NodeJS.Timeout } | undefined;
+  const book = new CallBook();
   const nested = recordedNested(recorder, errorInfo);
   if (scenario.capabilities.elicitation) {
     client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
@@ -34,14 +32,7 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
       const plan = scenario.calls.find((c) => c.label === call);
       const ids = { id: extra.requestId, origin: "server" as const, method: request.method };
       recorder.event("client", "callback.entered", { ...ids, detail: { n, call } });
-      if (giveUp && !giveUp.timer) {
-        const { controller, ms } = giveUp;
-        giveUp.timer = setTimeout(() => controller.abort(GIVE_UP_REASON), ms);
-      }
-      let done!: () => void;
-      const settled = new Promise<void>((resolve) => (done = resolve));
-      const open = running.get(call) ?? new Set();
-      running.set(call, open.add(settled));
+      const leave = book.enter(call);
       // Recorded the moment the SDK aborts this request's signal, and only while the callback runs.
       const aborted = () => recorder.event("client", "callback.aborted", { ...ids, detail: { n, call, reason: String(extra.signal.reason) } });
       const watch = plan?.callback?.watchAbort === true;
@@ -71,8 +62,7 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
         throw error;
       } finally {
         extra.signal.removeEventListener("abort", aborted);
-        open.delete(settled);
-        done();
+        leave();
       }
     });
   }
@@ -83,20 +73,19 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
     for (const plan of scenario.calls) {
       label = plan.label;
       recorder.event("client", "call.started", { detail: { call: plan.label } });
-      giveUp = plan.giveUpAfterMs === undefined ? undefined : { controller: new AbortController(), ms: plan.giveUpAfterMs };
+      const signal = book.start(plan.giveUpAfterMs);
       try {
         // An aborted signal makes the SDK cancel the request (protocol.js request(): notifications/cancelled, then reject).
-        const options = { timeout: CALL_TIMEOUT_MS, ...(giveUp && { signal: giveUp.controller.signal }) };
+        const options = { timeout: CALL_TIMEOUT_MS, ...(signal && { signal }) };
         const result = await client.callTool({ name: plan.tool ?? "calculate", arguments: plan.args ?? {} }, undefined, options);
         recorder.event("client", "tool.result", { detail: { call: plan.label, result: result.structuredContent ?? null, isError: result.isError === true } });
       } catch (error) {
         recorder.event("client", "tool.result", { detail: { call: plan.label, error: errorInfo(error) } });
       } finally {
-        clearTimeout(giveUp?.timer);
-        giveUp = undefined;
+        book.end();
       }
       // A call that gave up may leave its form open: the next call waits for it (bounded).
-      if (plan.awaitCallbacks) await withBound(Promise.all(running.get(plan.label) ?? []), CALL_TIMEOUT_MS, `callbacks of call ${plan.label}`);
+      if (plan.awaitCallbacks) await withBound(book.settled(plan.label), CALL_TIMEOUT_MS, `callbacks of call ${plan.label}`);
     }
   } finally {
     await client.close();

@@ -7,7 +7,8 @@
 import type { ElicitResult, Transport } from "@modelcontextprotocol/client";
 import { withBound } from "../../session/bound.js";
 import type { SessionPlan } from "../behaviour.js";
-import { GIVE_UP_REASON, perform, recordedNested, type EventSink } from "../perform.js";
+import { CallBook } from "../call-book.js";
+import { perform, recordedNested, type EventSink } from "../perform.js";
 import { errorInfo } from "./errors.js";
 import { RoundObservingClient } from "./observed-client.js";
 
@@ -49,10 +50,7 @@ export async function runTs2Session(
   let label = "";
   let listedTools: string[] = [];
   let callbacks = 0;
-  // callbacks still running, by the call they serve (awaitCallbacks waits for them)
-  const running = new Map<string, Set<Promise<void>>>();
-  // giveUpAfterMs: the current call's abort, armed when its first form opens (as the ts1 driver does)
-  let giveUp: { controller: AbortController; ms: number; timer?: NodeJS.Timeout } | undefined;
+  const book = new CallBook();
   client.onRound = ({ kind, round, keys }) => rec.event("client", `round.${kind}`, { method: "tools/call", detail: { call: label, round, keys } });
   const nested = recordedNested(rec, errorInfo);
 
@@ -64,14 +62,7 @@ export async function runTs2Session(
       const embedded = client.getProtocolEra() === "modern";
       const ids = { id: ctx.mcpReq.id, ...(!embedded && { origin: "server" as const }), method: request.method };
       rec.event("client", "callback.entered", { ...ids, detail: { n, call, ...(embedded && { embedded }) } });
-      if (giveUp && !giveUp.timer) {
-        const { controller, ms } = giveUp;
-        giveUp.timer = setTimeout(() => controller.abort(GIVE_UP_REASON), ms);
-      }
-      let done!: () => void;
-      const settled = new Promise<void>((resolve) => (done = resolve));
-      const open = running.get(call) ?? new Set();
-      running.set(call, open.add(settled));
+      const leave = book.enter(call);
       const behaviour = plan.calls.find((c) => c.label === call)?.callback;
       // The handler context's signal: the v2 _oncancel aborts it for any requestId that is not undefined.
       const signal = ctx.mcpReq.signal;
@@ -95,8 +86,7 @@ export async function runTs2Session(
         throw error;
       } finally {
         signal.removeEventListener("abort", aborted);
-        open.delete(settled);
-        done();
+        leave();
       }
     });
   }
@@ -119,10 +109,10 @@ export async function runTs2Session(
         for (const call of plan.calls) {
           label = call.label;
           rec.event("client", "call.started", { detail: { call: call.label } });
-          giveUp = call.giveUpAfterMs === undefined ? undefined : { controller: new AbortController(), ms: call.giveUpAfterMs };
+          const signal = book.start(call.giveUpAfterMs);
           try {
             // An aborted signal makes the SDK cancel the request: notifications/cancelled, then reject (request()).
-            const options = { timeout: plan.callTimeoutMs, ...(giveUp && { signal: giveUp.controller.signal }) };
+            const options = { timeout: plan.callTimeoutMs, ...(signal && { signal }) };
             const result = await client.callTool({ name: call.tool, arguments: call.args }, options);
             const isError = result.isError === true;
             // An error result without structuredContent (the legacy shim's failures) keeps its text.
@@ -133,11 +123,10 @@ export async function runTs2Session(
           } catch (error) {
             rec.event("client", "tool.result", { detail: { call: call.label, error: errorInfo(error) } });
           } finally {
-            clearTimeout(giveUp?.timer);
-            giveUp = undefined;
+            book.end();
           }
           // A call that gave up may leave its form open: the next call waits for it (bounded).
-          if (call.awaitCallbacks) await withBound(Promise.all(running.get(call.label) ?? []), plan.callTimeoutMs, `callbacks of call ${call.label}`);
+          if (call.awaitCallbacks) await withBound(book.settled(call.label), plan.callTimeoutMs, `callbacks of call ${call.label}`);
         }
       })(),
       TS2_SESSION_BOUND_MS,
