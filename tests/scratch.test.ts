@@ -7,7 +7,7 @@ import * as assert from "uvu/assert";
 import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { withBound } from "../lab/session/bound.js";
 import { SCRATCH_DIR, sweepStaleScratch } from "../lab/scratch.js";
 import { alive, CHILD_PID_LOG } from "./support/child-pids.js";
@@ -27,16 +27,23 @@ function until(check: () => boolean, what: string): Promise<void> {
   );
 }
 
-const leftBy = (pid: number) => (existsSync(SCRATCH_DIR) ? readdirSync(SCRATCH_DIR).filter((n) => n.startsWith(`child-events-${pid}-`)) : []);
+const leftBy = (scratch: string, pid: number) => (existsSync(scratch) ? readdirSync(scratch).filter((n) => n.startsWith(`child-events-${pid}-`)) : []);
 
-/** A lab run over stdio, with its own pid log; resolves once its first stdio child is running. */
-async function labWithChild(): Promise<{ lab: ChildProcess; child: number; exited: Promise<number | null>; cleanup(): void }> {
+/**
+ * A lab run over stdio, with its own pid log and its own scratch folder (TMPDIR is the lab's
+ * tmpdir(), so SCRATCH_DIR moves with it): every lab that starts a child sweeps the files of labs
+ * that are gone, and the suite's other processes start children all the time, so in the shared
+ * folder one of them could sweep the killed lab's file before this test looks. Resolves once its
+ * first stdio child is running.
+ */
+async function labWithChild(): Promise<{ lab: ChildProcess; child: number; scratch: string; exited: Promise<number | null>; cleanup(): void }> {
   const dir = mkdtempSync(join(tmpdir(), "lab-scratch-"));
+  const scratch = join(dir, basename(SCRATCH_DIR));
   const log = join(dir, "pids.log");
   const lab = spawn(
     process.execPath,
     ["--import", "tsx", "lab/run.ts", "nested", "--dispatch", "serial", "--transport", "stdio", "--repeat", "1", "--out", join(dir, "out")],
-    { cwd: ROOT, stdio: "ignore", env: { ...process.env, NO_COLOR: "1", LAB_CHILD_PID_LOG: log } },
+    { cwd: ROOT, stdio: "ignore", env: { ...process.env, NO_COLOR: "1", LAB_CHILD_PID_LOG: log, TMPDIR: dir } },
   );
   const exited = new Promise<number | null>((resolve) => lab.once("exit", (code) => resolve(code)));
   await until(() => existsSync(log) && readFileSync(log, "utf8").trim() !== "", "the lab's stdio child to start");
@@ -44,6 +51,7 @@ async function labWithChild(): Promise<{ lab: ChildProcess; child: number; exite
   return {
     lab,
     child,
+    scratch,
     exited,
     cleanup: () => {
       // the suite's own check (zz-no-child-left) looks at this child too
@@ -54,29 +62,29 @@ async function labWithChild(): Promise<{ lab: ChildProcess; child: number; exite
 }
 
 async function killed(): Promise<void> {
-  const { lab, child, exited, cleanup } = await labWithChild();
+  const { lab, child, scratch, exited, cleanup } = await labWithChild();
   try {
     lab.kill("SIGKILL"); // by its own handle
     await withBound(exited, BOUND_MS, "the killed lab to exit");
     // stdin closed by the lab's death is the child's cue to write its record and exit
     await until(() => !alive(child), "the orphaned child to exit");
-    const left = leftBy(lab.pid!);
+    const left = leftBy(scratch, lab.pid!);
     assert.is(left.length, 1, `files left by the killed lab: ${left.join(", ")}`);
-    const swept = sweepStaleScratch();
+    const swept = sweepStaleScratch(scratch);
     assert.ok(swept.some((file) => file.endsWith(left[0]!)), `swept: ${swept.join(", ")}`);
-    assert.equal(leftBy(lab.pid!), []);
+    assert.equal(leftBy(scratch, lab.pid!), []);
   } finally {
     cleanup();
   }
 }
 
 async function terminated(): Promise<void> {
-  const { lab, child, exited, cleanup } = await labWithChild();
+  const { lab, child, scratch, exited, cleanup } = await labWithChild();
   try {
     lab.kill("SIGTERM");
     assert.is(await withBound(exited, BOUND_MS, "the terminated lab to exit"), 143, "it left through process.exit(143)");
     await until(() => !alive(child), "the lab's child to be gone");
-    assert.equal(leftBy(lab.pid!), []);
+    assert.equal(leftBy(scratch, lab.pid!), []);
   } finally {
     cleanup();
   }
