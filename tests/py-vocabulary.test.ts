@@ -19,7 +19,7 @@ import { readVersions } from "../lab/peers/versions.js";
 import type { RunRecord } from "../lab/session/pipeline.js";
 import { caseKey, KIND_NAMES, vocabularyScenario } from "../scenarios/contract/vocabulary.js";
 import { survivingChanges, type Json } from "./support/expectation-mutations.js";
-import { slots } from "./support/slots.js";
+import { slots } from "../lab/session/slots.js";
 import { copy } from "./support/runs.js";
 
 const RUNS = ["integer.string_digits", "defaults.left_out", "multi_untitled.duplicate", "nested_object.answered"];

@@ -5,7 +5,7 @@
 // real run (lab/check/card.ts) and compared with the hand-written card (expected/card/). Writes
 // card.json, card.md and card.svg; exit 0 when every cell is as expected, 1 when one is not.
 import { join } from "node:path";
-import { cardDifferences, cardKey, loadExpectedCards, CARD_EXPECTED_DIR } from "../check/card-expected.js";
+import { cardDifferences, cardKey, loadExpectedCards, CARD_EXPECTED_DIR, type ExpectedCard } from "../check/card-expected.js";
 import { writeIndexPage } from "./index-page.js";
 import { CARD_ROWS, nestedCells, peakCell, pingCell, protocolCell, type CellValue, type RowId } from "../check/card.js";
 import { CANCEL_CARD_SCENARIOS, cancelCells, cancelCellsNotRun, type CancelRunEvidence } from "../check/card-cancel.js";
@@ -19,6 +19,7 @@ import { writeAtomic, writeJsonAtomic } from "./output.js";
 import { renderCardMarkdown, renderCardSvg, renderCardText, type CardData, type CardColumn } from "../render/card.js";
 import { UsageError } from "./args.js";
 import { findScenario } from "../../scenarios/index.js";
+import { slots } from "../session/slots.js";
 import { FORM_CONTRACT_SCENARIO } from "../../scenarios/contract/card.js";
 import { formContractCell } from "../check/card-contract.js";
 import { driverFault } from "../check/driver-fault.js";
@@ -95,35 +96,33 @@ function cells(runs: Record<string, SessionEvidence>, column: Column): Partial<R
   };
 }
 
+/** One pairing: its runs, and each cell compared with its hand-written card. */
+async function scoreColumn(column: Column, expected: Map<string, ExpectedCard>, outDir: string): Promise<CardColumn> {
+  const key = cardKey({ client: column.client.name, loop: column.loop, server: column.server.name });
+  const want = expected.get(key);
+  const started = performance.now();
+  const { runs, unavailable } = await runColumn(column, outDir);
+  // A client driver in another process reports a failed session by its exit, not as a session error.
+  const errors = Object.values(runs).flatMap((r) => [...r.errors, ...[driverFault(r)].filter((f) => f !== undefined)]);
+  let got: Partial<Record<RowId, CellValue>> = {};
+  let differs: string[];
+  if (unavailable) differs = [`cannot run here: ${unavailable}`];
+  else if (want?.connectFails !== undefined) {
+    const failedAsExpected = errors.some((e) => e.includes(want.connectFails!));
+    differs = failedAsExpected ? [] : [`expected the session to fail with "${want.connectFails}", got: ${errors.join("; ") || "no error"}`];
+  } else if (errors.length > 0) differs = [`the pairing failed: ${errors.join("; ")}`];
+  else {
+    got = cells(runs, column);
+    differs = cardDifferences(want, got);
+  }
+  return { key, client: column.client.name, loop: column.loop, server: column.server.name, sdk: `${column.client.sdk} → ${column.server.sdk}`, cells: got, expected: want?.cells ?? {}, connectFails: want?.connectFails, differs, ms: Math.round(performance.now() - started), errors };
+}
+
 export async function runCard(options: CardOptions): Promise<CardData> {
   const expected = loadExpectedCards(options.expectedDir);
   const columns = cardColumns(options);
-  const out: CardColumn[] = new Array(columns.length);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < columns.length; i = next++) {
-      const column = columns[i]!;
-      const key = cardKey({ client: column.client.name, loop: column.loop, server: column.server.name });
-      const started = performance.now();
-      const { runs, unavailable } = await runColumn(column, options.outDir);
-      const want = expected.get(key);
-      // A client driver in another process reports a failed session by its exit, not as a session error.
-      const errors = Object.values(runs).flatMap((r) => [...r.errors, ...[driverFault(r)].filter((f) => f !== undefined)]);
-      let got: Partial<Record<RowId, CellValue>> = {};
-      let differs: string[];
-      if (unavailable) differs = [`cannot run here: ${unavailable}`];
-      else if (want?.connectFails !== undefined) {
-        const failedAsExpected = errors.some((e) => e.includes(want.connectFails!));
-        differs = failedAsExpected ? [] : [`expected the session to fail with "${want.connectFails}", got: ${errors.join("; ") || "no error"}`];
-      } else if (errors.length > 0) differs = [`the pairing failed: ${errors.join("; ")}`];
-      else {
-        got = cells(runs, column);
-        differs = cardDifferences(want, got);
-      }
-      out[i] = { key, client: column.client.name, loop: column.loop, server: column.server.name, sdk: `${column.client.sdk} → ${column.server.sdk}`, cells: got, expected: want?.cells ?? {}, connectFails: want?.connectFails, differs, ms: Math.round(performance.now() - started), errors };
-    }
-  };
-  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  const slot = slots(PARALLEL);
+  const out = await Promise.all(columns.map((column) => slot(() => scoreColumn(column, expected, options.outDir))));
   return { columns: out, ok: out.every((c) => c.differs.length === 0) };
 }
 

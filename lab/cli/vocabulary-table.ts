@@ -18,6 +18,7 @@ import { assertPinnedSdk, readVersions } from "../peers/versions.js";
 import type { ServerPeer } from "../peers/types.js";
 import { findVocabularyCase, VOCABULARY_CASES } from "../peers/vocabulary.js";
 import type { CaseReport } from "../session/pipeline.js";
+import { slots } from "../session/slots.js";
 
 export const VOCABULARY_USAGE = "usage: tsx lab/run.ts vocabulary [--out DIR] [--expected DIR]";
 /** Sessions at once: a Python server costs ~1.4 s of start-up each, mostly waiting on import. */
@@ -41,17 +42,9 @@ function parse(argv: string[]): { outDir?: string; expectedDir?: string } {
 }
 
 /** Runs `jobs` at most `limit` at once; results in the order of `jobs`. */
-async function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const results: T[] = new Array(jobs.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) {
-      const i = next++;
-      results[i] = await jobs[i]!();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
-  return results;
+function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const slot = slots(limit);
+  return Promise.all(jobs.map((job) => slot(job)));
 }
 
 export async function main(argv: string[]): Promise<number> {

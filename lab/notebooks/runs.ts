@@ -13,6 +13,7 @@ import { SCENARIOS } from "../../scenarios/index.js";
 /** The project root: runs start here, and run.ts is under it. */
 export { PROJECT_ROOT as ROOT } from "../paths.js";
 import { PROJECT_ROOT as ROOT } from "../paths.js";
+import { slots } from "../session/slots.js";
 /** No run of a notebook may take longer than this. */
 export const RUN_BOUND_MS = 120_000;
 
@@ -104,16 +105,6 @@ export function cliRunner(boundMs = RUN_BOUND_MS): Runner {
 
 /** At most `limit` runs at once; the rest wait their turn, in the order they were asked for. */
 export function limited(runner: Runner, limit: number): Runner {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async (run) => {
-    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    running++;
-    try {
-      return await runner(run);
-    } finally {
-      running--;
-      waiting.shift()?.();
-    }
-  };
+  const slot = slots(limit);
+  return (run) => slot(() => runner(run));
 }

@@ -179,3 +179,16 @@ export interface AskFieldResult {
   /** not_sent: the server SDK refused to send the request at all; its words, one line */
   reason?: string;
 }
+
+/**
+ * The TypeScript servers' reading of an answer their SDK let through: decline and cancel end the
+ * call; then the kind's own strict app check; what the app holds is the content as the SDK gave it.
+ */
+export function fieldFrom(k: FieldKind, answer: { action: string; content?: Record<string, unknown> }): AskFieldResult {
+  const kind = k.name;
+  if (answer.action === "decline") return { kind, status: "declined" };
+  if (answer.action === "cancel") return { kind, status: "cancelled" };
+  if (answer.content === undefined) return { kind, status: "invalid_response" };
+  if (!k.app.safeParse(answer.content).success) return { kind, status: "invalid_content", rejectedBy: "app" };
+  return { kind, status: "accepted", content: answer.content };
+}

@@ -5,7 +5,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { McpError, type CallToolResult, type ElicitRequestFormParams, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { ELICITATION_TIMEOUT_MS } from "./ask-form.js";
-import { FIELD_KINDS, findKind, kindSchema, type AskFieldResult, type FieldKind } from "../vocabulary.js";
+import { FIELD_KINDS, fieldFrom, findKind, kindSchema, type AskFieldResult, type FieldKind } from "../vocabulary.js";
 
 export const fieldMessage = (kind: string) => `Synthetic form: one field of kind ${kind}.`;
 
@@ -44,11 +44,5 @@ async function askField(mcp: McpServer, k: FieldKind): Promise<AskFieldResult> {
     if (error instanceof McpError) return { kind, status: "protocol_error", code: error.code };
     return { kind, status: "not_sent", reason: String((error as Error)?.message ?? error).split("\n")[0]! };
   }
-  if (answer.action === "decline") return { kind, status: "declined" };
-  if (answer.action === "cancel") return { kind, status: "cancelled" };
-  if (answer.content === undefined) return { kind, status: "invalid_response" };
-  // The app keeps its own strict check whatever the SDK did: no coercion, no extra keys.
-  const held = k.app.safeParse(answer.content);
-  if (!held.success) return { kind, status: "invalid_content", rejectedBy: "app" };
-  return { kind, status: "accepted", content: held.data as Record<string, unknown> };
+  return fieldFrom(k, answer);
 }

@@ -3,7 +3,7 @@
 // says which layer refused the answer. Legacy era (2025-11-25) only: on 2026-07-28 the SDK refuses
 // elicitInput before sending anything, which this tool reports as not_sent.
 import { fromJsonSchema, ProtocolError, SdkError, SdkErrorCode, type ElicitRequestFormParams, type ElicitResult, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
-import { FIELD_KINDS, findKind, kindSchema, type AskFieldResult } from "../vocabulary.js";
+import { FIELD_KINDS, fieldFrom, findKind, kindSchema, type AskFieldResult } from "../vocabulary.js";
 import { clientSupportsForm, structured, TS2_ELICITATION_TIMEOUT_MS } from "./server-support.js";
 
 export const ASK_FIELD_MESSAGE = "Synthetic form field only: please fill in one value.";
@@ -46,10 +46,5 @@ async function askField(mcp: McpServer, ctx: ServerContext, name: string): Promi
     const code = error instanceof ProtocolError ? error.code : 0; // 0: a local SdkError (string code), never on the wire
     return { kind: name, status: "protocol_error", code };
   }
-  if (answer.action === "decline") return { kind: name, status: "declined" };
-  if (answer.action === "cancel") return { kind: name, status: "cancelled" };
-  if (answer.content === undefined) return { kind: name, status: "invalid_response" };
-  if (!kind.app.safeParse(answer.content).success) return { kind: name, status: "invalid_content", rejectedBy: "app" };
-  // What the app holds is the content as elicitInput returned it (the app's zod parse only checks).
-  return { kind: name, status: "accepted", content: answer.content };
+  return fieldFrom(kind, answer);
 }
