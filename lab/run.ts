@@ -38,6 +38,7 @@ const COMMANDS: Record<string, Command> = {
   card: async (argv) => (await import("./cli/card.js")).main(argv),
   peers: async (argv) => (await import("./cli/peers.js")).main(argv),
   serve: async (argv) => (await import("./cli/serve.js")).main(argv),
+  docs: async (argv) => (await import("./cli/docs.js")).main(argv),
 };
 
 async function runScenarios(args: RunArgs): Promise<number> {

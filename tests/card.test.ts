@@ -1,17 +1,15 @@
-// The report card's comparison and the README's card: a changed expected cell makes the card
-// name that cell; the README shows exactly what the hand-written cards say.
+// The report card's comparison: a changed expected cell makes the card name that cell (the
+// README's card block is generated from the same files: tests/docs.test.ts).
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cardDifferences, cardFromExpected, loadExpectedCards } from "../lab/check/card-expected.js";
+import { cardDifferences, loadExpectedCards } from "../lab/check/card-expected.js";
 import { nestedCells, peakCell, pingCell, protocolCell } from "../lab/check/card.js";
 import { cancelCells, cancelCellsNotRun, cancelWithdrawsCell, lateAnswerCell } from "../lab/check/card-cancel.js";
 import { negotiatedProtocol } from "../lab/session/pipeline.js";
-import { CLIENT_PEERS, SERVER_PEERS } from "../lab/peers/registry.js";
 import { PROJECT_ROOT } from "../lab/paths.js";
-import { renderCardMarkdown } from "../lab/render/card.js";
 import { copy, memoryRun } from "./support/runs.js";
 import { runMain } from "./support/cli.js";
 import { formContractCell } from "../lab/check/card-contract.js";
@@ -20,14 +18,6 @@ import { runSession } from "../lab/session/session.js";
 import { openMemoryTransport } from "../lab/transports/memory.js";
 import type { SessionEvidence } from "../lab/session/session.js";
 
-const order = { clients: CLIENT_PEERS.map((p) => p.name), servers: SERVER_PEERS.map((p) => p.name) };
-
-test("the README's card is the hand-written card", () => {
-  const readme = readFileSync(join(PROJECT_ROOT, "README.md"), "utf8");
-  const block = /<!-- card:begin -->\n([\s\S]*?)<!-- card:end -->/.exec(readme)?.[1];
-  assert.ok(block !== undefined, "the README has a card block");
-  assert.is(block.trim(), renderCardMarkdown(cardFromExpected(loadExpectedCards(), order), { links: false }).trim());
-});
 
 const SCENARIOS = ["nested", "fan-out", "liveness", "call-cancelled", "server-withdraws"] as const;
 const formContractRuns = new Map<string, Promise<SessionEvidence>>();

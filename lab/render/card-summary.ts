@@ -1,0 +1,35 @@
+// The report card's deadlock rows, one line per client (and loop model): what the README shows.
+// A renderer only: the values are the hand-written cards' (expected/card/), so the README says
+// what `card` checks runs against. Where a client's servers agree, one value; else each value with the servers it holds for.
+import { CARD_ROWS, type RowId } from "../check/card.js";
+import type { CardData } from "./card.js";
+
+const SUMMARY_ROWS: readonly RowId[] = ["nested", "peak", "ping"];
+
+const label = (c: { client: string; loop: string }) => (c.loop === "serial" ? `${c.client} (serial model)` : c.client);
+
+/** The value a column's card gives a row, in words; a pairing that cannot connect says so. */
+function cellText(c: CardData["columns"][number], row: RowId): string {
+  if (c.connectFails !== undefined) return "cannot connect";
+  const value = c.expected[row];
+  return value === undefined ? "-" : String(value);
+}
+
+export function renderCardSummary(card: CardData, clientSdk: (client: string) => string): string {
+  const titles = SUMMARY_ROWS.map((id) => CARD_ROWS.find((r) => r.id === id)!.title);
+  const out = [`| client | SDK | ${titles.join(" | ")} |`, `|---|---|${titles.map(() => "---").join("|")}|`];
+  const keys = [...new Set(card.columns.map((c) => `${c.client}\u0000${c.loop}`))];
+  for (const key of keys) {
+    const cols = card.columns.filter((c) => `${c.client}\u0000${c.loop}` === key);
+    const first = cols[0]!;
+    const cells = SUMMARY_ROWS.map((row) => {
+      const values = cols.map((c) => ({ server: c.server, text: cellText(c, row) }));
+      const distinct = [...new Set(values.map((v) => v.text))];
+      const servers = (text: string) => values.filter((v) => v.text === text).map((v) => v.server).join(", ");
+      const text = distinct.length === 1 ? distinct[0]! : distinct.map((d) => `${d} (${servers(d)})`).join(" · ");
+      return text.replace(/\|/g, "\\|");
+    });
+    out.push(`| ${label(first)} | ${clientSdk(first.client)} | ${cells.join(" | ")} |`);
+  }
+  return out.join("\n");
+}
