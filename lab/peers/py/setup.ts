@@ -6,7 +6,7 @@
 // the Python peers unavailable.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { LAB_DIR, PROJECT_ROOT, PY1_VENV_DIR, PY_VENV_DIR } from "../../paths.js";
 
@@ -43,6 +43,15 @@ export function envProblem(env: PythonEnv): string | undefined {
     return `${env.dir} does not match ${rel(env.requirements)}: run \`npm run setup\``;
   }
   return undefined;
+}
+
+/** What `peers` shows of a venv: the mcp version installed in it (its dist-info) and the real interpreter. */
+export function envInfo(env: PythonEnv): { mcp: string | undefined; interpreter: string | undefined } {
+  if (!existsSync(env.python)) return { mcp: undefined, interpreter: undefined };
+  const lib = join(env.dir, "lib");
+  const site = readdirSync(lib).map((d) => join(lib, d, "site-packages")).find((d) => existsSync(d));
+  const dist = site && readdirSync(site).find((d) => /^mcp-[^-]+\.dist-info$/.test(d));
+  return { mcp: dist?.slice(4, -".dist-info".length), interpreter: realpathSync(env.python) };
 }
 
 export const venvProblem = (): string | undefined => envProblem(PY_ENV);
