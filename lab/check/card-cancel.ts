@@ -59,7 +59,8 @@ export function cancelWithdrawsCell(run: CancelRunEvidence): CellValue {
     const call = byCall.get(label);
     const form = call && formIn(call.frames);
     if (!call || !form) return cell(`no form in call ${label}`, "unexpected");
-    if (!cancelled(run, "client", call.call)) return cell(`the client did not cancel call ${label}`, "unexpected");
+    // Python SDK 1.29.0: a caller that gives up sends nothing (shared/session.py:310-314); the server is not told.
+    if (!cancelled(run, "client", call.call)) return cell("not told: the client gives up without notifications/cancelled", "unsafe");
     const withdrawn = cancelled(run, "server", form);
     open ||= !withdrawn;
     parts.push(`${text}: ${withdrawn ? "withdrawn" : "left open"}`);
@@ -76,7 +77,8 @@ export function withdrawAbortsCell(run: CancelRunEvidence): CellValue {
   for (const [label, text] of [["first-request", "first request"], ["later-request", "later request"]] as const) {
     const form = byCall.get(label) && formIn(byCall.get(label)!.frames);
     if (!form) return cell(`no form in call ${label}`, "unexpected");
-    if (!cancelled(run, "server", form)) return cell(`the server did not withdraw the form of ${label}`, "unexpected");
+    // Python SDK 1.29.0 server: a limit that expires cancels send_request, which writes nothing (shared/session.py:310-314).
+    if (!cancelled(run, "server", form)) return cell("not withdrawn: the server gives up without notifications/cancelled", "unsafe");
     const about = (kind: string) => run.events.find((e) => e.side === "client" && e.kind === kind && e.id === form.label.id && e.origin === "server");
     const aborted = about("callback.aborted") !== undefined;
     missed ||= !aborted;
@@ -96,7 +98,8 @@ export function lateAnswerCell(withdraws: CancelRunEvidence, callCancelled: Canc
   const answered = withdrawn.filter((f) => replyTo(withdraws.wire, f) !== undefined);
   let afterWithdrawal: string;
   let tone: Tone = "safe";
-  if (answered.length === 0) afterWithdrawal = "no answer is sent";
+  if (withdrawn.length === 0) [afterWithdrawal, tone] = ["no withdrawal was sent, the answer goes to a server that gave up", "unsafe"];
+  else if (answered.length === 0) afterWithdrawal = "no answer is sent";
   else if (!server) afterWithdrawal = "answered; the server's handling not recorded";
   else if (server.some((e) => e.kind === "sdk.error" && /unknown message ID/i.test(String(e.detail?.message)))) afterWithdrawal = "dropped, reported to onerror as an unknown id";
   else if (server.some((e) => e.kind === "reply.late")) afterWithdrawal = "dropped silently";
@@ -112,7 +115,11 @@ export function lateAnswerCell(withdraws: CancelRunEvidence, callCancelled: Canc
   else if (finished) {
     afterCancel = `the tool runs on (${String(finished.detail?.status)})${replyTo(callCancelled.wire, unlinked.call) ? "" : ", no result sent"}`;
     tone = "unsafe";
-  } else afterCancel = replyTo(callCancelled.wire, unlinked.call) ? "the call still gets a result" : "answered; no result sent";
+  } else {
+    const reply = replyTo(callCancelled.wire, unlinked.call);
+    // Python SDK 1.29.0 server: RequestResponder.cancel answers the cancelled request with an error (shared/session.py:138-151).
+    afterCancel = !reply ? "answered; no result sent" : reply.label.frameType === "error" ? "the cancelled call gets an error reply" : "the call still gets a result";
+  }
   return cell(`after a withdrawal: ${afterWithdrawal} · after a cancelled call: ${afterCancel}`, tone);
 }
 

@@ -1,4 +1,5 @@
 // `peers`: every client and server peer, its SDK and version, and whether it can run here.
+import { envInfo, envProblem, PYTHON_ENVS } from "../peers/py/setup.js";
 import { CLIENT_PEERS, SERVER_PEERS } from "../peers/registry.js";
 
 /** With --strict, exit 1 when any peer cannot run (CI must never skip a peer silently). */
@@ -17,9 +18,15 @@ export async function main(argv: string[] = []): Promise<number> {
     console.log(`  ${p.name.padEnd(11)} ${why === undefined ? "ready      " : "UNAVAILABLE"} ${p.sdk} · runs in ${where}`);
     console.log(`  ${"".padEnd(11)} ${p.meaning}${why === undefined ? "" : `\n  ${"".padEnd(11)} why unavailable: ${why}`}`);
   }
-  const missing = [...CLIENT_PEERS, ...SERVER_PEERS].filter((p) => p.unavailable() !== undefined);
+  console.log("python environments");
+  for (const env of PYTHON_ENVS) {
+    const why = envProblem(env);
+    const { mcp, interpreter } = envInfo(env);
+    console.log(`  ${env.label.padEnd(11)} ${why === undefined ? "ready      " : "UNAVAILABLE"} mcp ${mcp ?? "not installed"} · ${env.python} -> ${interpreter ?? "none"}${why === undefined ? "" : ` · ${why}`}`);
+  }
+  const missing = [...CLIENT_PEERS.map((p) => ({ p, role: "client" })), ...SERVER_PEERS.map((p) => ({ p, role: "server" }))].filter(({ p }) => p.unavailable() !== undefined);
   if (strict && missing.length > 0) {
-    console.error(`error: ${missing.length} peer(s) unavailable: ${missing.map((p) => p.name).join(", ")}`);
+    console.error(`error: ${missing.length} peer(s) unavailable: ${missing.map(({ p, role }) => `${role} ${p.name}`).join(", ")}`);
     return 1;
   }
   return 0;
