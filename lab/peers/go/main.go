@@ -1,141 +1,31 @@
 // Client peer driver `go` (github.com/modelcontextprotocol/go-sdk, exact version in go.mod) speaking
 // MCP over its own stdin/stdout. It executes a SessionPlan (lab/peers/behaviour.ts) and writes
-// DriverEvent lines (lab/peers/driver-events.ts) through one function, emit.
-// CLI: go-client --plan PLAN.json --events EVENTS.jsonl (the plan is checked against
-// session-plan.schema.json beside the binary, then decoded strictly).
+// DriverEvent lines (lab/peers/driver-events.ts) through emit; both ends of that contract are in
+// contract.go. CLI: go-client --plan PLAN.json --events EVENTS.jsonl
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/sys/unix"
 )
 
 // The words of lab/peers/perform.ts GIVE_UP_REASON.
 const giveUpReason = "the client gave up on the call while its form was open"
 
-// The handler is handed no JSON-RPC id (ElicitationHandler(ctx, *ElicitRequest)); idTag carries the
-// wire id from this driver's own Connection to it, inside params._meta. The lab records the wire on
-// its side of the pipe, so the tag is never part of the evidence.
+// The handler is handed no JSON-RPC id; idTag carries it from this driver's Connection in
+// params._meta. The lab records the wire on its side of the pipe: the tag is not in the evidence.
 const idTag = "reentrancy-lab/wire-id"
-
-type nested struct {
-	Method    string `json:"method"`
-	TimeoutMs int    `json:"timeoutMs"`
-}
-type answer struct {
-	Action  string         `json:"action"`
-	Content map[string]any `json:"content"` // nil: absent
-}
-type behaviour struct {
-	DelayMs    int     `json:"delayMs"`
-	Nested     *nested `json:"nested"`
-	NeedTool   *string `json:"needTool"`
-	Answer     answer  `json:"answer"`
-	Otherwise  *answer `json:"otherwise"`
-	WatchAbort bool    `json:"watchAbort"`
-}
-type call struct {
-	Label          string         `json:"label"`
-	Tool           string         `json:"tool"`
-	Args           map[string]any `json:"args"`
-	Callback       *behaviour     `json:"callback"`
-	GiveUpAfterMs  int            `json:"giveUpAfterMs"`
-	AwaitCallbacks bool           `json:"awaitCallbacks"`
-}
-type plan struct {
-	Scenario       string         `json:"scenario"`
-	Capabilities   map[string]any `json:"capabilities"`
-	ListToolsFirst bool           `json:"listToolsFirst"`
-	Calls          []call         `json:"calls"`
-	CallTimeoutMs  int            `json:"callTimeoutMs"`
-}
-
-// readPlan validates the plan against the JSON Schema generated from the zod definition, then
-// decodes it refusing unknown fields.
-func readPlan(path string) (*plan, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
-	schemaText, err := os.ReadFile(filepath.Join(filepath.Dir(exe), "session-plan.schema.json"))
-	if err != nil {
-		return nil, fmt.Errorf("the plan's schema: %w", err)
-	}
-	var schema jsonschema.Schema
-	if err := json.Unmarshal(schemaText, &schema); err != nil {
-		return nil, fmt.Errorf("the plan's schema: %w", err)
-	}
-	resolved, err := schema.Resolve(nil)
-	if err != nil {
-		return nil, fmt.Errorf("the plan's schema: %w", err)
-	}
-	var instance any
-	if err := json.Unmarshal(data, &instance); err != nil {
-		return nil, err
-	}
-	if err := resolved.Validate(instance); err != nil {
-		return nil, err
-	}
-	decoder := json.NewDecoder(bytes.NewReader(data))
-	decoder.DisallowUnknownFields()
-	var p plan
-	if err := decoder.Decode(&p); err != nil {
-		return nil, err
-	}
-	for i := range p.Calls {
-		if p.Calls[i].Tool == "" {
-			p.Calls[i].Tool = "calculate" // the schema's default
-		}
-		if p.Calls[i].Args == nil {
-			p.Calls[i].Args = map[string]any{}
-		}
-	}
-	return &p, nil
-}
-
-var events struct {
-	sync.Mutex
-	file *os.File
-}
-
-// emit writes one DriverEvent line; t_ns is CLOCK_MONOTONIC (the lab's process.hrtime clock),
-// read under the lock so lines are in time order.
-func emit(kind string, id any, method string, detail map[string]any) {
-	events.Lock()
-	defer events.Unlock()
-	var ts unix.Timespec
-	_ = unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts)
-	event := map[string]any{"t_ns": ts.Nano(), "kind": kind}
-	if id != nil {
-		event["id"] = id
-	}
-	if method != "" {
-		event["method"] = method
-	}
-	if detail != nil {
-		event["detail"] = detail
-	}
-	line, _ := json.Marshal(event)
-	_, _ = events.file.Write(append(line, '\n'))
-}
 
 // classify names an SDK error itself: timed out, cancelled, a JSON-RPC error (its code), closed.
 func classify(err error) map[string]any {
@@ -168,15 +58,12 @@ func (c taggingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	if req, ok := msg.(*jsonrpc.Request); ok && err == nil && req.IsCall() && req.Method == "elicitation/create" {
 		var params map[string]any
 		if json.Unmarshal(req.Params, &params) == nil && params != nil {
-			meta, _ := params["_meta"].(map[string]any)
-			if meta == nil {
-				meta = map[string]any{}
+			meta := map[string]any{idTag: req.ID.Raw()}
+			if old, ok := params["_meta"].(map[string]any); ok {
+				maps.Copy(meta, old)
 			}
-			meta[idTag] = req.ID.Raw()
 			params["_meta"] = meta
-			if tagged, err := json.Marshal(params); err == nil {
-				req.Params = tagged
-			}
+			req.Params, _ = json.Marshal(params) // a map just decoded
 		}
 	}
 	return msg, err
@@ -185,33 +72,20 @@ func (c taggingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 type driver struct {
 	plan      *plan
 	mu        sync.Mutex
-	label     string
+	current   *call // the call in progress: its label and callback
 	callbacks int
 	listed    map[string]bool
-	running   map[string]*sync.WaitGroup // callbacks still running, by the call they serve
-	opened    func()                     // the current call's first form opened (giveUpAfterMs counts from it)
-}
-
-func (d *driver) behaviourOf(label string) *behaviour {
-	for _, c := range d.plan.Calls {
-		if c.Label == label {
-			return c.Callback
-		}
-	}
-	return nil
+	opened    func() // the current call's first form opened (giveUpAfterMs counts from it)
 }
 
 func (d *driver) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 	d.mu.Lock()
 	d.callbacks++
-	n, label, opened := d.callbacks, d.label, d.opened
-	if d.running[label] == nil {
-		d.running[label] = &sync.WaitGroup{}
-	}
-	done := d.running[label]
-	done.Add(1)
+	cur, n, opened := d.current, d.callbacks, d.opened
+	label, b := cur.Label, cur.Callback
+	cur.running.Add(1)
 	d.mu.Unlock()
-	defer done.Done()
+	defer cur.running.Done()
 	id := req.Params.Meta[idTag]
 	if f, ok := id.(float64); ok {
 		id = int64(f)
@@ -221,7 +95,6 @@ func (d *driver) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	if opened != nil {
 		opened()
 	}
-	b := d.behaviourOf(label)
 	if b == nil { // no behaviour for this call: refuse, as a client with no callback would
 		emit("callback.left", id, "elicitation/create", where("error", "no callback for this call"))
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Elicitation not supported"}
@@ -294,34 +167,27 @@ var errGaveUp = errors.New(giveUpReason)
 
 // callTool runs one tools/call; giveUpAfterMs, counted from the call's first form opening, cancels
 // the call's ctx: the SDK then retires the call and sends notifications/cancelled (transport.go call).
-func (d *driver) callTool(cs *mcp.ClientSession, c call, limit time.Duration) map[string]any {
+func (d *driver) callTool(cs *mcp.ClientSession, c *call, limit time.Duration) map[string]any {
 	ctx, stop := context.WithTimeout(context.Background(), limit)
 	defer stop()
 	ctx, giveUp := context.WithCancelCause(ctx)
 	defer giveUp(nil)
-	opened, finished := make(chan struct{}), make(chan struct{})
 	var once sync.Once
+	var timer *time.Timer
 	d.mu.Lock()
-	d.label, d.opened = c.Label, func() { once.Do(func() { close(opened) }) }
-	d.mu.Unlock()
-	if c.GiveUpAfterMs > 0 {
-		go func() {
-			select {
-			case <-opened:
-				select {
-				case <-time.After(time.Duration(c.GiveUpAfterMs) * time.Millisecond): // the plan's limit, the stimulus
-					giveUp(errGaveUp)
-				case <-finished:
-				}
-			case <-finished:
+	d.current, d.opened = c, func() {
+		once.Do(func() {
+			if c.GiveUpAfterMs > 0 { // the plan's limit, the stimulus
+				timer = time.AfterFunc(time.Duration(c.GiveUpAfterMs)*time.Millisecond, func() { giveUp(errGaveUp) })
 			}
-		}()
+		})
 	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.Tool, Arguments: c.Args})
-	close(finished)
-	d.mu.Lock()
-	d.opened = nil
 	d.mu.Unlock()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.Tool, Arguments: c.Args})
+	once.Do(func() {}) // no timer starts after this; once.Do orders the read of timer
+	if timer != nil {
+		timer.Stop()
+	}
 	switch {
 	case err != nil && errors.Is(context.Cause(ctx), errGaveUp):
 		return map[string]any{"error": map[string]any{"code": nil, "message": err.Error() + ": " + giveUpReason + " (its context was cancelled)"}}
@@ -375,19 +241,16 @@ func (d *driver) run() error {
 		d.listed = names(res)
 		d.mu.Unlock()
 	}
-	for _, c := range d.plan.Calls {
+	for i := range d.plan.Calls {
+		c := &d.plan.Calls[i]
 		emit("call.started", nil, "", map[string]any{"call": c.Label})
 		outcome := d.callTool(cs, c, limit)
 		outcome["call"] = c.Label
 		emit("tool.result", nil, "", outcome)
+		// A call that gave up may leave its form open: the next call waits for it (bounded).
 		if c.AwaitCallbacks {
-			d.mu.Lock()
-			wg := d.running[c.Label]
-			d.mu.Unlock()
-			if wg != nil {
-				if err := waitBounded(limit, "a callback of call "+c.Label, wg.Wait); err != nil {
-					return err
-				}
+			if err := waitBounded(limit, "a callback of call "+c.Label, c.running.Wait); err != nil {
+				return err
 			}
 		}
 	}
@@ -400,29 +263,32 @@ func (d *driver) run() error {
 
 func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
 
+// fail ends the driver with one stderr line (the lab quotes a driver's last stderr line).
+func fail(code int, format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "go-client: "+format+"\n", args...)
+	os.Exit(code)
+}
+
 func main() {
 	planPath := flag.String("plan", "", "the SessionPlan (JSON)")
 	eventsPath := flag.String("events", "", "where to write the DriverEvent lines")
 	flag.Parse()
 	if *planPath == "" || *eventsPath == "" || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "go-client: usage: go-client --plan PLAN.json --events EVENTS.jsonl")
-		os.Exit(2)
+		fail(2, "usage: go-client --plan PLAN.json --events EVENTS.jsonl")
 	}
 	p, err := readPlan(*planPath)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "go-client: bad plan %s: %s\n", *planPath, oneLine(err))
-		os.Exit(2)
+		fail(2, "bad plan %s: %s", *planPath, oneLine(err))
 	}
 	if events.file, err = os.Create(*eventsPath); err != nil {
-		fmt.Fprintf(os.Stderr, "go-client: events file: %s\n", oneLine(err))
-		os.Exit(2)
+		fail(2, "events file: %s", oneLine(err))
 	}
-	d := &driver{plan: p, listed: map[string]bool{}, running: map[string]*sync.WaitGroup{}}
-	if err := d.run(); err != nil {
+	err = (&driver{plan: p, listed: map[string]bool{}, current: &call{}}).run()
+	if err != nil {
 		emit("note", nil, "", map[string]any{"sessionError": classify(err)})
-		fmt.Fprintf(os.Stderr, "go-client: session failed: %s\n", oneLine(err))
-		events.file.Close()
-		os.Exit(1)
 	}
 	events.file.Close()
+	if err != nil {
+		fail(1, "session failed: %s", oneLine(err))
+	}
 }
