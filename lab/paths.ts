@@ -12,5 +12,7 @@ export const BUILD_DIR = join(PROJECT_ROOT, "build");
 export const NOTEBOOKS_DIR = join(PROJECT_ROOT, "notebooks");
 /** the Python peers' virtual environment, made by the set-up (git-ignored) */
 export const PY_VENV_DIR = join(PROJECT_ROOT, ".venv");
+/** the Python SDK 1.29.0 peers' virtual environment (git-ignored) */
+export const PY1_VENV_DIR = join(PROJECT_ROOT, ".venv-py1");
 /** files the lab hands to its children (a stdio child's own events), one folder per user */
 export const SCRATCH_DIR = join(tmpdir(), `mcp-reentrancy-lab-${process.getuid?.() ?? "user"}`);

@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import { parseArgs, USAGE, UsageError, type RunArgs } from "./cli/args.js";
 import { ExpectationError } from "./check/expectations.js";
-import { compareModelWithReal, renderModelVerdict, storyFacts, type ModelVerdict } from "./check/model-vs-real.js";
+import { compareModelWithReal, renderModelVerdict, storyFacts, type Comparison, type ModelVerdict } from "./check/model-vs-real.js";
 import { writeIndexPage } from "./cli/index-page.js";
 import { planMatrix } from "./cli/matrix.js";
 import { defaultOutDir, ensureWritableFolder, OutputError, runOutputPath, shown, writeJsonAtomic } from "./cli/output.js";
@@ -79,25 +79,37 @@ async function runScenarios(args: RunArgs): Promise<number> {
       else if (!saved) console.log(JSON.stringify(reports.map((r) => jsonSummary(r, outDir)), null, 2));
     }
   }
-  const model = modelCheck(reports);
-  if (model) writeJsonAtomic(join(outDir, "model-vs-real.json"), model);
+  const models = modelChecks(reports);
+  if (models.length > 0) writeJsonAtomic(join(outDir, "model-vs-real.json"), models);
   // The page lists every run in the folder, this command's and earlier ones'.
   writeIndexPage(outDir);
   if (args.json) console.log(JSON.stringify(reports.map((r) => jsonSummary(r, outDir)), null, 2));
-  else console.log(`${renderSummary(reports, color, { outDir: shown(outDir), files: written.map((f) => shown(f)) })}${model ? `\n\n${renderModelVerdict(model)}` : ""}`);
-  return reports.every((r) => r.ok) && (model?.ok ?? true) ? 0 : 1;
+  else console.log(`${renderSummary(reports, color, { outDir: shown(outDir), files: written.map((f) => shown(f)) })}${models.map((m) => `\n\n${renderModelVerdict(m)}`).join("")}`);
+  return reports.every((r) => r.ok) && models.every((m) => m.ok) ? 0 : 1;
 }
 
-/** When nested ran both under the serial model and on py-inline (same server, same transport). */
-function modelCheck(reports: CaseReport[]): ModelVerdict | undefined {
+/** Every comparison the nested runs allow (same server, same transport): the serial model and
+ *  py-inline each against the real 1.29.0 client (py1), and the model against py-inline. */
+function modelChecks(reports: CaseReport[]): ModelVerdict[] {
   const nested = reports.filter((r) => r.scenario === "nested" && r.onDeadlock === "wait");
-  for (const model of nested.filter((r) => r.client === "ts1" && r.dispatch === "serial")) {
-    const real = nested.find((r) => r.client === "py-inline" && r.server === model.server);
-    const a = model.runs.find((run) => real?.runs.some((r) => r.transport === run.transport));
-    const b = a && real?.runs.find((run) => run.transport === a.transport);
-    if (a && b) return compareModelWithReal(storyFacts(a), storyFacts(b));
+  const pairs: [Comparison, (r: CaseReport) => boolean, string][] = [
+    ["model-vs-py1", (r) => r.client === "ts1" && r.dispatch === "serial", "py1"],
+    ["py-inline-vs-py1", (r) => r.client === "py-inline", "py1"],
+    ["model-vs-py-inline", (r) => r.client === "ts1" && r.dispatch === "serial", "py-inline"],
+  ];
+  const verdicts: ModelVerdict[] = [];
+  for (const [comparison, isModel, realClient] of pairs) {
+    for (const model of nested.filter(isModel)) {
+      const real = nested.find((r) => r.client === realClient && r.server === model.server);
+      const a = model.runs.find((run) => real?.runs.some((r) => r.transport === run.transport));
+      const b = a && real?.runs.find((run) => run.transport === a.transport);
+      if (a && b) {
+        verdicts.push(compareModelWithReal(storyFacts(a), storyFacts(b), comparison));
+        break;
+      }
+    }
   }
-  return undefined;
+  return verdicts;
 }
 
 function jsonSummary(report: CaseReport, outDir: string) {

@@ -40,7 +40,9 @@ export async function setup(): Promise<number> {
     await ensureTs2ChildBuilt();
     return "current";
   })) && ok;
-  ok = (await step("py venv", async () => (await import("./peers/py/setup.js")).setupPython())) && ok;
+  const py = await import("./peers/py/setup.js");
+  ok = (await step("py venv", () => py.setupPythonEnv(py.PY_ENV))) && ok;
+  ok = (await step("py1 venv", () => py.setupPythonEnv(py.PY1_ENV))) && ok;
   for (const build of PEER_BUILDS) ok = (await step(build.name, () => runCachedBuild(build))) && ok;
   return ok ? 0 : 1;
 }

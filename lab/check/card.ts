@@ -107,6 +107,9 @@ function lateReplyCell(run: RunEvidence, reply: WireFrame | undefined): CellValu
   // The Python SDK 2.3.0 dispatcher drops it with a debug log only (jsonrpc_dispatcher.py:678-681);
   // its driver keeps that log line as a note.
   if (client.some((e) => e.kind === "note" && /dropping response/.test(String(e.detail?.sdkLog ?? "")))) return cell("dropped with a debug log, no error", "n/a");
+  // The Python SDK 1.29.0 loop hands it to the message handler as RuntimeError (shared/session.py:518); its
+  // driver (lab/peers/py1/client.py) notes that as lateReply.
+  if (client.some((e) => e.kind === "note" && e.detail?.lateReply === true)) return cell("handed to the message handler as an unknown request ID", "n/a");
   return cell("dropped silently", "n/a");
 }
 

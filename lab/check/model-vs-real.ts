@@ -1,10 +1,13 @@
-// Is the `serial` model faithful? The ts1 client behind the lab's model of the Python 1.x loop,
-// and the real Python SDK 2.3.0 client with its own inline dispatch (py-inline), run the same
-// nested scenario. The same facts are read from both runs; every difference is named, and it is
-// allowed only with a reason that says why it is not a difference of ordering.
+// Is the `serial` model faithful? The ts1 client behind the lab's model of the Python 1.x loop, the
+// real Python SDK 1.29.0 client (py1, the thing modelled) and the real 2.3.0 client with its own
+// inline dispatch (py-inline) run the same nested scenario. The same facts are read from each run;
+// every difference is named, and it is allowed only with a reason that says what the model (or
+// py-inline) takes from its own SDK instead of from 1.29.0, never a difference of ordering.
 import { cancelledRequestId, isRequest } from "../history/frames.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 import { replyTo, resultsOf } from "./verify.js";
+
+type LateReply = "reported to onerror" | "dropped with a debug log" | "handed to the message handler" | "not seen";
 
 export interface StoryFacts {
   /** the nested reply is on the wire before the callback gives up */
@@ -17,8 +20,21 @@ export interface StoryFacts {
   recovery: unknown;
   /** a notifications/cancelled names the nested request */
   cancelNotice: boolean;
-  /** how the late reply ends: reported as an error, logged, or not seen */
-  lateReply: "reported to onerror" | "dropped with a debug log" | "not seen";
+  /** how the late reply ends: reported as an error, logged, handed to a handler, or not seen */
+  lateReply: LateReply;
+  /** the late reply is seen by the client only after the first callback answered */
+  replyReadAfterAnswer: boolean;
+  /** the client's frames in order, by method and type (ids are each SDK's own numbering) */
+  clientFrames: string[];
+}
+
+function lateReplyEvent(client: TimelineEvent[]): { kind: LateReply; event: TimelineEvent } | undefined {
+  for (const e of client) {
+    if (e.kind === "reply.late" || (e.kind === "sdk.error" && /unknown message ID/i.test(String(e.detail?.message)))) return { kind: "reported to onerror", event: e };
+    if (e.kind === "note" && /dropping response/.test(String(e.detail?.sdkLog ?? ""))) return { kind: "dropped with a debug log", event: e };
+    if (e.kind === "note" && e.detail?.lateReply === true) return { kind: "handed to the message handler", event: e };
+  }
+  return undefined;
 }
 
 export function storyFacts(run: { events: TimelineEvent[]; wire: WireFrame[] }): StoryFacts {
@@ -28,6 +44,8 @@ export function storyFacts(run: { events: TimelineEvent[]; wire: WireFrame[] }):
   const reply = nested && replyTo(run.wire, nested);
   const client = run.events.filter((e) => e.side === "client");
   const results = resultsOf(run.events);
+  const late = lateReplyEvent(client);
+  const answered = client.find((e) => e.kind === "callback.left" && e.detail?.call === "first");
   return {
     replyBeforeLimit: reply !== undefined && failed !== undefined && reply.t < failed.t,
     nestedFails: failed !== undefined,
@@ -35,39 +53,67 @@ export function storyFacts(run: { events: TimelineEvent[]; wire: WireFrame[] }):
     first: results.first,
     recovery: results.recovery,
     cancelNotice: nested !== undefined && run.wire.some((f) => f.from === "client" && f.label.method === "notifications/cancelled" && cancelledRequestId(f.message) === nested.label.id),
-    lateReply: client.some((e) => e.kind === "reply.late" || (e.kind === "sdk.error" && /unknown message ID/i.test(String(e.detail?.message))))
-      ? "reported to onerror"
-      : client.some((e) => e.kind === "note" && /dropping response/.test(String(e.detail?.sdkLog ?? "")))
-        ? "dropped with a debug log"
-        : "not seen",
+    lateReply: late?.kind ?? "not seen",
+    replyReadAfterAnswer: late !== undefined && answered !== undefined && late.event.t > answered.t,
+    clientFrames: run.wire.filter((f) => f.from === "client").map((f) => `${f.label.method ?? "?"} ${f.label.frameType}`),
   };
 }
 
-/** Differences that are each SDK's own reporting, not the ordering the model stands for. */
-const ALLOWED: Partial<Record<keyof StoryFacts, string>> = {
-  lateReply:
-    "both drop the late reply; how they say so is each SDK's own choice (TS 1.32.2 protocol.js _onresponse calls onerror; Python 2.3.0 jsonrpc_dispatcher.py:678-681 logs at debug). The model keeps the TS SDK's reporting because it models only the loop.",
+/** The named comparisons: which run stands for what, and what each side takes from its own SDK. */
+export type Comparison = "model-vs-py1" | "py-inline-vs-py1" | "model-vs-py-inline";
+export const COMPARISON_LABEL: Record<Comparison, string> = {
+  "model-vs-py1": "the serial model (ts1 under serial) against the thing it models (py1: Python SDK 1.29.0 as shipped)",
+  "py-inline-vs-py1": "py-inline (Python SDK 2.3.0, inline elicitation) against py1 (Python SDK 1.29.0 as shipped)",
+  "model-vs-py-inline": "the serial model (ts1 under serial) against real code (py-inline: Python SDK 2.3.0, inline elicitation)",
 };
+
+const TS_TIMEOUT = "The model keeps the TS SDK 1.32.2's request(): on its timeout it rejects with McpError -32001 and sends notifications/cancelled first (shared/protocol.js); 1.29.0's send_request raises McpError(408, httpx.codes.REQUEST_TIMEOUT) from anyio.fail_after and writes nothing (mcp/shared/session.py:290-314).";
+const PY2_TIMEOUT = "2.3.0's dispatcher raises MCPError -32001 after sending a courtesy notifications/cancelled (jsonrpc_dispatcher.py:428-442); 1.29.0 raises McpError 408 and writes nothing (mcp/shared/session.py:290-314).";
+const NO_CANCEL = (why: string) => `the only difference in the client's frames is the notifications/cancelled that 1.29.0 does not send. ${why}`;
+const ALLOWED: Record<Comparison, Partial<Record<keyof StoryFacts, string>>> = {
+  "model-vs-py1": {
+    errorCode: TS_TIMEOUT,
+    cancelNotice: TS_TIMEOUT,
+    clientFrames: NO_CANCEL(TS_TIMEOUT),
+    lateReply: "both drop the late reply; the model keeps the TS SDK's reporting (protocol.js _onresponse calls onerror: 'unknown message ID'); 1.29.0 hands RuntimeError('Received response with an unknown request ID') to the message handler (mcp/shared/session.py:518, client/session.py:614-619).",
+  },
+  "py-inline-vs-py1": {
+    errorCode: PY2_TIMEOUT,
+    cancelNotice: PY2_TIMEOUT,
+    clientFrames: NO_CANCEL(PY2_TIMEOUT),
+    lateReply: "both drop the late reply; 2.3.0 logs it at debug (jsonrpc_dispatcher.py:678-681); 1.29.0 hands RuntimeError to the message handler (mcp/shared/session.py:518).",
+  },
+  "model-vs-py-inline": {
+    lateReply:
+      "both drop the late reply; how they say so is each SDK's own choice (TS 1.32.2 protocol.js _onresponse calls onerror; Python 2.3.0 jsonrpc_dispatcher.py:678-681 logs at debug). The model keeps the TS SDK's reporting because it models only the loop.",
+  },
+};
+
+/** clientFrames may differ only by the notifications/cancelled frames (everything else in order). */
+const withoutCancels = (frames: unknown) => (frames as string[]).filter((f) => !f.startsWith("notifications/cancelled "));
 
 export interface ModelVerdict {
   ok: boolean;
+  comparison: Comparison;
   facts: { fact: keyof StoryFacts; model: unknown; real: unknown; same: boolean; allowed?: string }[];
 }
 
-export function compareModelWithReal(model: StoryFacts, real: StoryFacts): ModelVerdict {
+export function compareModelWithReal(model: StoryFacts, real: StoryFacts, comparison: Comparison = "model-vs-py-inline"): ModelVerdict {
   const facts = (Object.keys(model) as (keyof StoryFacts)[]).map((fact) => {
     const same = JSON.stringify(model[fact]) === JSON.stringify(real[fact]);
-    const allowed = same ? undefined : ALLOWED[fact];
+    let allowed = same ? undefined : ALLOWED[comparison][fact];
+    if (allowed && fact === "clientFrames" && JSON.stringify(withoutCancels(model[fact])) !== JSON.stringify(withoutCancels(real[fact]))) allowed = undefined;
     return { fact, model: model[fact], real: real[fact], same, ...(allowed && { allowed }) };
   });
-  return { ok: facts.every((f) => f.same || f.allowed !== undefined), facts };
+  return { ok: facts.every((f) => f.same || f.allowed !== undefined), comparison, facts };
 }
 
 export function renderModelVerdict(v: ModelVerdict): string {
-  const lines = [`${v.ok ? "PASS" : "FAIL"} the serial model (ts1 under serial) against real code (py-inline: Python SDK 2.3.0, inline elicitation), nested:`];
+  const lines = [`${v.ok ? "PASS" : "FAIL"} ${COMPARISON_LABEL[v.comparison]}, nested:`];
   for (const f of v.facts) {
     const mark = f.same ? "same" : f.allowed ? "differs, allowed" : "DIFFERS";
-    lines.push(`  ${mark.padEnd(16)} ${f.fact}: model ${JSON.stringify(f.model)} · real ${JSON.stringify(f.real)}`);
+    const show = (x: unknown) => (Array.isArray(x) ? `${x.length} frames` : JSON.stringify(x));
+    lines.push(`  ${mark.padEnd(16)} ${f.fact}: model ${f.same && Array.isArray(f.model) ? show(f.model) : JSON.stringify(f.model)} · real ${f.same && Array.isArray(f.real) ? show(f.real) : JSON.stringify(f.real)}`);
     if (f.allowed) lines.push(`                   why allowed: ${f.allowed}`);
   }
   return lines.join("\n");

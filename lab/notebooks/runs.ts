@@ -26,8 +26,8 @@ export interface RunOutput {
   reports: CaseReport[];
   /** the reports came from a `contract` run (run-output/contract.json holds them as `cases`) */
   contract?: boolean;
-  /** the serial model checked against real code, when the run wrote it (model-vs-real.json) */
-  model?: ModelVerdict;
+  /** the serial model (and py-inline) checked against real code, when the run wrote it (model-vs-real.json) */
+  model?: ModelVerdict[];
 }
 
 export type Runner = (run: string) => Promise<RunOutput>;
@@ -55,14 +55,15 @@ export function collectRun(run: string, out: string, result: { code: number | nu
   const hide = (s: string) => s.split(`${out}/`).join("run-output/").split(out).join("run-output");
   let reports: CaseReport[] = [];
   let contract = false;
-  let model: ModelVerdict | undefined;
+  let model: ModelVerdict[] | undefined;
   try {
     reports = readdirSync(out)
       .filter((f) => f.endsWith(".json"))
       .sort()
       .flatMap((f) => {
         if (f === MODEL_VS_REAL_FILE) {
-          model = JSON.parse(readFileSync(join(out, f), "utf8")) as ModelVerdict;
+          const verdicts = JSON.parse(readFileSync(join(out, f), "utf8")) as ModelVerdict | ModelVerdict[];
+          model = Array.isArray(verdicts) ? verdicts : [verdicts];
           return [];
         }
         const data = JSON.parse(readFileSync(join(out, f), "utf8")) as CaseReport | ContractOutput;

@@ -29,7 +29,7 @@ export const SHOWS = {
   child: "a Markdown table of each stdio child's lifecycle: stdout lines, stderr, exit, forced kill",
   http: "a Markdown table of each HTTP request of a run over http: what it carried, its status, the frames its response stream brought",
   wire: "a Markdown table per run of every frame on the wire, in the order the lab recorded it, with what each carried",
-  model: "the serial model checked against real code (py-inline), fact by fact, as the run printed it",
+  model: "the serial model checked against real code (py1, py-inline), fact by fact, as the run printed it",
 } as const;
 export type Show = keyof typeof SHOWS;
 
@@ -42,7 +42,7 @@ export function unsuitable(show: Show, output: RunOutput): string | undefined {
   if ((show === "parity" || show === "compared") && !output.reports.some((r) => r.parity.length > 0)) {
     return `show="${show}" needs runs over both transports (--transport both)`;
   }
-  if (show === "model" && !output.model) return `show="model" needs a nested run with ts1 under serial and py-inline (e.g. --client ts1,py-inline)`;
+  if (show === "model" && !output.model) return `show="model" needs a nested run with ts1 under serial and py1 or py-inline (e.g. --client ts1,py1)`;
   if (show === "child" && !runsOf(output).some(({ run }) => run.transportEvidence.kind === "stdio-child")) {
     return `show="child" needs a run over stdio (--transport stdio|both)`;
   }

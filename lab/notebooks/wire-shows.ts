@@ -38,5 +38,5 @@ export function wireTable(output: RunOutput): string[] {
 }
 
 export function modelText(output: RunOutput): string[] {
-  return fenced("text", renderModelVerdict(output.model!).split("\n"));
+  return fenced("text", output.model!.map(renderModelVerdict).join("\n\n").split("\n"));
 }

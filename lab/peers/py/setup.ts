@@ -1,28 +1,51 @@
-// The Python peers' environment: a venv at .venv (git-ignored) with exactly the pinned, hashed
-// packages of lab/peers/py/requirements.txt. `npm ci` runs this (prepare); it is quick when the
-// venv is current (a stamp holds the requirements' hash). Without Python >= 3.10 it says so in
-// one line and the rest of the lab still runs; `peers` then shows the Python peers unavailable.
+// The Python peers' environments: one venv per hash-pinned requirements file, each holding exactly
+// its pinned packages: .venv for mcp 2.3.0 (lab/peers/py/requirements.txt) and .venv-py1 for
+// mcp 1.29.0 (lab/peers/py1/requirements.txt), both git-ignored. `npm ci` runs the set-up
+// (prepare); it is quick when a venv is current (a stamp holds its requirements' hash). Without
+// Python >= 3.10 it says so in one line and the rest of the lab still runs; `peers` then shows
+// the Python peers unavailable.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { LAB_DIR, PY_VENV_DIR } from "../../paths.js";
+import { join, relative } from "node:path";
+import { LAB_DIR, PROJECT_ROOT, PY1_VENV_DIR, PY_VENV_DIR } from "../../paths.js";
 
-export const REQUIREMENTS = join(LAB_DIR, "peers", "py", "requirements.txt");
-export const VENV_PYTHON = join(PY_VENV_DIR, "bin", "python");
-const STAMP = join(PY_VENV_DIR, "lab-requirements.sha256");
+/** A venv built from one requirements file. */
+export interface PythonEnv {
+  /** what it is for, in the set-up's one line */
+  label: string;
+  requirements: string;
+  dir: string;
+  /** the venv's own interpreter: spawn this, never `python3` from PATH (it may be a shim) */
+  python: string;
+}
+
+function pythonEnv(label: string, requirements: string, dir: string): PythonEnv {
+  return { label, requirements, dir, python: join(dir, "bin", "python") };
+}
+
+export const PY_ENV = pythonEnv("mcp 2.3.0", join(LAB_DIR, "peers", "py", "requirements.txt"), PY_VENV_DIR);
+export const PY1_ENV = pythonEnv("mcp 1.29.0", join(LAB_DIR, "peers", "py1", "requirements.txt"), PY1_VENV_DIR);
+export const PYTHON_ENVS = [PY_ENV, PY1_ENV];
+
+export const REQUIREMENTS = PY_ENV.requirements;
+export const VENV_PYTHON = PY_ENV.python;
 const SETUP_BOUND_MS = 300_000;
 
-const requirementsHash = () => createHash("sha256").update(readFileSync(REQUIREMENTS)).digest("hex");
+const stampOf = (env: PythonEnv) => join(env.dir, "lab-requirements.sha256");
+const requirementsHash = (env: PythonEnv) => createHash("sha256").update(readFileSync(env.requirements)).digest("hex");
+const rel = (path: string) => relative(PROJECT_ROOT, path);
 
-/** undefined when the venv is there and holds exactly the pinned packages; else why not. */
-export function venvProblem(): string | undefined {
-  if (!existsSync(VENV_PYTHON)) return `no Python environment at ${PY_VENV_DIR}: run \`npm ci\` (or \`npm run setup:py\`) on a machine with Python >= 3.10`;
-  if (!existsSync(STAMP) || readFileSync(STAMP, "utf8").trim() !== requirementsHash()) {
-    return `${PY_VENV_DIR} does not match lab/peers/py/requirements.txt: run \`npm run setup:py\``;
+/** undefined when the venv is there and holds exactly the pinned packages; else why not, in one line. */
+export function envProblem(env: PythonEnv): string | undefined {
+  if (!existsSync(env.python)) return `no Python environment at ${env.dir} (${env.label}): run \`npm run setup\` on a machine with Python >= 3.10`;
+  if (!existsSync(stampOf(env)) || readFileSync(stampOf(env), "utf8").trim() !== requirementsHash(env)) {
+    return `${env.dir} does not match ${rel(env.requirements)}: run \`npm run setup\``;
   }
   return undefined;
 }
+
+export const venvProblem = (): string | undefined => envProblem(PY_ENV);
 
 /** A Python >= 3.10 to build the venv from: its real executable, not a shim. */
 function basePython(): string | undefined {
@@ -36,7 +59,6 @@ function basePython(): string | undefined {
 }
 
 function run(command: string, args: string[]): void {
-  // pip tries its default index first, which is unreachable on these machines: no retries.
   const env = { ...process.env, PIP_RETRIES: "0", PIP_DISABLE_PIP_VERSION_CHECK: "1", PIP_NO_INPUT: "1" };
   const r = spawnSync(command, args, { encoding: "utf8", timeout: SETUP_BOUND_MS, env });
   if (r.status !== 0) {
@@ -45,24 +67,29 @@ function run(command: string, args: string[]): void {
   }
 }
 
-/** Creates or refreshes the venv. Returns a one-line outcome; throws only on a failed install. */
-export function setupPython(): string {
-  if (venvProblem() === undefined) return `Python peers: ${PY_VENV_DIR} is current`;
+/** Creates or refreshes one venv. Returns a one-line outcome; throws only on a failed install. */
+export function setupPythonEnv(env: PythonEnv): string {
+  if (envProblem(env) === undefined) return `${env.label}: ${rel(env.dir)} is current`;
   const python = basePython();
-  if (!python) return "Python peers: no Python >= 3.10 found (set LAB_PYTHON to one); they will show as unavailable";
-  rmSync(PY_VENV_DIR, { recursive: true, force: true });
-  run(python, ["-m", "venv", PY_VENV_DIR]);
-  run(VENV_PYTHON, ["-m", "pip", "install", "--retries", "0", "--require-hashes", "--no-deps", "-r", REQUIREMENTS]);
-  writeFileSync(STAMP, `${requirementsHash()}\n`);
-  return `Python peers: installed lab/peers/py/requirements.txt into ${PY_VENV_DIR}`;
+  if (!python) return `${env.label}: no Python >= 3.10 found (set LAB_PYTHON to one); its peers will show as unavailable`;
+  rmSync(env.dir, { recursive: true, force: true });
+  run(python, ["-m", "venv", env.dir]);
+  run(env.python, ["-m", "pip", "install", "--retries", "0", "--require-hashes", "--no-deps", "-r", env.requirements]);
+  writeFileSync(stampOf(env), `${requirementsHash(env)}\n`);
+  return `${env.label}: installed ${rel(env.requirements)} into ${rel(env.dir)}`;
 }
 
+/** the 2.3.0 venv (kept for callers of the one-venv API) */
+export const setupPython = (): string => setupPythonEnv(PY_ENV);
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  try {
-    console.log(setupPython());
-  } catch (error) {
-    // Not fatal to `npm ci`: the TypeScript lab still runs, the Python peers show as unavailable,
-    // and npm test (so .ci/run) fails without them (tests/py-peers.test.ts; also `peers --strict`).
-    console.error(`Python peers: set-up failed, they will show as unavailable: ${error instanceof Error ? error.message : String(error)}`);
+  for (const env of PYTHON_ENVS) {
+    try {
+      console.log(setupPythonEnv(env));
+    } catch (error) {
+      // Not fatal: the TypeScript lab still runs, these Python peers show as unavailable, and
+      // npm test (so .ci/run) fails without them (also `peers --strict`).
+      console.error(`${env.label}: set-up failed, its peers will show as unavailable: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 }
