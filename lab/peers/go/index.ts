@@ -1,0 +1,40 @@
+// The Go peer: the official Go SDK's client (github.com/modelcontextprotocol/go-sdk, the exact
+// version go.mod requires), a driver program in its own process (main.go: the session; contract.go: the plan in, the events out) built into build/ by the
+// set-up. It speaks MCP on its stdin/stdout; the lab records the wire on its side of the pipe.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BUILD_DIR, LAB_DIR } from "../../paths.js";
+import { buildProblem, type CachedBuild } from "../cached-build.js";
+import type { ClientPeer } from "../types.js";
+
+const GO_DIR = join(LAB_DIR, "peers", "go");
+export const GO_CLIENT_BINARY = join(BUILD_DIR, "go-client");
+
+/** The SDK's version, as go.mod pins it (its one owner). */
+function sdkVersion(): string {
+  const line = readFileSync(join(GO_DIR, "go.mod"), "utf8").match(/github\.com\/modelcontextprotocol\/go-sdk (v\S+)/);
+  return line?.[1] ?? "(version not found in lab/peers/go/go.mod)";
+}
+
+export const GO_BUILD: CachedBuild = {
+  name: "go",
+  toolchain: ["go", "version"],
+  inputs: ["lab/peers/go/main.go", "lab/peers/go/contract.go", "lab/peers/go/go.mod", "lab/peers/go/go.sum"],
+  outputs: [GO_CLIENT_BINARY],
+  // -mod=readonly: exactly go.mod and go.sum, never an update; GOTOOLCHAIN=local: no toolchain download
+  steps: [{ command: "go", args: ["build", "-trimpath", "-o", GO_CLIENT_BINARY, "."], cwd: "lab/peers/go", env: { GOFLAGS: "-mod=readonly", GOTOOLCHAIN: "local" } }],
+  boundMs: 300_000,
+};
+
+export const GO_CLIENT: ClientPeer = {
+  name: "go",
+  sdk: `go-sdk (Go SDK) ${sdkVersion()}`,
+  loops: ["sdk"],
+  meaning: "the Go SDK's ClientSession as shipped, pinned to 2025-11-25 (jsonrpc2 releases each inbound call with Async; notifications are handled one at a time)",
+  era: "2025-11-25",
+  unavailable: () => buildProblem(GO_BUILD),
+  driver: {
+    kind: "process",
+    command: (planFile, eventsFile) => ({ command: GO_CLIENT_BINARY, args: ["--plan", planFile, "--events", eventsFile] }),
+  },
+};
