@@ -2,5 +2,6 @@
 // define its CachedBuild beside its driver and add it here.
 import type { CachedBuild } from "./cached-build.js";
 import { GO_BUILD } from "./go/index.js";
+import { RMCP_BUILD } from "./rmcp/index.js";
 
-export const PEER_BUILDS: CachedBuild[] = [GO_BUILD];
+export const PEER_BUILDS: CachedBuild[] = [GO_BUILD, RMCP_BUILD];

@@ -31,6 +31,7 @@ export const PROBE_TABLE: { client: string; loop: DispatchModel; verdict: LoopVe
   // the real serial client: Python SDK 1.29.0 as shipped (mcp/shared/session.py:376), not a model
   { client: "py1", loop: "sdk", verdict: "serial" },
   { client: "go", loop: "sdk", verdict: "concurrent" },
+  { client: "rmcp", loop: "sdk", verdict: "concurrent" },
 ];
 
 /** The probe run every client peer gets: the loop probe, the fan-out probe, then a calculate. */

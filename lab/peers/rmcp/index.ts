@@ -1,0 +1,35 @@
+// The Rust peer: the official Rust MCP SDK `rmcp` 3.11.0 (crates.io), its client driven by one
+// program (src/main.rs) that reads the plan, writes its events and speaks MCP on its own
+// stdin/stdout; the lab records the wire on its side of the pipe. Built by cargo into build/.
+import { join } from "node:path";
+import { BUILD_DIR } from "../../paths.js";
+import { buildProblem, type CachedBuild } from "../cached-build.js";
+import type { ClientPeer } from "../types.js";
+
+const SDK = "rmcp (Rust SDK) 3.11.0";
+const TARGET_DIR = join("build", "rmcp-target");
+const BINARY = join(BUILD_DIR, "rmcp-target", "release", "rmcp-client");
+
+export const RMCP_BUILD: CachedBuild = {
+  name: "rmcp",
+  toolchain: ["cargo", "--version"],
+  inputs: ["lab/peers/rmcp/Cargo.toml", "lab/peers/rmcp/Cargo.lock", "lab/peers/rmcp/src"],
+  outputs: [BINARY],
+  // --locked: the committed Cargo.lock decides every crate; the target dir lives under build/
+  steps: [{ command: "cargo", args: ["build", "--release", "--locked", "--manifest-path", "lab/peers/rmcp/Cargo.toml", "--target-dir", TARGET_DIR] }],
+  // a first build on a small machine compiles tokio, serde and rmcp: minutes
+  boundMs: 900_000,
+};
+
+export const RMCP_CLIENT: ClientPeer = {
+  name: "rmcp",
+  sdk: SDK,
+  loops: ["sdk"],
+  meaning: "the rmcp 3.11.0 client as shipped (serve_client over its own stdin/stdout; its serve loop spawns a task per inbound request)",
+  era: "2025-11-25",
+  unavailable: () => buildProblem(RMCP_BUILD),
+  driver: {
+    kind: "process",
+    command: (planFile, eventsFile) => ({ command: BINARY, args: ["--plan", planFile, "--events", eventsFile] }),
+  },
+};

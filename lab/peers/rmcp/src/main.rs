@@ -1,0 +1,323 @@
+// Client peer driver `rmcp` (rmcp 3.11.0, the official Rust SDK) speaking MCP over its own stdin/stdout.
+// It executes a SessionPlan (lab/peers/behaviour.ts) and writes DriverEvent lines (lab/peers/driver-events.ts).
+// CLI: rmcp-client --plan PLAN.json --events EVENTS.jsonl
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::model::*;
+use rmcp::service::{PeerRequestOptions, RequestContext, RoleClient, ServiceError};
+use rmcp::{ClientHandler, Peer, ServiceExt};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+use tokio::sync::Notify;
+
+// Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/perform.ts GIVE_UP_REASON.
+const GIVE_UP_REASON: &str = "the client gave up on the call while its form was open";
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct SessionPlan { scenario: String, capabilities: Map<String, Value>, list_tools_first: bool, calls: Vec<CallData>, call_timeout_ms: u64 }
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct CallData {
+    label: String,
+    #[serde(default = "calculate")] tool: String,
+    #[serde(default)] args: Map<String, Value>,
+    callback: Option<Behaviour>, give_up_after_ms: Option<u64>, await_callbacks: Option<bool>,
+}
+fn calculate() -> String { "calculate".into() }
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Behaviour { delay_ms: Option<u64>, nested: Option<Nested>, need_tool: Option<String>, answer: AnswerData, otherwise: Option<AnswerData>, watch_abort: Option<bool> }
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Nested { method: NestedMethod, timeout_ms: u64 }
+#[derive(Deserialize, Clone, Copy, PartialEq)]
+enum NestedMethod { #[serde(rename = "tools/list")] ToolsList, #[serde(rename = "ping")] Ping }
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct AnswerData { action: Action, content: Option<Map<String, Value>> }
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum Action { Accept, Decline, Cancel }
+
+/// The zod bounds serde cannot say (behaviour.ts): one line naming the first field that breaks one.
+fn check_plan(p: &SessionPlan) -> Result<(), String> {
+    let within = |v: Option<u64>, lo: u64, hi: u64, what: &str| match v { Some(v) if v < lo || v > hi => Err(format!("{what}: {v} is outside {lo}..{hi}")), _ => Ok(()) };
+    if p.scenario.is_empty() { return Err("scenario: empty".into()); }
+    if p.calls.is_empty() { return Err("calls: at least one call".into()); }
+    within(Some(p.call_timeout_ms), 1, u64::MAX, "callTimeoutMs")?;
+    for (i, c) in p.calls.iter().enumerate() {
+        if c.label.is_empty() { return Err(format!("calls.{i}.label: empty")); }
+        within(c.give_up_after_ms, 1, 60_000, &format!("calls.{i}.giveUpAfterMs"))?;
+        if let Some(b) = &c.callback {
+            within(b.delay_ms, 0, 10_000, &format!("calls.{i}.callback.delayMs"))?;
+            within(b.nested.as_ref().map(|n| n.timeout_ms), 1, 60_000, &format!("calls.{i}.callback.nested.timeoutMs"))?;
+        }
+    }
+    Ok(())
+}
+
+/// The only words this driver writes: lab/peers/driver-events.ts DriverEvent.kind.
+#[derive(Clone, Copy)]
+enum Kind { CallStarted, CallbackEntered, CallbackLeft, CallbackAborted, NestedSent, NestedOk, NestedFailed, ToolResult, Note }
+impl Kind {
+    fn word(self) -> &'static str {
+        match self {
+            Kind::CallStarted => "call.started", Kind::CallbackEntered => "callback.entered", Kind::CallbackLeft => "callback.left",
+            Kind::CallbackAborted => "callback.aborted", Kind::NestedSent => "nested.sent", Kind::NestedOk => "nested.ok",
+            Kind::NestedFailed => "nested.failed", Kind::ToolResult => "tool.result", Kind::Note => "note",
+        }
+    }
+}
+
+fn monotonic_ns() -> u64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime only writes the timespec it is given; CLOCK_MONOTONIC always exists on Linux.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// One JSON object per line, flushed; t_ns is read as the line is written, right when the thing happens.
+struct Events(Mutex<std::fs::File>);
+impl Events {
+    fn write(&self, kind: Kind, id: Option<Value>, method: Option<&str>, detail: Option<Value>) {
+        let mut file = self.0.lock().unwrap();
+        let mut event = Map::new();
+        event.insert("t_ns".into(), json!(monotonic_ns()));
+        event.insert("kind".into(), json!(kind.word()));
+        if let Some(id) = id { event.insert("id".into(), id); }
+        if let Some(m) = method { event.insert("method".into(), json!(m)); }
+        if let Some(d) = detail { event.insert("detail".into(), d); }
+        let _ = writeln!(file, "{}", Value::Object(event)).and_then(|_| file.flush());
+    }
+}
+
+/// The SDK's error, classified here: (code, message, type). Only a JSON-RPC error reply has a code.
+fn classify(error: &ServiceError) -> (Option<i32>, String, &'static str) {
+    match error {
+        ServiceError::McpError(e) => (Some(e.code.0), e.message.to_string(), "McpError"),
+        ServiceError::Timeout { .. } => (None, format!("Timeout: {error}"), "Timeout"),
+        ServiceError::TransportClosed => (None, format!("TransportClosed: {error}"), "TransportClosed"),
+        ServiceError::TransportSend(_) => (None, format!("TransportSend: {error}"), "TransportSend"),
+        ServiceError::UnexpectedResponse => (None, format!("UnexpectedResponse: {error}"), "UnexpectedResponse"),
+        ServiceError::Cancelled { .. } => (None, format!("Cancelled: {error}"), "Cancelled"),
+        _ => (None, format!("ServiceError: {error}"), "ServiceError"),
+    }
+}
+
+struct State {
+    plan: SessionPlan,
+    events: Events,
+    info: ClientConfig,
+    listed: Mutex<HashSet<String>>,
+    label: Mutex<String>,
+    callbacks: Mutex<u64>,
+    /// callbacks still running, by the call they serve (awaitCallbacks waits for them)
+    running: Mutex<HashMap<String, usize>>,
+    changed: Notify,
+    /// set while a call runs: its first form opening starts giveUpAfterMs
+    form_opened: Mutex<Option<Arc<Notify>>>,
+}
+
+/// Counts a running callback for its call until it is dropped, however the callback ends.
+struct Running<'a>(&'a State, String);
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        *self.0.running.lock().unwrap().entry(self.1.clone()).or_default() -= 1;
+        self.0.changed.notify_waiters();
+    }
+}
+
+#[derive(Clone)]
+struct Client(Arc<State>);
+
+impl ClientHandler for Client {
+    fn get_info(&self) -> ClientConfig { self.0.info.clone() }
+
+    async fn create_elicitation(&self, _request: ElicitRequestParams, context: RequestContext<RoleClient>) -> Result<ElicitResult, ErrorData> {
+        let st = &*self.0;
+        let n = { let mut c = st.callbacks.lock().unwrap(); *c += 1; *c };
+        let call = st.label.lock().unwrap().clone();
+        let id = serde_json::to_value(&context.id).ok();
+        let method = Some("elicitation/create");
+        let where_ = json!({"n": n, "call": call});
+        let with = |extra: Value| { let mut d = where_.clone(); d.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone()); Some(d) };
+        st.events.write(Kind::CallbackEntered, id.clone(), method, Some(where_.clone()));
+        if let Some(opened) = st.form_opened.lock().unwrap().as_ref() { opened.notify_one(); }
+        *st.running.lock().unwrap().entry(call.clone()).or_default() += 1;
+        let _running = Running(st, call.clone());
+        let Some(b) = st.plan.calls.iter().find(|c| c.label == call).and_then(|c| c.callback.clone()) else {
+            // no behaviour for this call: what the other drivers answer (client.py: "Elicitation not supported")
+            st.events.write(Kind::CallbackLeft, id, method, with(json!({"error": "McpError: Elicitation not supported"})));
+            return Err(ErrorData::invalid_request("Elicitation not supported", None));
+        };
+        let otherwise = b.otherwise.clone().unwrap_or(AnswerData { action: Action::Cancel, content: None });
+        let answer = if b.watch_abort == Some(true) {
+            // notifications/cancelled for this request cancels the parent of context.ct (service.rs local_ct_pool)
+            tokio::select! {
+                a = behave(st, &context.peer, &b) => a,
+                _ = context.ct.cancelled() => {
+                    st.events.write(Kind::CallbackAborted, id.clone(), method, with(json!({"reason": "RequestContext.ct was cancelled (notifications/cancelled for this request)"})));
+                    otherwise
+                }
+            }
+        } else { behave(st, &context.peer, &b).await };
+        let (action, word) = match answer.action { Action::Accept => (ElicitationAction::Accept, "accept"), Action::Decline => (ElicitationAction::Decline, "decline"), Action::Cancel => (ElicitationAction::Cancel, "cancel") };
+        st.events.write(Kind::CallbackLeft, id, method, with(json!({"action": word})));
+        // content goes out exactly as the plan gives it: ElicitResult.content is an untyped serde_json::Value
+        let mut result = ElicitResult::new(action);
+        result.content = answer.content.map(Value::Object);
+        Ok(result)
+    }
+}
+
+async fn behave(st: &State, peer: &Peer<RoleClient>, b: &Behaviour) -> AnswerData {
+    let otherwise = b.otherwise.clone().unwrap_or(AnswerData { action: Action::Cancel, content: None });
+    if let Some(ms) = b.delay_ms.filter(|ms| *ms > 0) { tokio::time::sleep(Duration::from_millis(ms)).await; } // the plan's think time
+    let mut known = st.listed.lock().unwrap().clone();
+    if let Some(nested) = &b.nested {
+        match send_nested(st, peer, nested).await {
+            None => return otherwise,
+            Some(names) => if nested.method == NestedMethod::ToolsList { known = names },
+        }
+    }
+    match &b.need_tool { Some(tool) if !known.contains(tool) => otherwise, _ => b.answer.clone() }
+}
+
+fn with_timeout(ms: u64) -> PeerRequestOptions { let mut o = PeerRequestOptions::no_options(); o.timeout = Some(Duration::from_millis(ms)); o }
+
+/// The nested request on the callback's own peer, under the SDK's own per-request timeout
+/// (PeerRequestOptions.timeout; RequestHandle::await_response). None when it failed.
+async fn send_nested(st: &State, peer: &Peer<RoleClient>, nested: &Nested) -> Option<HashSet<String>> {
+    let (request, word) = match nested.method {
+        NestedMethod::ToolsList => (ClientRequest::ListToolsRequest(ListToolsRequest::default()), "tools/list"),
+        NestedMethod::Ping => (ClientRequest::PingRequest(PingRequest::default()), "ping"),
+    };
+    st.events.write(Kind::NestedSent, None, Some(word), None);
+    let result = match peer.send_request_with_option(request, with_timeout(nested.timeout_ms)).await {
+        Ok(handle) => handle.await_response().await,
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(ServerResult::ListToolsResult(r)) => { st.events.write(Kind::NestedOk, None, Some(word), None); Some(r.tools.iter().map(|t| t.name.to_string()).collect()) }
+        Ok(ServerResult::EmptyResult(_)) if word == "ping" => { st.events.write(Kind::NestedOk, None, Some(word), None); Some(HashSet::new()) }
+        Ok(_) => { st.events.write(Kind::NestedFailed, None, Some(word), Some(json!({"code": null, "message": "UnexpectedResponse", "type": "UnexpectedResponse"}))); None }
+        Err(e) => { let (code, message, kind) = classify(&e); st.events.write(Kind::NestedFailed, None, Some(word), Some(json!({"code": code, "message": message, "type": kind}))); None }
+    }
+}
+
+fn outcome(result: Result<ServerResult, ServiceError>) -> Value {
+    match result {
+        Ok(ServerResult::CallToolResult(r)) => json!({"result": r.structured_content, "isError": r.is_error == Some(true)}),
+        Ok(_) => json!({"error": {"code": null, "message": "UnexpectedResponse: not a CallToolResult"}}),
+        Err(e) => { let (code, message, _) = classify(&e); json!({"error": {"code": code, "message": message}}) }
+    }
+}
+
+/// One tools/call, as tool.result records it. giveUpAfterMs, counted from the call's first form opening:
+/// RequestHandle::cancel, which sends notifications/cancelled for the call (service.rs).
+async fn call_tool(st: &State, peer: &Peer<RoleClient>, call: &CallData) -> Value {
+    let opened = Arc::new(Notify::new());
+    *st.form_opened.lock().unwrap() = Some(opened.clone());
+    let mut params = CallToolRequestParams::new(call.tool.clone());
+    params.arguments = Some(call.args.clone());
+    let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+    let limit = st.plan.call_timeout_ms;
+    let result = match peer.send_request_with_option(request, with_timeout(limit)).await {
+        Err(e) => outcome(Err(e)),
+        Ok(handle) => match call.give_up_after_ms {
+            None => outcome(handle.await_response().await),
+            Some(ms) => {
+                let mut handle = handle;
+                let give_up = async { opened.notified().await; tokio::time::sleep(Duration::from_millis(ms)).await };
+                tokio::select! {
+                    r = tokio::time::timeout(Duration::from_millis(limit), &mut handle.rx) => match r {
+                        Ok(Ok(r)) => outcome(r),
+                        Ok(Err(_)) => outcome(Err(ServiceError::TransportClosed)),
+                        Err(_) => outcome(Err(ServiceError::Timeout { timeout: Duration::from_millis(limit) })),
+                    },
+                    _ = give_up => match handle.cancel(Some(GIVE_UP_REASON.into())).await {
+                        Ok(()) => json!({"error": {"code": null, "message": format!("Cancelled: {GIVE_UP_REASON} (RequestHandle::cancel sent notifications/cancelled)")}}),
+                        Err(e) => outcome(Err(e)),
+                    },
+                }
+            }
+        },
+    };
+    *st.form_opened.lock().unwrap() = None;
+    result
+}
+
+async fn run(st: Arc<State>) -> Result<(), String> {
+    let service = Client(st.clone()).serve((tokio::io::stdin(), tokio::io::stdout())).await.map_err(|e| format!("initialize failed: {e}"))?;
+    let peer = service.peer().clone();
+    let info = peer.peer_info().map(|i| serde_json::to_value(&*i).unwrap_or(Value::Null)).unwrap_or(Value::Null);
+    st.events.write(Kind::Note, None, None, Some(json!({"negotiatedProtocol": info["protocolVersion"], "server": info["serverInfo"]["name"], "inline": false})));
+    let limit = Duration::from_millis(st.plan.call_timeout_ms);
+    if st.plan.list_tools_first {
+        let handle = peer.send_request_with_option(ClientRequest::ListToolsRequest(ListToolsRequest::default()), with_timeout(st.plan.call_timeout_ms)).await;
+        match handle.map_err(|e| e.to_string())?.await_response().await {
+            Ok(ServerResult::ListToolsResult(r)) => *st.listed.lock().unwrap() = r.tools.iter().map(|t| t.name.to_string()).collect(),
+            other => return Err(format!("tools/list failed: {}", other.map(|_| "UnexpectedResponse".to_string()).unwrap_or_else(|e| classify(&e).1))),
+        }
+    }
+    for call in &st.plan.calls {
+        *st.label.lock().unwrap() = call.label.clone();
+        st.events.write(Kind::CallStarted, None, None, Some(json!({"call": call.label})));
+        let mut detail = json!({"call": call.label});
+        detail.as_object_mut().unwrap().extend(call_tool(&st, &peer, call).await.as_object().unwrap().clone());
+        st.events.write(Kind::ToolResult, None, None, Some(detail));
+        if call.await_callbacks == Some(true) {
+            // A call that gave up may leave its form open: the next call waits for it (bounded).
+            let wait = async { loop {
+                let changed = st.changed.notified();
+                tokio::pin!(changed);
+                changed.as_mut().enable();
+                if st.running.lock().unwrap().get(&call.label).copied().unwrap_or(0) == 0 { break; }
+                changed.await;
+            } };
+            tokio::time::timeout(limit, wait).await.map_err(|_| format!("a callback of {} still ran after callTimeoutMs", call.label))?;
+        }
+    }
+    service.cancel().await.map_err(|e| format!("closing the session: {e}"))?;
+    st.events.write(Kind::Note, None, None, Some(json!({"sessionClosed": true})));
+    Ok(())
+}
+
+fn main() -> std::process::ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    let arg = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
+    let (Some(plan_file), Some(events_file)) = (arg("--plan"), arg("--events")) else {
+        eprintln!("rmcp-client: usage: rmcp-client --plan PLAN.json --events EVENTS.jsonl");
+        return 2.into();
+    };
+    let plan = std::fs::read_to_string(&plan_file).map_err(|e| e.to_string())
+        .and_then(|text| serde_json::from_str::<SessionPlan>(&text).map_err(|e| e.to_string()))
+        .and_then(|plan| check_plan(&plan).map(|_| plan));
+    let plan = match plan { Ok(p) => p, Err(e) => { eprintln!("rmcp-client: bad plan {plan_file}: {e}"); return 2.into(); } };
+    let capabilities: ClientCapabilities = match serde_json::from_value(Value::Object(plan.capabilities.clone())) {
+        Ok(c) => c, Err(e) => { eprintln!("rmcp-client: bad plan {plan_file}: capabilities: {e}"); return 2.into(); }
+    };
+    let file = match std::fs::File::create(&events_file) { Ok(f) => f, Err(e) => { eprintln!("rmcp-client: cannot write {events_file}: {e}"); return 2.into(); } };
+    let mut info = ClientConfig::new(capabilities, Implementation::new("reentrancy-lab-client-rmcp", "0.1.0"));
+    info.protocol_version = ProtocolVersion::V_2025_11_25;
+    let st = Arc::new(State {
+        plan, events: Events(Mutex::new(file)), info, listed: Mutex::default(), label: Mutex::default(), callbacks: Mutex::new(0),
+        running: Mutex::default(), changed: Notify::new(), form_opened: Mutex::default(),
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("tokio runtime");
+    let code = match runtime.block_on(run(st.clone())) {
+        Ok(()) => 0,
+        Err(e) => {
+            st.events.write(Kind::Note, None, None, Some(json!({"sessionError": {"code": null, "message": e, "type": "rmcp"}})));
+            eprintln!("rmcp-client: session failed: {e}");
+            1
+        }
+    };
+    // tokio's stdin reader is a blocking thread that waits for EOF: do not wait for it on the way out.
+    runtime.shutdown_background();
+    std::process::exit(code)
+}
