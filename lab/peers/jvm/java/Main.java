@@ -1,0 +1,2 @@
+package lab;
+public class Main { public static void main(String[] a) {} }
