@@ -25,6 +25,7 @@ import io.modelcontextprotocol.kotlin.sdk.types.RequestId
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.CoroutineScope
+import kotlinx.coroutines.TimeoutCancellationException
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.async
 import kotlinx.coroutines.coroutineScope
@@ -51,6 +52,7 @@ import kotlin.time.Duration.Companion.milliseconds
 
 // Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/perform.ts GIVE_UP_REASON.
 const val CLOSE_WAIT_MS = 500
+const val BACKSTOP_MS = 1_000
 const val GIVE_UP_REASON = "the client gave up on the call while its form was open"
 val KINDS = setOf(
     "call.started", "callback.entered", "callback.left", "callback.aborted", "nested.sent", "nested.ok",
@@ -98,6 +100,13 @@ class Observed(private val inner: Transport, private val lastElicit: AtomicRefer
         block(message)
     }
 }
+
+/** Every SDK request with the SDK's own limit (RequestOptions.timeout) and, 1 s later, the driver's
+ *  backstop (a coroutine withTimeout), so no wait is open-ended: in 0.14 the SDK's limit bounds only the
+ *  send, not the wait for the reply (shared/Protocol.kt:503-509; fixed in 0.15.0, :856-859). Which one
+ *  fired is in the error's type: McpException -32001 (the SDK's) or TimeoutCancellationException (ours). */
+suspend fun <T> bounded(limitMs: Int, send: suspend (RequestOptions) -> T): T =
+    withTimeout((limitMs + BACKSTOP_MS).milliseconds) { send(RequestOptions(timeout = limitMs.milliseconds)) }
 
 class Driver(private val plan: Plan, private val events: Events) {
     private val client = Client(
@@ -153,11 +162,15 @@ class Driver(private val plan: Plan, private val events: Events) {
         var known = listed
         b.nested?.let { nested ->
             // the SDK's own per-request limit (RequestOptions.timeout)
-            val options = RequestOptions(timeout = nested.timeoutMs.milliseconds)
             events.write("nested.sent", method = nested.method)
             try {
-                if (nested.method == "tools/list") known = client.listTools(options = options).tools.map { it.name }.toSet()
-                else client.ping(options)
+                bounded(nested.timeoutMs) { options ->
+                    if (nested.method == "tools/list") known = client.listTools(options = options).tools.map { it.name }.toSet()
+                    else client.ping(options)
+                }
+            } catch (e: TimeoutCancellationException) {
+                events.write("nested.failed", method = nested.method, detail = errorDetail(e))
+                return otherwise
             } catch (e: CancellationException) {
                 throw e
             } catch (e: Throwable) {
@@ -180,8 +193,10 @@ class Driver(private val plan: Plan, private val events: Events) {
         val request = CallToolRequest(CallToolRequestParams(name = call.tool, arguments = call.args))
         val job = async {
             try {
-                val r = client.callTool(request, RequestOptions(timeout = limit))
+                val r = bounded(plan.callTimeoutMs) { client.callTool(request, it) }
                 buildJsonObject { put("result", r.structuredContent ?: JsonNull); put("isError", r.isError == true) }
+            } catch (e: TimeoutCancellationException) {
+                buildJsonObject { put("error", buildJsonObject { put("code", JsonNull); put("message", "TimeoutCancellationException: ${e.message}") }) }
             } catch (e: CancellationException) {
                 throw e
             } catch (e: Throwable) {
@@ -208,7 +223,7 @@ class Driver(private val plan: Plan, private val events: Events) {
         }
         client.connect(Observed(StdioClientTransport(System.`in`.asSource().buffered(), System.out.asSink().buffered()), lastElicit))
         events.write("note", detail = buildJsonObject { put("server", client.serverVersion?.name ?: "?") })
-        if (plan.listToolsFirst) listed = client.listTools(options = RequestOptions(timeout = limit)).tools.map { it.name }.toSet()
+        if (plan.listToolsFirst) listed = bounded(plan.callTimeoutMs) { client.listTools(options = it) }.tools.map { it.name }.toSet()
         for (call in plan.calls) {
             label = call.label
             events.write("call.started", detail = buildJsonObject { put("call", call.label) })
