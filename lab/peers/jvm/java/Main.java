@@ -1,2 +1,0 @@
-package lab;
-public class Main { public static void main(String[] a) {} }
