@@ -28,6 +28,8 @@ export const PROBE_TABLE: { client: string; loop: DispatchModel; verdict: LoopVe
   { client: "py", loop: "sdk", verdict: "concurrent" },
   { client: "py-inline", loop: "sdk", verdict: "serial" },
   { client: "ts2", loop: "sdk", verdict: "concurrent" },
+  { client: "kotlin-0.14", loop: "sdk", verdict: "serial" },
+  { client: "kotlin", loop: "sdk", verdict: "concurrent" },
 ];
 
 /** The probe run every client peer gets: the loop probe, the fan-out probe, then a calculate. */
