@@ -2,6 +2,7 @@
 // define its CachedBuild beside its driver and add it here.
 import type { CachedBuild } from "./cached-build.js";
 import { GO_BUILD } from "./go/index.js";
+import { JVM_BUILD } from "./jvm/build.js";
 import { RMCP_BUILD } from "./rmcp/index.js";
 
-export const PEER_BUILDS: CachedBuild[] = [GO_BUILD, RMCP_BUILD];
+export const PEER_BUILDS: CachedBuild[] = [GO_BUILD, RMCP_BUILD, JVM_BUILD];

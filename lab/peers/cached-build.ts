@@ -55,7 +55,8 @@ export function toolchainVersion(toolchain: readonly string[]): string | undefin
   if (!command) return undefined;
   const r = spawnSync(command, args, { encoding: "utf8", timeout: 30_000 });
   if (r.error || r.status !== 0) return undefined;
-  return `${r.stdout}${r.stderr}`.trim().split("\n")[0];
+  // Maven colours its banner (-v) even in batch mode: keep the line plain
+  return `${r.stdout}${r.stderr}`.replace(/\x1b\[[0-9;]*m/g, "").trim().split("\n")[0];
 }
 
 /** undefined when the build is current; else one line saying why the peer cannot run. Reads files only. */

@@ -32,6 +32,8 @@ export const PROBE_TABLE: { client: string; loop: DispatchModel; verdict: LoopVe
   { client: "py1", loop: "sdk", verdict: "serial" },
   { client: "go", loop: "sdk", verdict: "concurrent" },
   { client: "rmcp", loop: "sdk", verdict: "concurrent" },
+  { client: "kotlin-0.14", loop: "sdk", verdict: "serial" },
+  { client: "kotlin", loop: "sdk", verdict: "concurrent" },
 ];
 
 /** The probe run every client peer gets: the loop probe, the fan-out probe, then a calculate. */

@@ -1,0 +1,39 @@
+// The JVM client peers: the MCP Kotlin SDK 0.14.0, and 0.15.0 (the first release with concurrent
+// dispatch, kotlin-sdk PR #884), each a driver program in its own process
+// (lab/peers/jvm/), built by one Maven build into build/jvm/ (build.ts). Each speaks MCP on its own
+// stdin/stdout; the lab records the wire on its side of the pipe.
+import { buildProblem } from "../cached-build.js";
+import type { ClientPeer } from "../types.js";
+import { JVM_BUILD, jvmJar } from "./build.js";
+
+// C1 only and the default class-data sharing: start-up options, nothing the SDK can observe.
+const JVM_FLAGS = ["-XX:TieredStopAtLevel=1", "-Xshare:auto"];
+
+function jvmClient(name: string, module: string, sdk: string, meaning: string): ClientPeer {
+  return {
+    name,
+    sdk,
+    loops: ["sdk"],
+    meaning,
+    era: "2025-11-25",
+    unavailable: () => buildProblem(JVM_BUILD),
+    driver: {
+      kind: "process",
+      command: (planFile, eventsFile) => ({ command: "java", args: [...JVM_FLAGS, "-jar", jvmJar(module), "--plan", planFile, "--events", eventsFile] }),
+    },
+  };
+}
+
+export const KOTLIN_014_CLIENT = jvmClient(
+  "kotlin-0.14",
+  "kotlin-0.14",
+  "io.modelcontextprotocol:kotlin-sdk-client 0.14.0",
+  "the Kotlin SDK 0.14.0 coroutine Client as shipped: its transport's read loop awaits each inbound request's handler (Protocol.kt:241-249, kotlin-sdk #176)",
+);
+
+export const KOTLIN_CLIENT = jvmClient(
+  "kotlin",
+  "kotlin-0.15",
+  "io.modelcontextprotocol:kotlin-sdk-client 0.15.0",
+  "the Kotlin SDK 0.15.0 coroutine Client as shipped: the first release whose Protocol launches each inbound handler after initialization (kotlin-sdk PR #884)",
+);

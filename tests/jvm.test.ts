@@ -1,0 +1,68 @@
+// The JVM peers (lab/peers/jvm/): a missing build is one line in `unavailable()`; and ONE real
+// kotlin-0.14 run (nested, against ts1, over stdio), shared by the tests here: the Kotlin SDK
+// 0.14.0 deadlocks on the nested request inside its elicitation handler until the driver's own
+// backstop ends the wait, and the expectation rejects that run's evidence when it is corrupted.
+import "./support/child-pids.js";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { expectationFor } from "../lab/check/expectations.js";
+import { resultsOf, verify } from "../lab/check/verify.js";
+import { buildProblem } from "../lab/peers/cached-build.js";
+import { JVM_BUILD } from "../lab/peers/jvm/build.js";
+import { KOTLIN_014_CLIENT, KOTLIN_CLIENT } from "../lab/peers/jvm/index.js";
+import { TS1_SERVER } from "../lab/peers/ts1/index.js";
+import { readVersions } from "../lab/peers/versions.js";
+import { runCase, type RunRecord } from "../lab/session/pipeline.js";
+import { findScenario } from "../scenarios/index.js";
+import { copy } from "./support/runs.js";
+
+const missing = KOTLIN_014_CLIENT.unavailable();
+let shared: Promise<RunRecord> | undefined;
+const run = () =>
+  (shared ??= runCase(findScenario("nested")!, "sdk", { client: KOTLIN_014_CLIENT, server: TS1_SERVER, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions()).then((r) => r.runs[0]!));
+const failures = (r: RunRecord) => r.verdicts.filter((v) => !v.ok).map((v) => `${v.check}: ${v.details.join("; ")}`);
+
+test("a JVM build whose jar is missing makes its peers unavailable, in one line naming the fix", () => {
+  const line = buildProblem({ ...JVM_BUILD, outputs: [...JVM_BUILD.outputs, "/nonexistent/build/jvm/none.jar"] });
+  assert.ok(line !== undefined);
+  assert.not.match(line, "\n");
+  assert.match(line, /^jvm is not built \(.*none\.jar missing\): run `npm run setup` on a machine with mvn$/);
+  // and the stamp: a changed input means an old build
+  assert.is(buildProblem({ ...JVM_BUILD, toolchain: ["mvn", "-v", "--changed"] }), "jvm's build is older than its sources: run `npm run setup`");
+});
+
+test("kotlin-0.14 and kotlin can run here (npm run setup built them)", () => {
+  assert.is(missing, undefined, missing);
+  assert.is(KOTLIN_CLIENT.unavailable(), undefined);
+  run().catch(() => undefined); // reported by the tests that read it
+});
+
+test("kotlin-0.14 -> ts1 (nested): passes expected/nested.sdk.kotlin-0.14.json; the nested wait ends by the driver's backstop, not the SDK's limit", async () => {
+  const r = await run();
+  assert.equal(failures(r), []);
+  assert.is(r.fault, undefined);
+  assert.equal(resultsOf(r.events), { first: { status: "cancelled", computed: false, value: null }, recovery: { status: "calculated", computed: true, value: 21 } });
+  const failed = r.events.find((e) => e.kind === "nested.failed")!;
+  // RequestOptions.timeout bounds only the send (Protocol.kt:505-509): the outer coroutine timeout fired
+  assert.is(failed.detail?.type, "TimeoutCancellationException");
+  assert.is(failed.detail?.code, null);
+  // the reply was on the wire before the wait ended: the loop did not read it
+  const reply = r.wire.find((f) => f.from === "server" && f.label.method === "tools/list" && f.label.frameType === "result");
+  assert.ok(reply, "the nested reply is on the wire");
+});
+
+test("kotlin-0.14: the expectation rejects the real run with the nested request passed, or the callback leaving before it failed", async () => {
+  const r = await run();
+  const { expectation } = expectationFor("nested", "sdk", { client: "kotlin-0.14", server: "ts1" })!;
+  const failed = (events: typeof r.events) => verify({ events, wire: r.wire, transport: "stdio" }, expectation).filter((v) => !v.ok).map((v) => v.check);
+  assert.equal(failed(r.events), [], "the real run itself must pass");
+  const passed = copy(r.events).map((e) => (e.kind === "nested.failed" ? { ...e, kind: "nested.ok" as const, detail: undefined } : e));
+  assert.ok(failed(passed).includes("nested requests"), "a nested request that passed was accepted");
+  const early = copy(r.events);
+  const left = early.find((e) => e.kind === "callback.left" && e.detail?.call === "first")!;
+  const nested = early.find((e) => e.kind === "nested.failed")!;
+  [left.seq, nested.seq] = [nested.seq, left.seq];
+  assert.ok(failed(early).some((c) => c.startsWith("order: the callback gives up only after the nested request failed")), "a callback that left before its nested request failed was accepted");
+});
+
+test.run();
