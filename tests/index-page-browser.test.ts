@@ -48,7 +48,7 @@ if (!existsSync(CHROMIUM) && process.env.CI !== "true") {
       page.setDefaultTimeout(10_000);
       const pageErrors: string[] = [];
       page.on("pageerror", (error) => pageErrors.push(error.message));
-      await page.goto(pathToFileURL(join(out, "index.html")).href);
+      await page.goto(pathToFileURL(join(out, "latest", "index.html")).href);
 
       // Every run in the folder, and the count the page states.
       assert.is(await page.locator("[data-run]").count(), 2);
