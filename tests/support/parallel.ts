@@ -19,7 +19,7 @@ const WEIGHT: Record<string, number> = {
   "cli-output.test.ts": 3, "verifier-mutations.test.ts": 3, "vocabulary.test.ts": 3,
   "contract-mutations.test.ts": 2, "contract.test.ts": 2, "index-page.test.ts": 2,
   "peers-axis.test.ts": 2, "py-modern.test.ts": 3, "ts2-peers.test.ts": 2, "ts2-vocabulary.test.ts": 2,
-  "zz-no-child-left.test.ts": 2, "interrupt.test.ts": 10, "ci-tools.test.ts": 4, "render-text.test.ts": 1, "versions.test.ts": 1,
+  "zz-no-child-left.test.ts": 2, "interrupt.test.ts": 10, "ci-tools.test.ts": 4, "hostile-input.test.ts": 5, "render-text.test.ts": 1, "versions.test.ts": 1,
 };
 const GROUPS = 3;
 /** Every wait has a bound: the whole suite. */
