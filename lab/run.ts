@@ -7,7 +7,9 @@ import { ExpectationError } from "./check/expectations.js";
 import { compareModelWithReal, renderModelVerdict, storyFacts, type Comparison, type ModelVerdict } from "./check/model-vs-real.js";
 import { writeIndexPage } from "./cli/index-page.js";
 import { planMatrix } from "./cli/matrix.js";
-import { defaultOutDir, ensureWritableFolder, OutputError, runOutputPath, shown, writeJsonAtomic } from "./cli/output.js";
+import { defaultOutDir, OutputError, runOutputPath, shown, writeAtomic, writeJsonAtomic } from "./cli/output.js";
+import { cleanMain, openInvocation, writeStoreIndex, type Invocation } from "./cli/store.js";
+import { groupNotRun, notRunLines, notRunText } from "./cli/not-run.js";
 import { runCase, type CaseReport } from "./session/pipeline.js";
 import { renderRun, renderSummary } from "./render/report.js";
 import { wantsColor } from "./render/swimlane.js";
@@ -39,7 +41,25 @@ const COMMANDS: Record<string, Command> = {
   peers: async (argv) => (await import("./cli/peers.js")).main(argv),
   serve: async (argv) => (await import("./cli/serve.js")).main(argv),
   docs: async (argv) => (await import("./cli/docs.js")).main(argv),
+  clean: cleanMain,
 };
+
+/** The invocation under way, for the signal handler: what finished is on disk, this says how much. */
+let current: { inv: Invocation; done: number; total: number } | undefined;
+
+/** Interrupted: the finished sessions are on disk already; write the pages, say so in one line. */
+function interrupted(signal: string): void {
+  if (!current) return;
+  const { inv, done, total } = current;
+  try {
+    writeAtomic(join(inv.dir, "interrupted.txt"), `${signal} after ${done} of ${total} cases\n`);
+    writeIndexPage(inv.dir);
+    writeStoreIndex(inv.root);
+  } catch (error) {
+    console.error(`error: ${(error as Error).message}`);
+  }
+  console.error(`interrupted after ${done} of ${total} cases; evidence in ${shown(inv.dir)}`);
+}
 
 async function runScenarios(args: RunArgs): Promise<number> {
   const versions = readVersions();
@@ -47,45 +67,68 @@ async function runScenarios(args: RunArgs): Promise<number> {
   const scenarios: Scenario[] = args.target === "all" ? [...SCENARIOS] : [findScenario(args.target)!];
   // Load every expectation before running anything: a malformed file is a usage error.
   const matrix = planMatrix({ ...args, scenarios, all: args.target === "all" });
-  for (const line of matrix.unavailable) console.error(`not run: ${line}`);
+  const notRun = [...matrix.unavailable];
   for (const s of scenarios) {
     const skipped = s.notOver?.transports.filter((t) => args.transports.includes(t)) ?? [];
-    if (skipped.length) console.error(`not run: ${s.name} over ${skipped.join(", ")}: ${s.notOver!.why}`);
+    if (skipped.length) notRun.push({ subject: `${s.name} over ${skipped.join(", ")}`, why: s.notOver!.why });
   }
+  const groups = groupNotRun(notRun);
+  const lines = notRunLines(groups);
+  for (const line of lines) console.error(line);
   const color = !args.json && wantsColor(process.stdout);
-  // A folder that cannot take the output is a usage error found before any session runs.
-  const outDir = ensureWritableFolder(args.outDir ?? defaultOutDir(args.expectedDir));
+  // A folder of its own in the store, made before any session runs (a bad root is exit 2).
+  const inv = openInvocation(args.outDir ?? defaultOutDir(), args.target);
+  const outDir = inv.dir;
+  if (groups.length) writeAtomic(join(outDir, "not-run.txt"), notRunText(groups));
+  if (lines.some((l) => l.endsWith("…"))) console.error(`not run: the full reasons are in ${shown(join(outDir, "not-run.txt"))}`);
+  current = { inv, done: 0, total: matrix.work.length };
   const reports: CaseReport[] = [];
-  const written: string[] = [];
+  const written = new Set<string>();
+  const suffix = args.onDeadlock === "break" ? ".break" : "";
   for (const { scenario, column, expectation } of matrix.work) {
-    const report = await runCase(
-      scenario,
-      column.loop,
-      { client: column.client, server: column.server, transports: args.transports, repeat: args.repeat, onDeadlock: args.onDeadlock, expectedDir: args.expectedDir },
-      versions,
-      expectation,
-    );
-    const suffix = args.onDeadlock === "break" ? ".break" : "";
-    reports.push(report);
-    // Written before anything is judged, so a failing run keeps its evidence. If the write
-    // fails anyway, the run is still printed (what ran is not lost) before the one-line error.
-    let saved = false;
+    // Each session's evidence is written the moment it finishes, before anything is judged, so
+    // a failing run or an interrupt keeps it.
+    let writeError: unknown;
+    const save = (sofar: CaseReport) => {
+      if (writeError) return;
+      try {
+        const file = runOutputPath(outDir, scenario.name, sofar.column, suffix);
+        writeJsonAtomic(file, sofar);
+        written.add(file);
+        for (const svg of writeRunSvgs(outDir, { ...sofar, runs: sofar.runs.slice(-1) }, suffix)) written.add(svg);
+      } catch (error) {
+        writeError = error; // the case runs on; the error is raised once it is printed
+      }
+    };
+    let report: CaseReport | undefined;
     try {
-      const file = runOutputPath(outDir, scenario.name, report.column, suffix);
-      writeJsonAtomic(file, report);
-      written.push(file, ...writeRunSvgs(outDir, report, suffix));
-      saved = true;
+      report = await runCase(
+        scenario,
+        column.loop,
+        { client: column.client, server: column.server, transports: args.transports, repeat: args.repeat, onDeadlock: args.onDeadlock, expectedDir: args.expectedDir, onRun: save },
+        versions,
+        expectation,
+      );
+      save(report);
     } finally {
-      if (!args.json) for (const run of report.runs) console.log(`${renderRun(report, run, color)}\n`);
-      else if (!saved) console.log(JSON.stringify(reports.map((r) => jsonSummary(r, outDir)), null, 2));
+      // If a write failed, what ran is still printed before the one-line error.
+      if (report) reports.push(report);
+      if (!args.json && report) for (const run of report.runs) console.log(`${renderRun(report, run, color)}\n`);
+      else if (writeError) console.log(JSON.stringify(reports.map((r) => jsonSummary(r, outDir)), null, 2));
     }
+    if (writeError) throw writeError;
+    current.done++;
   }
   const models = modelChecks(reports);
   if (models.length > 0) writeJsonAtomic(join(outDir, "model-vs-real.json"), models);
   // The page lists every run in the folder, this command's and earlier ones'.
   writeIndexPage(outDir);
+  writeStoreIndex(inv.root);
+  current = undefined;
   if (args.json) console.log(JSON.stringify(reports.map((r) => jsonSummary(r, outDir)), null, 2));
-  else console.log(`${renderSummary(reports, color, { outDir: shown(outDir), files: written.map((f) => shown(f)) })}${models.map((m) => `\n\n${renderModelVerdict(m)}`).join("")}`);
+  else console.log(`${renderSummary(reports, color, { outDir: shown(outDir), files: [...written].map((f) => shown(f)) })}${models.map((m) => `
+
+${renderModelVerdict(m)}`).join("")}`);
   return reports.every((r) => r.ok) && models.every((m) => m.ok) ? 0 : 1;
 }
 
@@ -176,6 +219,11 @@ export async function main(argv: string[]): Promise<number> {
 if (import.meta.url === `file://${process.argv[1]}`) {
   // Interrupted or terminated: leave through process.exit so that the exit handlers run (stdio
   // children killed by their handles, the children's event files removed).
-  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) process.once(signal, () => process.exit(code));
+  // The evidence of every finished session is on disk already; the handler writes the pages.
+  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const)
+    process.once(signal, () => {
+      interrupted(signal);
+      process.exit(code);
+    });
   process.exitCode = await main(process.argv.slice(2));
 }

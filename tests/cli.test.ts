@@ -2,9 +2,9 @@
 // In this process (runMain) except where the process boundary is the point (runCli).
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { parseArgs } from "../lab/cli/args.js";
 import { ROOT, runCli, runMain } from "./support/cli.js";
 
@@ -86,11 +86,15 @@ test("nested under serial shows the held reply, the timeout, the late dispatch a
     assert.match(r.stdout, /LATE: its requester already gave up/);
     assert.match(r.stdout, /SDK onerror: Received a response for an unknown message ID: \{/);
     assert.match(r.stdout, /recovery = calculated \(21\)/);
-    assert.match(r.stdout, `\nrun output in ${out}/: nested.serial.json, nested.serial.memory-1.svg\n`);
-    const report = JSON.parse(readFileSync(join(out, "nested.serial.json"), "utf8"));
+    // the invocation's own folder in the store at out, which latest names
+    const mine = realpathSync(join(out, "latest"));
+    assert.match(mine, /\/\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z-nested$/);
+    assert.match(r.stdout, `\nrun output in ${mine}/: nested.serial.json, nested.serial.memory-1.svg\n`);
+    const report = JSON.parse(readFileSync(join(mine, "nested.serial.json"), "utf8"));
     assert.is(report.versions.sdk, "1.32.2");
     assert.ok(report.runs[0].wire.length > 10);
-    assert.equal(readdirSync(out).sort(), ["index.html", "nested.serial.json", "nested.serial.memory-1.svg"]);
+    assert.equal(readdirSync(mine).sort(), ["index.html", "nested.serial.json", "nested.serial.memory-1.svg"]);
+    assert.equal(readdirSync(out).sort(), [basename(mine), "index.html", "latest"]);
   }));
 
 test("--on-deadlock break shows in the run header, the summary line and --json", () =>
@@ -103,7 +107,7 @@ test("--on-deadlock break shows in the run header, the summary line and --json",
     const json = await runMain([...args, "--json"]);
     const [summary] = JSON.parse(json.stdout);
     assert.is(summary.onDeadlock, "break");
-    assert.is(summary.output.report, join(out, "nested.serial.break.json"));
+    assert.is(summary.output.report, join(realpathSync(join(out, "latest")), "nested.serial.break.json"));
   }));
 
 test("--json carries the parity verdicts of both sides", () =>
@@ -129,11 +133,11 @@ test("a failing expectation exits 1, keeps JSON and SVG, and names the failing c
     assert.match(r.stdout, "$.first.value: expected integer 22, got integer 21");
     const summary = r.stdout.slice(r.stdout.lastIndexOf("\nsummary\n"));
     assert.match(summary, "\nfailing checks\n  FAIL fixed-fixture · sdk · memory #1\n      results (type-aware)\n");
-    const report = JSON.parse(readFileSync(join(out, "fixed-fixture.sdk.json"), "utf8"));
+    const report = JSON.parse(readFileSync(join(out, "latest", "fixed-fixture.sdk.json"), "utf8"));
     assert.is(report.ok, false);
     assert.is(report.expectedFile, file);
     assert.ok(report.runs[0].wire.length > 0, "the evidence is kept");
-    assert.ok(readdirSync(out).some((f) => f.endsWith(".svg")));
+    assert.ok(readdirSync(join(out, "latest")).some((f) => f.endsWith(".svg")));
   }));
 
 test("a malformed expectation exits 2 naming the file and the path inside it", () =>

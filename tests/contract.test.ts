@@ -66,14 +66,14 @@ test("contract calculate over memory prints the table, writes run-output/contrac
     assert.match(r.stdout, /accept_valid\s+memory\s+accept\s+calculated\s+true\s+21/);
     assert.match(r.stdout, /accept_wrong_type\s+memory\s+accept\s+invalid_content\s+false\s+null\s+server SDK/);
     assert.match(r.stdout, /unsupported_unchecked_diagnostic\s+memory\s+-\s+protocol_error\s+false\s+null\s+client SDK\s+client SDK: no handler \(-32601\)/);
-    const report = JSON.parse(readFileSync(join(out, "contract.json"), "utf8"));
+    const report = JSON.parse(readFileSync(join(out, "latest", "contract.json"), "utf8"));
     assert.is(report.ok, true);
     assert.is(report.dispatch, "sdk");
     assert.is(report.versions.sdk, "1.32.2");
     assert.is(report.cases.length, CASE_NAMES.length);
     assert.ok(report.cases.every((c: { runs: { wire: unknown[] }[] }) => c.runs.length === 1 && c.runs[0]!.wire.length >= 4));
     // The results page (lab/cli/index-page.ts) lists every contract run, and the table's rows.
-    const page = readFileSync(join(out, "index.html"), "utf8");
+    const page = readFileSync(join(out, "latest", "index.html"), "utf8");
     assert.is(page.match(/data-scenario="contract"/g)?.length, CASE_NAMES.length);
     assert.is(report.rows.length, CASE_NAMES.length);
   } finally {

@@ -66,7 +66,9 @@ function assertNothingLeft(run: SessionEvidence): void {
     assert.is(e.http.portReleased, true);
     assert.not.ok(isListening(e.http.port), `port ${e.http.port} is not listening`);
   }
-  assert.ok(e.http.requests.length > 0 || e.exitCode !== null, "the evidence is kept");
+  // kept, both halves: how the child ended, and every request sent once it had said its port
+  assert.ok(e.exitCode !== null || e.signal !== null, `the child's end is in the evidence (exit ${e.exitCode}, signal ${e.signal})`);
+  if (e.http.port !== null) assert.ok(e.http.requests.length > 0, "the requests sent to the child are in the evidence");
 }
 
 for (const [scenario, dispatch] of [["nested", "sdk"], ["nested", "serial"], ["fan-out", "sdk"]] as const) {

@@ -177,12 +177,13 @@ test("the CLI writes one SVG per run next to its JSON", async () => {
   try {
     const r = await runMain(["nested", "--dispatch", "sdk", "--transport", "memory", "--repeat", "2", "--out", out]);
     assert.is(r.code, 0, r.stderr);
-    assert.ok(existsSync(join(out, "nested.sdk.json")));
+    const dir = join(out, "latest"); // this invocation's folder in the store
+    assert.ok(existsSync(join(dir, "nested.sdk.json")));
     for (const repeat of [1, 2]) {
-      const file = join(out, svgFileName("nested", "sdk", "", "memory", repeat));
+      const file = join(dir, svgFileName("nested", "sdk", "", "memory", repeat));
       assert.ok(existsSync(file), file);
       const root = parseXml(readFileSync(file, "utf8"));
-      const report = JSON.parse(readFileSync(join(out, "nested.sdk.json"), "utf8"));
+      const report = JSON.parse(readFileSync(join(dir, "nested.sdk.json"), "utf8"));
       assert.is(byClass(root, "frame").length, report.runs[repeat - 1].wire.length);
     }
   } finally {

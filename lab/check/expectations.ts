@@ -162,7 +162,9 @@ export function parseExpectation(text: string, file: string, schema: z.ZodType<u
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new ExpectationError(`${file}: not valid JSON: ${(error as Error).message}`);
+    // JSON.parse quotes the text around the fault, newlines and all: one line, cut short
+    const why = (error as Error).message.replace(/\s+/g, " ");
+    throw new ExpectationError(`${file}: not valid JSON: ${why.length > 200 ? `${why.slice(0, 199)}…` : why}`);
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {

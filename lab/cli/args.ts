@@ -26,6 +26,7 @@ export const USAGE = `usage: tsx lab/run.ts <scenario|all|list> [options]
        tsx lab/run.ts card [--client ...] [--server ...]           the report card: every client peer against every server peer
        tsx lab/run.ts notebooks [--check]                          rewrite or check notebooks/
        tsx lab/run.ts peers                                        every peer, its version, whether it can run here
+       tsx lab/run.ts clean --keep N [--out DIR]                   remove all but the N newest invocations from the store
        tsx lab/run.ts serve                                        the server with the probe tools on stdio, for any MCP client
        tsx lab/run.ts bench [--strict]                             benchmarks, each goal met or MISSED
        tsx lab/run.ts soak [--runs N] [--transport ...] [--load K] the matrix N times, optionally under load
@@ -41,12 +42,14 @@ options:
                                  both: memory and stdio (what it always meant)
   --repeat N                     fresh sessions per case (default 2)
   --on-deadlock wait|break       serial only: let the SDK timeout fire, or fail the nested
-                                 request the moment the cycle is detected (default wait)
+                                 request the moment the cycle is detected (default wait;
+                                 break alone means --dispatch serial; with sdk it is refused)
   --json                         print the reports as JSON instead of swimlanes
-  --out DIR                      where run output goes (default run-output/; with --expected
-                                 DIR, DIR/run-output/, so the real evidence is never replaced)
+  --out DIR                      the store's root (default run-output/): each invocation writes
+                                 to DIR/<UTC time>-<command>/, DIR/latest points at the newest,
+                                 DIR/index.html lists them; nothing is replaced (see \`clean\`)
   --expected DIR                 read expectations from DIR instead of expected/
-                                 (contract: DIR/contract/); to try expectations of your own
+                                 (contract: DIR/contract/); output still goes to the store
   --option=value                 the same as --option value, for every option`;
 
 export function valueOf(argv: string[], i: number, flag: string): string {
@@ -98,11 +101,13 @@ export function parseArgs(argv: string[], transportNames: string[]): RunArgs {
     servers: undefined,
     rest: [],
   };
+  let dispatchGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     switch (arg) {
       case "--dispatch": {
         const v = valueOf(argv, i++, arg);
+        dispatchGiven = true;
         if (v === "both") args.dispatch = [...DISPATCH_MODELS];
         else if ((DISPATCH_MODELS as readonly string[]).includes(v)) args.dispatch = [v as DispatchModel];
         else throw new UsageError(`--dispatch must be sdk, serial or both, not '${v}'`);
@@ -128,7 +133,9 @@ export function parseArgs(argv: string[], transportNames: string[]): RunArgs {
       }
       case "--client":
       case "--server": {
-        const names = valueOf(argv, i++, arg).split(",").filter(Boolean);
+        const value = valueOf(argv, i++, arg);
+        const names = value.split(",").map((n) => n.trim());
+        if (names.some((n) => n === "")) throw new UsageError(`${arg} takes peer names separated by commas, with none empty (got '${value}'); see \`peers\``);
         if (arg === "--client") args.clients = names;
         else args.servers = names;
         break;
@@ -150,5 +157,10 @@ export function parseArgs(argv: string[], transportNames: string[]): RunArgs {
     }
   }
   if (!args.target) throw new UsageError("name a scenario, or all, list or bench");
+  // Only the serial loop can deadlock, so only it has a deadlock to break.
+  if (args.onDeadlock === "break") {
+    if (!dispatchGiven) args.dispatch = ["serial"];
+    else if (args.dispatch.includes("sdk")) throw new UsageError(`--on-deadlock break applies to the serial loop only: the sdk loop cannot deadlock, so there is nothing to break (use --dispatch serial)`);
+  }
   return args;
 }

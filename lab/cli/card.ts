@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { cardDifferences, cardKey, loadExpectedCards, CARD_EXPECTED_DIR, type ExpectedCard } from "../check/card-expected.js";
 import { writeIndexPage } from "./index-page.js";
+import { openInvocation, writeStoreIndex } from "./store.js";
 import { CARD_ROWS, nestedCells, peakCell, pingCell, protocolCell, type CellValue, type RowId } from "../check/card.js";
 import { CANCEL_CARD_SCENARIOS, cancelCells, cancelCellsNotRun, type CancelRunEvidence } from "../check/card-cancel.js";
 import type { ChildSide } from "../transports/stdio.js";
@@ -142,6 +143,9 @@ export async function main(argv: string[]): Promise<number> {
     else if (flag === "--help" || flag === "-h") return console.log("usage: tsx lab/run.ts card [--client a,b] [--server a,b] [--dispatch sdk|serial] [--out DIR] [--expected DIR]"), 0;
     else throw new UsageError(`card: unknown option ${flag}`);
   }
+  // The card's own folder in the store, made before anything runs.
+  const inv = openInvocation(options.outDir, "card");
+  options.outDir = inv.dir;
   const card = await runCard(options);
   // `cells`: the flat list the index page shows (row, column, text, verdict); `columns`: the data.
   const cells = card.columns.flatMap((c) => CARD_ROWS.map((row) => ({ row: row.title, column: `${c.loop === "serial" ? `${c.client} (serial model)` : c.client} → ${c.server}`, text: c.cells[row.id]?.text ?? (c.differs[0] ?? "-"), verdict: c.differs.some((d) => d.startsWith(`${row.id}:`)) ? "unexpected" : (c.cells[row.id]?.tone ?? "n/a") })));
@@ -149,6 +153,7 @@ export async function main(argv: string[]): Promise<number> {
   writeIndexPage(options.outDir);
   writeAtomic(join(options.outDir, "card.md"), renderCardMarkdown(card, { links: true }));
   writeAtomic(join(options.outDir, "card.svg"), renderCardSvg(card));
+  writeStoreIndex(inv.root);
   console.log(renderCardText(card));
   const bad = card.columns.filter((c) => c.differs.length > 0);
   for (const c of bad) for (const d of c.differs) console.log(`  DIFFERS ${c.key} · ${d}`);

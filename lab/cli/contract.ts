@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { parseArgs, splitEquals, UsageError } from "./args.js";
 import { contractRow, runContractScenario } from "../check/contract.js";
 import { selectContractWork } from "./contract-select.js";
-import { defaultOutDir, ensureWritableFolder, shown, writeJsonAtomic } from "./output.js";
+import { defaultOutDir, shown, writeJsonAtomic } from "./output.js";
+import { openInvocation, writeStoreIndex } from "./store.js";
 import { writeIndexPage } from "./index-page.js";
 import { DISPATCH_MEANING, type CaseReport } from "../session/pipeline.js";
 import { TRANSPORT_NAMES } from "../transports/index.js";
@@ -60,7 +61,8 @@ export async function main(argv: string[]): Promise<number> {
     throw error instanceof UsageError ? usage(error.message) : error;
   }
   const { work, skipped } = selected;
-  const outDir = ensureWritableFolder(args.outDir ?? defaultOutDir(args.expectedDir));
+  const inv = openInvocation(args.outDir ?? defaultOutDir(), "contract");
+  const outDir = inv.dir;
   const options = { server, transports, repeat: rest.includes("--repeat") ? args.repeat : 1, expectedDir: args.expectedDir };
   const reports: CaseReport[] = [];
   for (const w of work) reports.push(await runContractScenario(w.scenario, w.expectation, w.expectedFile, options, versions));
@@ -80,6 +82,7 @@ export async function main(argv: string[]): Promise<number> {
   // `rows` is the table as printed, so the index page shows it without re-deriving it.
   writeJsonAtomic(file, { command: "contract", server: serverName, serverSdk: server.sdk, dispatch: "sdk", dispatchMeaning: DISPATCH_MEANING.sdk, versions, ok, ...(skipped && { skipped }), cases: reports, rows });
   writeIndexPage(outDir);
+  writeStoreIndex(inv.root);
   if (args.json) {
     console.log(JSON.stringify({ ok, output: file, ...(skipped && { skipped }), rows }, null, 2));
     return ok ? 0 : 1;

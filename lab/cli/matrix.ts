@@ -15,10 +15,16 @@ export interface Work {
   expectation: Expectation;
 }
 
+/** Something asked for that will not run, and why: printed grouped by reason (lab/cli/not-run.ts). */
+export interface NotRun {
+  subject: string;
+  why: string;
+}
+
 export interface Matrix {
   work: Work[];
   /** peers that cannot run here, and pairings a scenario cannot apply to, with the reason */
-  unavailable: string[];
+  unavailable: NotRun[];
   /** pairings with no expectation (only when peers were not named) */
   unclaimed: string[];
 }
@@ -45,21 +51,31 @@ function pick<T extends { name: string }>(kind: string, registry: T[], names: st
   });
 }
 
+/** The first few of a list and how many more: error lines stay short. */
+export function listShort(items: string[], shown = 3): string {
+  return items.length <= shown ? items.join(", ") : `${items.slice(0, shown).join(", ")} and ${items.length - shown} more`;
+}
+
 export function planMatrix(request: MatrixRequest): Matrix {
   const named = request.clients !== undefined || request.servers !== undefined;
   const strict = !request.all || named;
-  const unavailable: string[] = [];
+  const unavailable: NotRun[] = [];
   const usable = <T extends ClientPeer | ServerPeer>(kind: string, peers: T[]) =>
     peers.filter((peer) => {
       const why = peer.unavailable();
-      if (why !== undefined) unavailable.push(`${kind} ${peer.name}: ${why}`);
+      if (why !== undefined) unavailable.push({ subject: `${kind} ${peer.name}`, why });
       return why === undefined;
     });
   const clients = usable("client", pick("client", CLIENT_PEERS, request.clients, request.all));
   const servers = usable("server", pick("server", SERVER_PEERS, request.servers, request.all));
   const work: Work[] = [];
   const unclaimed: string[] = [];
-  const refused: string[] = [];
+  const refused: NotRun[] = [];
+  for (const client of clients) {
+    const loops = request.dispatch.filter((d) => !client.loops.includes(d));
+    // said when a loop was asked for by name, or when the client has none of those asked for
+    if (loops.length && (request.dispatch.length === 1 || loops.length === request.dispatch.length)) unavailable.push({ subject: `client ${client.name}`, why: `has no ${loops.join(" or ")} loop (its loops: ${client.loops.join(", ")})` });
+  }
   for (const scenario of request.scenarios) {
     for (const client of clients) {
       for (const loop of request.dispatch.filter((d) => client.loops.includes(d))) {
@@ -68,10 +84,16 @@ export function planMatrix(request: MatrixRequest): Matrix {
           const id = `${scenario.name} ${columnId({ client: client.name, loop, server: server.name })}`;
           // The scenario's subject does not exist in this client's protocol era: not a missing expectation.
           if (scenario.notForEras?.eras.includes(client.era)) {
-            refused.push(`${id}: client ${client.name} speaks ${client.era}: ${scenario.notForEras.why}`);
+            refused.push({ subject: id, why: `client ${client.name} speaks ${client.era}: ${scenario.notForEras.why}` });
             continue;
           }
-          if (request.transports.every((t) => transportProblem(column, t) !== undefined || scenario.notOver?.transports.includes(t))) continue;
+          const problems = request.transports.map((t) => transportProblem(column, t) ?? (scenario.notOver?.transports.includes(t) ? `${scenario.name} is not run over ${t}` : undefined));
+          if (problems.every((p) => p !== undefined)) {
+            // said, never dropped silently; a scenario's own notOver is printed by the caller
+            const peerProblems = [...new Set(problems.filter((p, i) => !scenario.notOver?.transports.includes(request.transports[i]!)))];
+            if (peerProblems.length) refused.push({ subject: id, why: `cannot run over ${request.transports.join(", ")}: ${peerProblems.join("; ")}` });
+            continue;
+          }
           const found = expectationFor(scenario.name, loop, { client: client.name, server: server.name }, request.onDeadlock, request.expectedDir);
           if (found) work.push({ scenario, column, expectation: found.expectation });
           else unclaimed.push(id);
@@ -79,11 +101,18 @@ export function planMatrix(request: MatrixRequest): Matrix {
       }
     }
   }
-  if (strict && refused.length > 0 && !request.all) throw new UsageError(`not run: ${refused[0]}`);
+  const eraRefused = refused.filter((r) => r.why.includes(" speaks "));
+  if (strict && eraRefused.length > 0 && !request.all) throw new UsageError(`not run: ${eraRefused[0]!.subject}: ${eraRefused[0]!.why}`);
   unavailable.push(...refused);
   if (strict && unclaimed.length > 0 && !request.all) {
-    throw new UsageError(`no expectation written for ${unclaimed.join(", ")} (see README, "Which expectation applies")`);
+    throw new UsageError(`no expectation written for ${listShort(unclaimed)} (see README, "Which expectation applies")`);
   }
-  if (work.length === 0) throw new UsageError(`nothing to run: ${[...unavailable, ...unclaimed.map((u) => `${u}: no expectation`)].join("; ") || "no pairing fits the transports asked for"}`);
+  if (work.length === 0) {
+    // One line, the first cause: a peer or loop that cannot run, else the missing expectations.
+    const first = unavailable[0];
+    if (first) throw new UsageError(`nothing to run: ${first.subject}: ${first.why}${unavailable.length > 1 ? ` (and ${unavailable.length - 1} more reason(s))` : ""}`);
+    if (unclaimed.length) throw new UsageError(`nothing to run: no expectation written for any of the ${unclaimed.length} pairing(s) (${listShort(unclaimed)})${request.expectedDir ? ` in ${request.expectedDir}` : ""}`);
+    throw new UsageError("nothing to run: no scenario and peer fit the options given");
+  }
   return { work, unavailable, unclaimed };
 }

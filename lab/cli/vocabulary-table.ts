@@ -7,7 +7,8 @@
 import { join } from "node:path";
 import { existingFolder, splitEquals, UsageError, valueOf } from "./args.js";
 import { selectContractWork, type ContractWork } from "./contract-select.js";
-import { defaultOutDir, ensureWritableFolder, shown, writeJsonAtomic } from "./output.js";
+import { defaultOutDir, shown, writeJsonAtomic } from "./output.js";
+import { openInvocation, writeStoreIndex } from "./store.js";
 import { contractRow, elicitationReplies, runContractScenario, runLayer } from "../check/contract.js";
 import { differences } from "../check/compare.js";
 import { resultsOf } from "../check/verify.js";
@@ -69,7 +70,8 @@ export async function main(argv: string[]): Promise<number> {
     columns.push({ server, transport, work: selectContractWork(kinds.join(","), server.name, expectedDir).work });
   }
   if (columns.length === 0) throw new UsageError(`vocabulary: no server peer has vocabulary expectations here (${absent.join("; ")})`);
-  const outDir = ensureWritableFolder(outArg ?? defaultOutDir(expectedDir));
+  const inv = openInvocation(outArg ?? defaultOutDir(expectedDir), "vocabulary");
+  const outDir = inv.dir;
   for (const c of columns) if (c.transport === "stdio") await c.server.child?.prepare?.();
 
   const jobs = columns.flatMap((c) =>
@@ -110,5 +112,6 @@ export async function main(argv: string[]): Promise<number> {
   const rows = reports.flatMap((r) => r.runs.map((run) => ({ case: r.scenario, server: r.server, transport: run.transport, repeat: run.repeat, ...contractRow(r.scenario, run, r.server), ok: run.ok })));
   const file = join(outDir, "vocabulary.json");
   writeJsonAtomic(file, { command: "contract", group: "vocabulary", servers: columns.map((c) => c.server.name), versions, ok, cases: reports, rows });
+  writeStoreIndex(inv.root);
   return ok ? 0 : 1;
 }

@@ -2,7 +2,7 @@
 // a temporary directory, and its case reports read back (a scenario writes one file per case;
 // `contract` writes contract.json, whose `cases` are case reports too).
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CaseReport } from "../session/pipeline.js";
@@ -51,8 +51,12 @@ interface ContractOutput {
  * What a run left: its exit, what it printed (the temporary output folder shown as run-output/,
  * as a reader's run would show it), and the case reports it wrote to `out`, which is removed.
  */
-export function collectRun(run: string, out: string, result: { code: number | null; signal: string | null; stdout: string; stderr: string }): RunOutput {
-  const hide = (s: string) => s.split(`${out}/`).join("run-output/").split(out).join("run-output");
+export function collectRun(run: string, root: string, result: { code: number | null; signal: string | null; stdout: string; stderr: string }): RunOutput {
+  // The run wrote to its own folder in a store of its own (lab/cli/store.ts): read that folder,
+  // and show it as the reader's run would name it, run-output/latest/.
+  const latest = join(root, "latest");
+  const out = existsSync(latest) ? realpathSync(latest) : root;
+  const hide = (s: string) => s.split(`${out}/`).join("run-output/latest/").split(out).join("run-output/latest").split(`${root}/`).join("run-output/").split(root).join("run-output");
   let reports: CaseReport[] = [];
   let contract = false;
   let model: ModelVerdict[] | undefined;
@@ -77,7 +81,7 @@ export function collectRun(run: string, out: string, result: { code: number | nu
       // Stable: contract cases keep the order the command ran them in.
       .sort((a, b) => reportOrder(a) - reportOrder(b));
   } finally {
-    rmSync(out, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
   }
   return { run, ...result, stdout: hide(result.stdout), stderr: hide(result.stderr), reports, ...(contract ? { contract } : {}), ...(model ? { model } : {}) };
 }

@@ -85,6 +85,8 @@ export interface CaseOptions {
   expectedDir?: string;
   /** each session's bound (default SESSION_BOUND_MS) */
   sessionBoundMs?: number;
+  /** called with the case so far after every session, so its evidence is written as it finishes */
+  onRun?: (sofar: CaseReport) => void;
 }
 
 export async function runCase(
@@ -127,26 +129,32 @@ export async function runCase(
         ok: verdicts.every((v) => v.ok),
         ...(fault !== undefined && { fault }),
       });
+      options.onRun?.(report());
     }
   }
-  const parity = parityVerdicts(runs, expectation);
-  return {
-    scenario: scenario.name,
-    summary: scenario.summary,
-    client: client.name,
-    server: server.name,
-    column: columnId({ client: client.name, loop: dispatch, server: server.name }),
-    clientSdk: client.sdk,
-    serverSdk: server.sdk,
-    dispatch,
-    dispatchMeaning: dispatchMeaning(client, dispatch),
-    onDeadlock: options.onDeadlock,
-    versions,
-    expectedFile: expectationPath(scenario.name, dispatch, options.onDeadlock, options.expectedDir, pair),
-    runs,
-    parity,
-    ok: runs.every((r) => r.ok) && parity.every((p) => p.ok),
-  };
+  return report();
+
+  // The case as far as it ran: parity over the runs so far, ok only when every one held.
+  function report(): CaseReport {
+    const parity = parityVerdicts(runs, expectation!);
+    return {
+      scenario: scenario.name,
+      summary: scenario.summary,
+      client: client.name,
+      server: server.name,
+      column: columnId({ client: client.name, loop: dispatch, server: server.name }),
+      clientSdk: client.sdk,
+      serverSdk: server.sdk,
+      dispatch,
+      dispatchMeaning: dispatchMeaning(client, dispatch),
+      onDeadlock: options.onDeadlock,
+      versions,
+      expectedFile: expectationPath(scenario.name, dispatch, options.onDeadlock, options.expectedDir, pair),
+      runs,
+      parity,
+      ok: runs.every((r) => r.ok) && parity.every((p) => p.ok),
+    };
+  }
 }
 
 /** The client-side story must be the same in memory and over every other transport (lab/check/parity.ts). */
