@@ -9,7 +9,7 @@ import { writeIndexPage } from "./cli/index-page.js";
 import { planMatrix } from "./cli/matrix.js";
 import { defaultOutDir, ensureWritableFolder, OutputError, runOutputPath, shown, writeJsonAtomic } from "./cli/output.js";
 import { runCase, type CaseReport } from "./session/pipeline.js";
-import { renderRun, renderSummary } from "./render/report.js";
+import { renderRun, renderSummary, runLine } from "./render/report.js";
 import { wantsColor } from "./render/swimlane.js";
 import { svgFileName, writeRunSvgs } from "./render/svg.js";
 import { TRANSPORT_NAMES } from "./transports/index.js";
@@ -52,6 +52,8 @@ async function runScenarios(args: RunArgs): Promise<number> {
     if (skipped.length) console.error(`not run: ${s.name} over ${skipped.join(", ")}: ${s.notOver!.why}`);
   }
   const color = !args.json && wantsColor(process.stdout);
+  // `all` says one line per run; --verbose (or one scenario) shows each run's swimlane and checks.
+  const oneLine = args.target === "all" && !args.verbose;
   // A folder that cannot take the output is a usage error found before any session runs.
   const outDir = ensureWritableFolder(args.outDir ?? defaultOutDir(args.expectedDir));
   const reports: CaseReport[] = [];
@@ -75,7 +77,7 @@ async function runScenarios(args: RunArgs): Promise<number> {
       written.push(file, ...writeRunSvgs(outDir, report, suffix));
       saved = true;
     } finally {
-      if (!args.json) for (const run of report.runs) console.log(`${renderRun(report, run, color)}\n`);
+      if (!args.json) for (const run of report.runs) console.log(oneLine ? runLine(report, run, color) : `${renderRun(report, run, color)}\n`);
       else if (!saved) console.log(JSON.stringify(reports.map((r) => jsonSummary(r, outDir)), null, 2));
     }
   }
@@ -84,7 +86,7 @@ async function runScenarios(args: RunArgs): Promise<number> {
   // The page lists every run in the folder, this command's and earlier ones'.
   writeIndexPage(outDir);
   if (args.json) console.log(JSON.stringify(reports.map((r) => jsonSummary(r, outDir)), null, 2));
-  else console.log(`${renderSummary(reports, color, { outDir: shown(outDir), files: written.map((f) => shown(f)) })}${model ? `\n\n${renderModelVerdict(model)}` : ""}`);
+  else console.log(`${renderSummary(reports, color, { outDir: shown(outDir), files: written.map((f) => shown(f)) }, oneLine)}${model ? `\n\n${renderModelVerdict(model)}` : ""}`);
   return reports.every((r) => r.ok) && (model?.ok ?? true) ? 0 : 1;
 }
 

@@ -11,6 +11,8 @@ export interface RunArgs {
   transports: string[];
   repeat: number;
   json: boolean;
+  /** all: every run's swimlane and checks, not one line per run */
+  verbose: boolean;
   onDeadlock: OnDeadlock;
   outDir: string | undefined;
   expectedDir: string | undefined;
@@ -43,6 +45,7 @@ options:
   --on-deadlock wait|break       serial only: let the SDK timeout fire, or fail the nested
                                  request the moment the cycle is detected (default wait)
   --json                         print the reports as JSON instead of swimlanes
+  --verbose                      all: every run's swimlane and checks (default: one line per run)
   --out DIR                      where run output goes (default run-output/; with --expected
                                  DIR, DIR/run-output/, so the real evidence is never replaced)
   --expected DIR                 read expectations from DIR instead of expected/
@@ -56,7 +59,7 @@ export function valueOf(argv: string[], i: number, flag: string): string {
 }
 
 /** Options that take no value: `--json=yes` is refused rather than read as a scenario name. */
-const SWITCHES = ["--json", "--check", "--strict", "--help", "-h"];
+const SWITCHES = ["--json", "--verbose", "--check", "--strict", "--help", "-h"];
 
 /** `--option=value` is the same as `--option value`, for every option of every command. */
 export function splitEquals(argv: readonly string[]): string[] {
@@ -91,6 +94,7 @@ export function parseArgs(argv: string[], transportNames: string[]): RunArgs {
     transports: [...transportNames],
     repeat: 2,
     json: false,
+    verbose: false,
     onDeadlock: "wait",
     outDir: undefined,
     expectedDir: undefined,
@@ -135,6 +139,9 @@ export function parseArgs(argv: string[], transportNames: string[]): RunArgs {
       }
       case "--json":
         args.json = true;
+        break;
+      case "--verbose":
+        args.verbose = true;
         break;
       case "--out":
         args.outDir = valueOf(argv, i++, arg);
