@@ -47,7 +47,7 @@ export function renderSvg(run: SvgRun, context: SvgContext = {}): string {
   const serverSeen = run.events.some((e) => e.side === "server");
   const unseen = frames.some((f) => !f.sentSeen);
   const arrivalY = (f: FrameView) => (f.arrived === undefined || f.arrived - f.sent < FLAT_MS ? y(f.sent) : y(f.arrived));
-  const height = bottom + 144;
+  const height = bottom + 160; // the legend: a title and nine lines
   const out: string[] = [];
 
   // Header.
