@@ -17,11 +17,13 @@ export function runHeader(report: CaseReport, run: RunRecord): string {
   const peers = report.client === "ts1" && report.server === "ts1" ? "" : ` · client ${report.client} · server ${report.server}`;
   const broken = report.onDeadlock === "break" ? " · --on-deadlock break" : "";
   const protocol = run.negotiatedProtocol ? ` · protocol ${run.negotiatedProtocol}` : "";
+  return `== ${report.scenario} · ${report.dispatch} (${report.dispatchMeaning})${broken}${peers} · ${run.transport} · repeat ${run.repeat}${protocol} ==`;
+}
+
+/** The line under a run's header: what happened, beside its verdict. */
+export function outcomeLine(report: CaseReport, run: RunRecord): string {
   const failed = run.verdicts.filter((v) => !v.ok).length;
-  return [
-    `== ${report.scenario} · ${report.dispatch} (${report.dispatchMeaning})${broken}${peers} · ${run.transport} · repeat ${run.repeat}${protocol} ==`,
-    `   outcome: ${runOutcome(report.scenario, run).words} (${run.ok ? "PASS" : "FAIL"}: ${run.verdicts.length - failed} of ${run.verdicts.length} checks hold)`,
-  ].join("\n");
+  return `   outcome: ${runOutcome(report.scenario, run).words} (${run.ok ? "PASS" : "FAIL"}: ${run.verdicts.length - failed} of ${run.verdicts.length} checks hold)`;
 }
 
 /** One line for one run (what `all` prints per run unless --verbose): verdict, names, what happened. */
@@ -45,7 +47,7 @@ export function renderVerdicts(run: RunRecord, color: boolean): string {
 
 export function renderRun(report: CaseReport, run: RunRecord, color: boolean): string {
   const http = run.transportEvidence.http as HttpEvidence | undefined;
-  return [runHeader(report, run), renderSwimlane(run, { color }), ...(http ? ["", renderHttp(http)] : []), "", renderVerdicts(run, color)].join("\n");
+  return [runHeader(report, run), outcomeLine(report, run), renderSwimlane(run, { color }), ...(http ? ["", renderHttp(http)] : []), "", renderVerdicts(run, color)].join("\n");
 }
 
 export function resultLine(run: RunRecord): string {
