@@ -11,7 +11,7 @@ import { defaultOutDir, OutputError, runOutputPath, shown, writeAtomic, writeJso
 import { cleanMain, openInvocation, writeStoreIndex, type Invocation } from "./cli/store.js";
 import { groupNotRun, notRunLines, notRunText } from "./cli/not-run.js";
 import { runCase, type CaseReport } from "./session/pipeline.js";
-import { renderRun, renderSummary } from "./render/report.js";
+import { renderRun, renderSummary, runLine } from "./render/report.js";
 import { wantsColor } from "./render/swimlane.js";
 import { svgFileName, writeRunSvgs } from "./render/svg.js";
 import { TRANSPORT_NAMES } from "./transports/index.js";
@@ -82,6 +82,8 @@ async function runScenarios(args: RunArgs): Promise<number> {
   if (groups.length) writeAtomic(join(outDir, "not-run.txt"), notRunText(groups));
   if (lines.some((l) => l.endsWith("…"))) console.error(`not run: the full reasons are in ${shown(join(outDir, "not-run.txt"))}`);
   current = { inv, done: 0, total: matrix.work.length };
+  // `all` says one line per run; --verbose (or one scenario) shows each run's swimlane and checks.
+  const oneLine = args.target === "all" && !args.verbose;
   const reports: CaseReport[] = [];
   const written = new Set<string>();
   const suffix = args.onDeadlock === "break" ? ".break" : "";
@@ -113,7 +115,7 @@ async function runScenarios(args: RunArgs): Promise<number> {
     } finally {
       // If a write failed, what ran is still printed before the one-line error.
       if (report) reports.push(report);
-      if (!args.json && report) for (const run of report.runs) console.log(`${renderRun(report, run, color)}\n`);
+      if (!args.json && report) for (const run of report.runs) console.log(oneLine ? runLine(report, run, color) : `${renderRun(report, run, color)}\n`);
       else if (writeError) console.log(JSON.stringify(reports.map((r) => jsonSummary(r, outDir)), null, 2));
     }
     if (writeError) throw writeError;
@@ -126,9 +128,7 @@ async function runScenarios(args: RunArgs): Promise<number> {
   writeStoreIndex(inv.root);
   current = undefined;
   if (args.json) console.log(JSON.stringify(reports.map((r) => jsonSummary(r, outDir)), null, 2));
-  else console.log(`${renderSummary(reports, color, { outDir: shown(outDir), files: [...written].map((f) => shown(f)) })}${models.map((m) => `
-
-${renderModelVerdict(m)}`).join("")}`);
+  else console.log(`${renderSummary(reports, color, { outDir: shown(outDir), files: [...written].map((f) => shown(f)) }, oneLine)}${models.map((m) => `\n\n${renderModelVerdict(m)}`).join("")}`);
   return reports.every((r) => r.ok) && models.every((m) => m.ok) ? 0 : 1;
 }
 

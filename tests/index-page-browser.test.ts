@@ -2,9 +2,11 @@
 // page from disk after a real CLI run with one failing run in it (a wrong value in a temporary
 // copy of expected/). It counts the runs, filters to the failing one, opens it with the keyboard,
 // finds its failing check and its diagram, checks the page fits a phone's width, and checks that
-// no request left file://. Screenshots are kept in run-output/browser/.
-// Without chromium on PATH the test is skipped (uvu counts it under Skipped); in CI (CI=true,
-// where .ci/run installs Chromium) a missing browser fails it.
+// no request left file://. Then it looks for cut text and sideways overflow: on the index page
+// (every run open) at 1400 px and 400 px, and in a run's SVG and card.svg (each text inside its
+// cell or box). Screenshots are kept in run-output/browser/.
+// Without chromium on PATH the test is skipped (uvu counts it); in CI (CI=true, where .ci/run
+// installs Chromium) a missing browser fails it.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -12,6 +14,10 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { RUN_OUTPUT_DIR } from "../lab/paths.js";
+import { renderCardSvg } from "../lab/render/card.js";
+import { cardFromExpected, loadExpectedCards } from "../lab/check/card-expected.js";
+import { CLIENT_PEERS, SERVER_PEERS } from "../lab/peers/registry.js";
+import { cutText, svgCut } from "./support/page-fit.js";
 import { ROOT, runCli } from "./support/cli.js";
 
 /** Debian's Chromium, found on PATH (so hiding it from PATH shows what a machine without it does). */
@@ -76,8 +82,34 @@ const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-ru
       await diagram.scrollIntoViewIfNeeded();
       await page.waitForFunction((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 1000, await diagram.elementHandle());
 
+      // The serial run says in its summary line what happened: a deadlock, as the lab predicts.
+      const serial = page.locator('[data-run][data-peers="serial"] summary');
+      assert.match((await serial.textContent()) ?? "", /deadlocked until the 0\.5 s limit, as expected/);
+      const html = readFileSync(join(out, "latest", "index.html"), "utf8").replace(/data:[^"]*/g, "");
+      assert.not.match(html, ROOT, "the page shows no absolute path of the repository");
+      assert.not.match(html, out, "the page shows no absolute path of its own folder");
+
       mkdirSync(SCREENSHOT_DIR, { recursive: true });
       await page.screenshot({ path: join(SCREENSHOT_DIR, "index-desktop.png"), fullPage: true });
+      // Nothing cut and nothing wider than the window, every run open, at 1400 px and at 400 px.
+      await page.evaluate(() => document.querySelectorAll("details").forEach((d) => ((d as HTMLDetailsElement).open = true)));
+      await page.selectOption('select[name="outcome"]', "");
+      for (const width of [1400, 400]) {
+        await page.setViewportSize({ width, height: 900 });
+        assert.equal(await page.evaluate(cutText), [], `cut text at ${width} px`);
+        assert.ok(await page.evaluate((w) => document.documentElement.scrollWidth <= w, width), `the page is no wider than ${width} px`);
+      }
+      // A run's SVG and card.svg, inline in a page so that each text's box can be measured.
+      const svgPage = await context.newPage();
+      const card = renderCardSvg(cardFromExpected(loadExpectedCards(), { clients: CLIENT_PEERS.map((p) => p.name), servers: SERVER_PEERS.map((p) => p.name) }));
+      for (const [name, svg] of [["nested.serial.memory-1.svg", readFileSync(join(out, "latest", "nested.serial.memory-1.svg"), "utf8")], ["card.svg", card]] as const) {
+        await svgPage.setViewportSize({ width: 1400, height: 900 });
+        await svgPage.setContent(`<!doctype html><html><body style="margin:0">${svg.replace(/^<\?xml[^>]*>/, "")}</body></html>`);
+        assert.equal(await svgPage.evaluate(svgCut), [], `${name}: a text outside its box`);
+        assert.ok(await svgPage.evaluate(() => document.querySelector("svg")!.getBoundingClientRect().width <= 1400), `${name} fits 1400 px`);
+        await svgPage.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+      }
+      await svgPage.close();
       // At a phone's width nothing but the diagram's own box scrolls sideways.
       await page.setViewportSize({ width: 390, height: 844 });
       await page.evaluate(() => window.scrollTo(0, 0));

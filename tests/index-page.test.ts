@@ -10,6 +10,7 @@ import { readIndexInput } from "../lab/cli/index-page.js";
 import { writeJsonAtomic } from "../lab/cli/output.js";
 import { contractRow, loadContractExpectation, runContractCase } from "../lab/check/contract.js";
 import { renderIndexPage, type IndexInput } from "../lab/render/index-page.js";
+import { runOutcome } from "../lab/render/outcome.js";
 import { renderSvg, svgFileName, writeRunSvgs } from "../lab/render/svg.js";
 import { runCase, type CaseReport } from "../lab/session/pipeline.js";
 import { readVersions } from "../lab/peers/versions.js";
@@ -66,7 +67,8 @@ test("every run is listed once, with its outcome in words, and a failing run nam
   // The same page from the passing report says so, and lists no failing run.
   const good = renderIndexPage(input(nested));
   assert.not.match(good, "failing runs");
-  assert.match(good, "Every run holds its expectations.");
+  assert.match(good, "Every run holds its hand-written expectations");
+  assert.match(good, /What happened: 1 completed/);
 });
 
 test("the contract table comes from contract.json's rows, each row linked to its run", async () => {
@@ -116,7 +118,7 @@ test("the folder reader: case reports and their SVGs, card.json when present, an
     writeJsonAtomic(join(dir, "other.json"), { scenario: "x", runs: "none" });
     let read = readIndexInput(dir);
     assert.is(read.cases.length, 1);
-    assert.is(Object.values(read.cases[0]!.svgs)[0], renderSvg(nested.runs[0]!, { dispatchMeaning: nested.dispatchMeaning, onDeadlock: nested.onDeadlock, sdk: nested.versions.sdk }));
+    assert.is(Object.values(read.cases[0]!.svgs)[0], renderSvg(nested.runs[0]!, { dispatchMeaning: nested.dispatchMeaning, onDeadlock: nested.onDeadlock, sdk: nested.versions.sdk, outcome: { ...runOutcome(nested.scenario, nested.runs[0]!), ok: nested.runs[0]!.ok } }));
     assert.is(read.contract?.cases.length, 1);
     assert.is(read.card, undefined);
     assert.equal(read.skipped.map((s) => s.file), ["broken.json", "other.json"]);

@@ -116,7 +116,10 @@ function lateReplyCell(run: RunEvidence, reply: WireFrame | undefined): CellValu
 function recoveryCell(run: RunEvidence): CellValue {
   const r = resultsOf(run.events).recovery as { status?: unknown; value?: unknown } | undefined;
   if (r?.status === "calculated" && r.value === 21) return cell("21 in the same session", "safe");
-  return cell(`recovery: ${JSON.stringify(r ?? null)}`, "unsafe");
+  // The value stays the result as JSON (the hand-written cards name it so); the text says it in words.
+  const got = r as { status?: unknown; code?: unknown; computed?: unknown } | undefined;
+  const words = got ? `the recovery call ended ${String(got.status)}${got.code !== undefined ? ` (${String(got.code)})` : ""}${got.computed === false ? ", nothing computed" : ""}` : "the recovery call has no result";
+  return cell(`recovery: ${JSON.stringify(r ?? null)}`, "unsafe", words);
 }
 
 export function peakCell(run: RunEvidence): CellValue {

@@ -11,6 +11,8 @@ export interface RunArgs {
   transports: string[];
   repeat: number;
   json: boolean;
+  /** all: every run's swimlane and checks, not one line per run */
+  verbose: boolean;
   onDeadlock: OnDeadlock;
   outDir: string | undefined;
   expectedDir: string | undefined;
@@ -45,6 +47,7 @@ options:
                                  request the moment the cycle is detected (default wait;
                                  break alone means --dispatch serial; with sdk it is refused)
   --json                         print the reports as JSON instead of swimlanes
+  --verbose                      all: every run's swimlane and checks (default: one line per run)
   --out DIR                      the store's root (default run-output/): each invocation writes
                                  to DIR/<UTC time>-<command>/, DIR/latest points at the newest,
                                  DIR/index.html lists them; nothing is replaced (see \`clean\`)
@@ -59,7 +62,7 @@ export function valueOf(argv: string[], i: number, flag: string): string {
 }
 
 /** Options that take no value: `--json=yes` is refused rather than read as a scenario name. */
-const SWITCHES = ["--json", "--check", "--strict", "--help", "-h"];
+const SWITCHES = ["--json", "--verbose", "--check", "--strict", "--help", "-h"];
 
 /** `--option=value` is the same as `--option value`, for every option of every command. */
 export function splitEquals(argv: readonly string[]): string[] {
@@ -94,6 +97,7 @@ export function parseArgs(argv: string[], transportNames: string[]): RunArgs {
     transports: [...transportNames],
     repeat: 2,
     json: false,
+    verbose: false,
     onDeadlock: "wait",
     outDir: undefined,
     expectedDir: undefined,
@@ -142,6 +146,9 @@ export function parseArgs(argv: string[], transportNames: string[]): RunArgs {
       }
       case "--json":
         args.json = true;
+        break;
+      case "--verbose":
+        args.verbose = true;
         break;
       case "--out":
         args.outDir = valueOf(argv, i++, arg);

@@ -3,7 +3,7 @@
 // the pure renderer (lab/render/index-page.ts). A file of another shape is listed as not shown,
 // with why; it never stops the page or the run.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { z } from "zod";
 import { writeAtomic } from "./output.js";
 import { renderIndexPage, type IndexInput, type PageCase } from "../render/index-page.js";
@@ -34,6 +34,8 @@ const Case = z.looseObject({
   column: z.string(),
   dispatch: z.string(),
   dispatchMeaning: z.string(),
+  clientSdk: z.string().optional(),
+  serverSdk: z.string().optional(),
   onDeadlock: z.string(),
   expectedFile: z.string(),
   versions: z.looseObject({ sdk: z.string(), node: z.string() }),
@@ -115,6 +117,6 @@ export function readIndexInput(outDir: string): IndexInput {
 /** Re-reads the folder and writes its index.html. Returns the page's path. */
 export function writeIndexPage(outDir: string): string {
   const path = join(outDir, INDEX_PAGE);
-  writeAtomic(path, renderIndexPage(readIndexInput(outDir)));
+  writeAtomic(path, renderIndexPage({ ...readIndexInput(outDir), folder: resolve(outDir) }));
   return path;
 }

@@ -70,46 +70,87 @@ export function renderCardText(card: CardData): string {
 }
 
 // Okabe-Ito: told apart with any colour vision; each cell also says its value in words.
-const TONE: Record<Tone, { fill: string; ink: string; word: string }> = {
+const TONE: Record<Tone | "server", { fill: string; ink: string; word: string }> = {
   safe: { fill: "#56B4E9", ink: "#00263d", word: "safe" },
   unsafe: { fill: "#E69F00", ink: "#3d2600", word: "unsafe" },
   "n/a": { fill: "#e5e7eb", ink: "#374151", word: "n/a" },
+  server: { fill: "#ffffff", ink: "#1f2937", word: "the server's behaviour" },
   unexpected: { fill: "#000000", ink: "#ffffff", word: "unexpected" },
 };
+/**
+ * Rows that tell what the SERVER does (withdraw a form, handle a late answer, judge a form
+ * answer): in a client's column their colour would blame the client, so they are drawn
+ * uncoloured, their word saying whose behaviour it is and whether it is safe.
+ */
+export const SERVER_ROWS: readonly RowId[] = ["cancelWithdraws", "lateAnswer", "formContract"];
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
+/** Lines of at most `chars` characters, broken at spaces (a longer word is broken where it must). */
+export function wrapText(text: string, chars: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (let word of text.split(/\s+/).filter(Boolean)) {
+    while (word.length > chars) {
+      if (line) lines.push(line), (line = "");
+      lines.push(word.slice(0, chars));
+      word = word.slice(chars);
+    }
+    if (line && line.length + 1 + word.length > chars) lines.push(line), (line = word);
+    else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.length ? lines : [""];
+}
+
+// DejaVu Sans (the font the lab renders with) is wide: 0.62 em a character covers its widest text.
+const EM = 0.62;
+const fits = (px: number, size: number) => Math.max(4, Math.floor(px / (size * EM)));
+
+/** The card as SVG, about 1400 px wide: every text wrapped inside its cell, nothing cut. */
 export function renderCardSvg(card: CardData): string {
-  const rowH = 34;
-  const colW = 170;
-  const headW = 280;
+  const W = 1400;
+  const headW = 250;
+  const font = { head: 12, cell: 11, word: 9.5, row: 12 };
+  const lineH = { cell: 13, row: 15 };
   const parts: string[] = [];
   let y = 20;
-  let width = headW;
+  const textLines = (x: number, y0: number, lines: string[], size: number, step: number, a = "") =>
+    lines.map((l, k) => `<text x="${x}" y="${y0 + k * step}" font-size="${size}"${a}>${esc(l)}</text>`).join("");
   for (const server of servers(card)) {
     const cols = card.columns.filter((c) => c.server === server);
-    width = Math.max(width, headW + cols.length * colW + 20);
+    const colW = Math.floor((W - headW - 10) / Math.max(1, cols.length));
     parts.push(`<text x="10" y="${y + 14}" font-weight="bold" font-size="15">server ${esc(server)}</text>`);
-    y += 24;
-    cols.forEach((c, i) => parts.push(`<text x="${headW + i * colW + 6}" y="${y + 14}" font-size="12" font-weight="bold">${esc(label(c))}</text>`));
-    y += 22;
+    y += 26;
+    const heads = cols.map((c) => wrapText(label(c), fits(colW - 12, font.head)));
+    const headH = Math.max(...heads.map((h) => h.length)) * 15 + 6;
+    heads.forEach((h, i) => parts.push(textLines(headW + i * colW + 6, y + 12, h, font.head, 15, ` font-weight="bold"`)));
+    y += headH;
     for (const row of CARD_ROWS) {
-      parts.push(`<text x="10" y="${y + 21}" font-size="12">${esc(row.title)}</text>`);
-      cols.forEach((c, i) => {
-        const { text, tone } = shown(c, row.id, true);
-        const t = TONE[tone];
-        const short = text.length > 26 ? `${text.slice(0, 25)}…` : text;
+      const server = SERVER_ROWS.includes(row.id);
+      const title = wrapText(`${row.title}${server ? " (server)" : ""}`, fits(headW - 20, font.row));
+      const cells = cols.map((c) => {
+        const { text, tone } = shown(c, row.id, false);
+        const look = TONE[server && tone !== "unexpected" && tone !== "n/a" ? "server" : tone];
+        const word = look === TONE.server ? `server: ${TONE[tone].word}` : look.word;
+        return { c, text, tone, look, word, lines: wrapText(text, fits(colW - 16, font.cell)) };
+      });
+      const h = Math.max(title.length * lineH.row, ...cells.map((x) => x.lines.length * lineH.cell + 14)) + 10;
+      parts.push(`<g class="row-title">${textLines(10, y + 16, title, font.row, lineH.row)}</g>`);
+      cells.forEach(({ c, text, tone, look, word, lines }, i) => {
+        const x = headW + i * colW;
         parts.push(
-          `<g class="cell ${tone.replace("/", "")}"><title>${esc(`${label(c)} · ${row.title}: ${text} (${t.word})`)}</title>`,
-          `<rect x="${headW + i * colW}" y="${y}" width="${colW - 4}" height="${rowH - 4}" rx="4" fill="${t.fill}"/>`,
-          `<text x="${headW + i * colW + 6}" y="${y + 13}" font-size="10.5" fill="${t.ink}">${esc(short)}</text>`,
-          `<text x="${headW + i * colW + 6}" y="${y + 25}" font-size="9" fill="${t.ink}">${t.word}</text></g>`,
+          `<g class="cell ${tone.replace("/", "")}${look === TONE.server ? " server" : ""}"><title>${esc(`${label(c)} · ${row.title}: ${text} (${word})`)}</title>`,
+          `<rect x="${x}" y="${y}" width="${colW - 4}" height="${h - 4}" rx="4" fill="${look.fill}"${look === TONE.server ? ` stroke="#6b7280" stroke-dasharray="3 2"` : ""}/>`,
+          `<g fill="${look.ink}">${textLines(x + 6, y + 14, lines, font.cell, lineH.cell)}`,
+          `<text x="${x + 6}" y="${y + 14 + lines.length * lineH.cell}" font-size="${font.word}" font-style="italic">${esc(word)}</text></g></g>`,
         );
       });
-      y += rowH;
+      y += h;
     }
     y += 16;
   }
-  const legend = (Object.keys(TONE) as Tone[]).map((tone, i) => `<rect x="${10 + i * 120}" y="${y}" width="14" height="14" fill="${TONE[tone].fill}"/><text x="${30 + i * 120}" y="${y + 12}" font-size="12">${TONE[tone].word}</text>`);
+  const keys = ["safe", "unsafe", "n/a", "server", "unexpected"] as const;
+  const legend = keys.map((tone, i) => `<rect x="${10 + i * 280}" y="${y}" width="14" height="14" fill="${TONE[tone].fill}" stroke="#6b7280"/><text x="${30 + i * 280}" y="${y + 12}" font-size="12">${TONE[tone].word}${tone === "server" ? " (rows marked server)" : ""}</text>`);
   y += 30;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${y}" viewBox="0 0 ${width} ${y}" font-family="sans-serif"><rect width="100%" height="100%" fill="#fff"/>${parts.join("")}${legend.join("")}</svg>\n`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${y}" viewBox="0 0 ${W} ${y}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif"><rect width="100%" height="100%" fill="#fff"/>${parts.join("")}${legend.join("")}</svg>\n`;
 }

@@ -31,6 +31,15 @@ details[open] > summary::before { content: "▾"; }
 details[open] > summary { border-bottom: 1px solid var(--line); }
 summary .name { font-weight: 600; overflow-wrap: anywhere; }
 summary .failing { grid-column: 3 / -1; font-weight: 600; overflow-wrap: anywhere; }
+summary .peers { font-size: .85rem; overflow-wrap: anywhere; }
+/* What happened, coloured by what happened (the verdict has its own mark): the words carry it too. */
+.happened { font-weight: 600; overflow-wrap: anywhere; }
+summary .happened { grid-column: 3 / -1; }
+.happened.completed { color: var(--pass); }
+.happened.deadlock, .happened.broken { color: #9a3412; }
+.happened.deadlock, .happened.broken { border-left: 4px double #9a3412; padding-left: .4rem; }
+.happened.failed { color: var(--fail); }
+.happened.failed { border-left: 4px solid var(--fail); padding-left: .4rem; }
 .outcome { justify-self: start; display: inline-block; font-weight: 700; font-size: .85rem; padding: 0 .35rem; border-radius: 3px; white-space: nowrap; }
 .outcome.pass { color: var(--pass); border: 1px solid var(--pass); }
 .outcome.fail { color: #fff; background: var(--fail); border: 2px solid #7f1d1d; }
@@ -53,7 +62,7 @@ thead th { background: var(--soft); }
   body { padding: .6rem; }
   summary { display: flex; flex-wrap: wrap; gap: .15rem .6rem; }
   summary .name { flex-basis: calc(100% - 8rem); }
-  summary .failing { flex-basis: 100%; }
+  summary .failing, summary .happened, summary .peers { flex-basis: 100%; }
   dl.meta { grid-template-columns: 1fr; }
   dl.meta dd { margin-bottom: .3rem; }
   .filters label { flex: 1 1 40%; }

@@ -7,6 +7,8 @@ import type { CaseReport, ParityVerdict, RunRecord } from "../session/pipeline.j
 import { PAGE_CSS, PAGE_SCRIPT } from "./index-assets.js";
 import { cardSection, contractSection, outcomeWord, parityList, verdictList, type CardCell, type ContractRow } from "./index-parts.js";
 import { resultLine } from "./report.js";
+import { runOutcome, type RunOutcome } from "./outcome.js";
+import { isAbsolute, relative } from "node:path";
 import { esc, svgFileName } from "./svg.js";
 
 /** One case report and the SVG text of each of its runs (by file name; undefined: no file). */
@@ -25,6 +27,8 @@ export interface IndexInput {
   card?: CardCell[];
   /** files in the folder that are not shown, and why */
   skipped: { file: string; reason: string }[];
+  /** the folder the page is written to: paths on the page are shown relative to it */
+  folder?: string;
 }
 
 /** One run as the page lists it: what the filters read and what the summary line says. */
@@ -34,6 +38,9 @@ export interface PageRun {
   /** the filter value: the column id (`sdk`, `serial`, loop.client.server), `.break` when broken at deadlock */
   peers: string;
   peersText: string;
+  /** what each peer is (registry sdk) and what the loop means (registry meaning) */
+  peersWhat: string;
+  outcome: RunOutcome;
   transport: string;
   repeat: number;
   ok: boolean;
@@ -43,15 +50,28 @@ export interface PageRun {
   run: RunRecord;
   parity: ParityVerdict[];
   svgFile: string;
+  /** the expectation file, relative to the page's folder when the page knows it */
+  expectedShown: string;
   /** the SVG's text; undefined: the folder has no such file */
   svg?: string;
 }
 
 const anchor = (text: string) => text.replace(/[^A-Za-z0-9_.-]/g, "_");
 
+/** "py-inline → ts1, sdk loop": the short name the filter lists. */
 export function peersText(report: CaseReport): string {
-  const loop = report.dispatch === "serial" ? "serial loop (Python SDK 1.29.0 model)" : "sdk loop";
-  return `${report.client} → ${report.server}, ${loop}${report.onDeadlock === "break" ? ", break at deadlock" : ""}`;
+  return `${report.client} → ${report.server}, ${report.dispatch} loop${report.onDeadlock === "break" ? ", break at deadlock" : ""}`;
+}
+
+/** What the peers are, from their registry entries (sdk, meaning) as the report carries them. */
+export function peersWhat(report: CaseReport): string {
+  const sdks = report.clientSdk && report.serverSdk ? ` (${report.clientSdk} → ${report.serverSdk})` : "";
+  return `${report.client} → ${report.server}${sdks}: ${report.dispatchMeaning}${report.onDeadlock === "break" ? "; cycle broken at once" : ""}`;
+}
+
+/** Every SDK the runs used, each once, in the order met. */
+function sdkVersions(reports: CaseReport[]): string[] {
+  return [...new Set(reports.flatMap((r) => [r.clientSdk ?? `@modelcontextprotocol/sdk ${r.versions.sdk}`, r.serverSdk ?? `@modelcontextprotocol/sdk ${r.versions.sdk}`]))];
 }
 
 /** The parity verdicts that involve this run: memory against each other transport, same repeat. */
@@ -59,7 +79,12 @@ function parityOf(report: CaseReport, run: RunRecord): ParityVerdict[] {
   return report.parity.filter((p) => p.repeat === run.repeat && (run.transport === "memory" || p.transport === run.transport));
 }
 
-export function pageRun(report: CaseReport, run: RunRecord, kind: "scenario" | "contract", svgs: PageCase["svgs"] = {}): PageRun {
+/** A path as the page shows it: relative to the page's folder, never the machine's absolute path. */
+export function shownPath(path: string, folder: string | undefined): string {
+  return folder !== undefined && isAbsolute(path) ? relative(folder, path) || "." : path;
+}
+
+export function pageRun(report: CaseReport, run: RunRecord, kind: "scenario" | "contract", svgs: PageCase["svgs"] = {}, folder?: string): PageRun {
   const parity = parityOf(report, run);
   const suffix = report.onDeadlock === "break" ? ".break" : "";
   const svgFile = svgFileName(report.scenario, report.column, suffix, run.transport, run.repeat);
@@ -73,6 +98,8 @@ export function pageRun(report: CaseReport, run: RunRecord, kind: "scenario" | "
     scenario: kind === "contract" ? "contract" : report.scenario,
     peers: report.column + suffix,
     peersText: peersText(report),
+    peersWhat: peersWhat(report),
+    outcome: runOutcome(report.scenario, { ...run, ok: failing.length === 0 }),
     transport: run.transport,
     repeat: run.repeat,
     ok: failing.length === 0,
@@ -81,19 +108,24 @@ export function pageRun(report: CaseReport, run: RunRecord, kind: "scenario" | "
     run,
     parity,
     svgFile,
+    expectedShown: shownPath(report.expectedFile, folder),
     svg: svgs[svgFile],
   };
 }
 
 export function renderIndexPage(input: IndexInput): string {
-  const scenarioRuns = input.cases.flatMap((c) => c.report.runs.map((run) => pageRun(c.report, run, "scenario", c.svgs)));
-  const contractRuns = (input.contract?.cases ?? []).flatMap((report) => report.runs.map((run) => pageRun(report, run, "contract")));
+  const scenarioRuns = input.cases.flatMap((c) => c.report.runs.map((run) => pageRun(c.report, run, "scenario", c.svgs, input.folder)));
+  const contractRuns = (input.contract?.cases ?? []).flatMap((report) => report.runs.map((run) => pageRun(report, run, "contract", {}, input.folder)));
   const all = [...scenarioRuns, ...contractRuns];
   const failed = all.filter((r) => !r.ok);
-  const versions = input.cases[0]?.report.versions ?? input.contract?.cases[0]?.versions;
+  const reports = [...input.cases.map((c) => c.report), ...(input.contract?.cases ?? [])];
+  const node = reports[0]?.versions.node;
+  const sdks = sdkVersions(reports);
+  // What happened, counted by its words: a deadlock as predicted is not the same news as "completed".
+  const happened = [...new Set(all.map((r) => r.outcome.what))].map((what) => `${all.filter((r) => r.outcome.what === what).length} ${what}`);
   // The same counts as the terminal summary: runs by their checks, parity on its own.
   const checksFailed = all.filter((r) => !r.run.ok).length;
-  const parity = [...input.cases.map((c) => c.report), ...(input.contract?.cases ?? [])].flatMap((r) => r.parity);
+  const parity = reports.flatMap((r) => r.parity);
   const parityText = parity.length ? `; parity ${parity.filter((p) => p.ok).length} agreed, ${parity.filter((p) => !p.ok).length} differed` : "";
   return `<!doctype html>
 <html lang="en">
@@ -108,9 +140,10 @@ export function renderIndexPage(input: IndexInput): string {
 <header>
 <h1>MCP reentrancy lab: every run in this folder</h1>
 <p class="totals"><strong id="total">${all.length} runs</strong>: ${all.length - checksFailed} passed, ${checksFailed} failed${parityText}${
-    versions ? ` · @modelcontextprotocol/sdk ${esc(versions.sdk)} · node ${esc(versions.node)}` : ""
+    sdks.length ? ` · ${sdks.map(esc).join(" · ")} · node ${esc(node ?? "?")}` : ""
   }</p>
-${failed.length ? `<nav aria-label="failing runs"><h2>Failing runs</h2><ul>${failed.map((r) => `<li><a href="#${r.id}">${esc(runTitle(r))}</a>: ${esc(r.failing.join("; "))}</li>`).join("")}</ul></nav>` : all.length ? `<p>Every run holds its expectations.</p>` : `<p>No run output in this folder yet: run <code>npx tsx lab/run.ts all</code>.</p>`}
+${happened.length ? `<p class="happened">What happened: ${esc(happened.join("; "))}.</p>` : ""}
+${failed.length ? `<nav aria-label="failing runs"><h2>Failing runs</h2><ul>${failed.map((r) => `<li><a href="#${r.id}">${esc(runTitle(r))}</a>: ${esc(r.failing.join("; "))}</li>`).join("")}</ul></nav>` : all.length ? `<p>Every run holds its hand-written expectations (a deadlock counts as expected where the lab predicts one).</p>` : `<p>No run output in this folder yet: run <code>npx tsx lab/run.ts all</code>.</p>`}
 <p class="help">Each run expands (Enter or Space on its line) to its sequence diagram, every check against its hand-written expectation, and its parity verdicts. The page is built from the JSON the runs wrote, by <code>lab/render/index-page.ts</code>.</p>
 </header>
 <main>
@@ -163,14 +196,15 @@ export function runItem(r: PageRun): string {
   const name = r.scenario === "contract" ? `contract · ${r.report.scenario}` : r.scenario;
   const failing = r.failing.length ? `<span class="failing">fails: ${esc(r.failing.join("; "))}</span>` : "";
   const results = resultLine(r.run);
-  return `<li ${data}><details id="${r.id}"><summary>${outcomeWord(r.ok)}<span class="name">${esc(name)}</span><span class="peers">${esc(r.peersText)}</span><span class="transport">${esc(r.transport)}</span><span class="repeat">repeat ${r.repeat}</span>${failing}</summary>
+  return `<li ${data}><details id="${r.id}"><summary>${outcomeWord(r.ok)}<span class="name">${esc(name)}</span><span class="peers">${esc(r.peersWhat)}</span><span class="transport">${esc(r.transport)}</span><span class="repeat">repeat ${r.repeat}</span><span class="happened ${r.outcome.kind}">${esc(r.outcome.words)}</span>${failing}</summary>
 <div class="body">
 <dl class="meta">
 <dt>results</dt><dd>${esc(results || "none recorded")}</dd>
-<dt>dispatch</dt><dd>${esc(r.report.dispatch)}: ${esc(r.report.dispatchMeaning)}</dd>
+<dt>outcome</dt><dd>${esc(r.outcome.words)}</dd>
+<dt>peers</dt><dd>${esc(r.peersWhat)}</dd>
 <dt>checks</dt><dd>${r.run.verdicts.filter((v) => v.ok).length} of ${r.run.verdicts.length} hold</dd>
 <dt>duration</dt><dd>${r.run.durationMs.toFixed(0)} ms${r.run.negotiatedProtocol ? ` · protocol ${esc(r.run.negotiatedProtocol)}` : ""}</dd>
-<dt>expected</dt><dd><code>${esc(r.report.expectedFile)}</code></dd>
+<dt>expected</dt><dd><code>${esc(r.expectedShown)}</code></dd>
 </dl>
 <h3>Checks</h3>
 ${verdictList(r.run.verdicts)}

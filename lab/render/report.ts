@@ -5,6 +5,7 @@ import type { CaseReport, RunRecord } from "../session/pipeline.js";
 import { renderSwimlane } from "./swimlane.js";
 import { renderHttp } from "./http.js";
 import type { HttpEvidence } from "../transports/http-log.js";
+import { runOutcome } from "./outcome.js";
 
 const mark = (ok: boolean, color: boolean) => (color ? (ok ? "\x1b[32m✔\x1b[0m" : "\x1b[31m✘\x1b[0m") : ok ? "PASS" : "FAIL");
 
@@ -19,6 +20,22 @@ export function runHeader(report: CaseReport, run: RunRecord): string {
   return `== ${report.scenario} · ${report.dispatch} (${report.dispatchMeaning})${broken}${peers} · ${run.transport} · repeat ${run.repeat}${protocol} ==`;
 }
 
+/** The line under a run's header: what happened, beside its verdict. */
+export function outcomeLine(report: CaseReport, run: RunRecord): string {
+  const failed = run.verdicts.filter((v) => !v.ok).length;
+  return `   outcome: ${runOutcome(report.scenario, run).words} (${run.ok ? "PASS" : "FAIL"}: ${run.verdicts.length - failed} of ${run.verdicts.length} checks hold)`;
+}
+
+/** One line for one run (what `all` prints per run unless --verbose): verdict, names, what happened. */
+export function runLine(report: CaseReport, run: RunRecord, color: boolean): string {
+  const model = report.onDeadlock === "break" ? `${report.column}+break` : report.column;
+  const failed = run.verdicts.filter((v) => !v.ok);
+  const lines = [`${mark(run.ok, color)} ${report.scenario} · ${model} · ${run.transport} #${run.repeat}: ${runOutcome(report.scenario, run).words}`];
+  for (const v of failed) lines.push(`    ${mark(false, color)} ${v.check}${v.details.length ? `: ${v.details[0]}` : ""}`);
+  if (run.fault) lines.push(`    fault: ${run.fault}`);
+  return lines.join("\n");
+}
+
 export function renderVerdicts(run: RunRecord, color: boolean): string {
   const lines: string[] = [];
   for (const v of run.verdicts) {
@@ -30,7 +47,7 @@ export function renderVerdicts(run: RunRecord, color: boolean): string {
 
 export function renderRun(report: CaseReport, run: RunRecord, color: boolean): string {
   const http = run.transportEvidence.http as HttpEvidence | undefined;
-  return [runHeader(report, run), renderSwimlane(run, { color }), ...(http ? ["", renderHttp(http)] : []), "", renderVerdicts(run, color)].join("\n");
+  return [runHeader(report, run), outcomeLine(report, run), renderSwimlane(run, { color }), ...(http ? ["", renderHttp(http)] : []), "", renderVerdicts(run, color)].join("\n");
 }
 
 export function resultLine(run: RunRecord): string {
@@ -70,20 +87,22 @@ export interface WrittenOutput {
   files: string[];
 }
 
-export function renderSummary(reports: CaseReport[], color: boolean, output?: WrittenOutput): string {
+/** `listed`: each run was printed on its own line already (`all`): the summary gives only totals. */
+export function renderSummary(reports: CaseReport[], color: boolean, output?: WrittenOutput, listed = false): string {
   const lines = ["", "summary"];
   const model = (report: CaseReport) => (report.onDeadlock === "break" ? `${report.column}+break` : report.column);
   const width = Math.max(7, ...reports.map((r) => model(r).length));
-  for (const report of reports) {
+  for (const report of listed ? [] : reports) {
     for (const run of report.runs) {
       const failed = run.verdicts.filter((v) => !v.ok).length;
       lines.push(
-        `  ${mark(run.ok, color)} ${report.scenario.padEnd(14)} ${model(report).padEnd(width)} ${run.transport.padEnd(7)} #${run.repeat}  ${resultLine(run).padEnd(44)} ${run.durationMs.toFixed(0).padStart(5)} ms  ${run.verdicts.length - failed}/${run.verdicts.length} checks`,
+        `  ${mark(run.ok, color)} ${report.scenario.padEnd(14)} ${model(report).padEnd(width)} ${run.transport.padEnd(7)} #${run.repeat}  ${resultLine(run).padEnd(44)} ${run.durationMs.toFixed(0).padStart(5)} ms  ${run.verdicts.length - failed}/${run.verdicts.length} checks  ${runOutcome(report.scenario, run).what}`,
       );
       if (run.fault) lines.push(`      fault: ${run.fault}`);
     }
   }
-  const parity = reports.map((r) => renderParity(r, color)).filter(Boolean);
+  // Listed: the parity lines that differ; the count of those that agree is in the last line.
+  const parity = reports.map((r) => (listed ? { ...r, parity: r.parity.filter((p) => !p.ok) } : r)).map((r) => renderParity(r, color)).filter(Boolean);
   if (parity.length) lines.push("", "parity (memory vs every other transport)", ...parity);
   // Each failing run by name, with the names of its failing checks (details are above, under the run).
   const failing = reports.flatMap((report) =>

@@ -2,7 +2,7 @@
 // one view per wire frame (when it left, arrived, was dispatched; held? late?) and the moments
 // worth a note (timeout, deadlock, callback answers, results...). Both renderers share it, so
 // the two pictures of a run tell the same story in the same words.
-import { withdrawnRequests } from "../history/frames.js";
+import { cancelledRequestId, withdrawnRequests } from "../history/frames.js";
 import type { FrameLabel, Side, TimelineEvent, WireFrame } from "../history/timeline.js";
 import { shortenText } from "./shorten.js";
 import { rpc } from "./swimlane.js";
@@ -33,6 +33,8 @@ export interface FrameView {
   late: boolean;
   /** a request its sender withdrew (sent notifications/cancelled for it), or a reply to one */
   withdrawn?: "request" | "answer";
+  /** a reply sent after its request's withdrawal was on the wire (known at send time) */
+  answersWithdrawn?: boolean;
   /** seq of the first event about this frame: orders frames recorded at the same ms */
   seq: number;
 }
@@ -79,10 +81,16 @@ export function frameViews(events: readonly TimelineEvent[], wire: readonly Wire
       ...(holder && { held: holder }),
       late: about.some((e) => e.kind === "reply.late"),
       ...(withdrawn.has(frame.index) && { withdrawn: "request" as const }),
-      ...(frame.replyTo !== undefined && withdrawn.has(frame.replyTo) && { withdrawn: "answer" as const }),
+      ...(frame.replyTo !== undefined && withdrawn.has(frame.replyTo) && { withdrawn: "answer" as const, answersWithdrawn: cancelledBefore(wire, frame.replyTo, frame.index) }),
       seq: about[0]?.seq ?? Number.MAX_SAFE_INTEGER,
     };
   });
+}
+
+/** Was notifications/cancelled for the request at `request` on the wire before the frame at `before`? */
+function cancelledBefore(wire: readonly WireFrame[], request: number, before: number): boolean {
+  const r = wire[request];
+  return r !== undefined && wire.some((f) => f.index > request && f.index < before && f.from === r.from && f.label.method === "notifications/cancelled" && cancelledRequestId(f.message) === r.label.id);
 }
 
 const HANDLER: Record<string, string> = {

@@ -132,7 +132,9 @@ export function arrow(f: FrameView, y1: number, y2: number): string {
   ]
     .map(([x, y]) => `${n(x!)},${n(y!)}`)
     .join(" ");
-  const parts = [f.late ? " · dispatched late" : "", f.held ? " · held" : "", f.withdrawn === "request" ? " · withdrawn" : f.withdrawn === "answer" ? " · answers a withdrawn request" : ""].join("");
+  // The label says only what was known when the frame left: held, late and withdrawn happen
+  // later and are drawn where they happen (band, note, cancel arrow); the tooltip tells all.
+  const parts = f.answersWithdrawn ? " · answers a withdrawn request" : "";
   const title = [
     `frame ${f.index}: ${f.from} → ${f.to}, ${f.text}`,
     `sent ${f.sent.toFixed(3)} ms${f.sentSeen ? "" : " (read)"}`,
@@ -168,7 +170,7 @@ export function arrow(f: FrameView, y1: number, y2: number): string {
       el("polygon", { points: head, fill: color }),
       text((x1 + x2) / 2, Math.min(y1, y2) - 5, `${f.text}${parts}`, {
         "text-anchor": "middle",
-        fill: f.late ? COLOR.late : color,
+        fill: color,
         "font-weight": f.label.frameType === "request" ? "bold" : undefined,
       }),
     ].join(""),
@@ -224,11 +226,12 @@ export function legend(y: number): string {
     ["solid arrow", "request (bold label) or notification (teal), drawn when it left its sender"],
     ["dashed arrow", "reply (result or error); ids are per direction: client #3 and server #0 are unrelated"],
     ["amber band", "a frame waiting in the receiver's queue, from arrival to dispatch"],
-    ["purple bar", "the client's receive loop held by an inbound request (serial model only)"],
-    ["teal bar", "the client's elicitation callback running"],
+    ["solid purple bar", "the client's receive loop held by an inbound request (serial model only)"],
+    ["dashed teal outline", "the client's elicitation callback running (left of the lifeline)"],
     ["red", "timeout (✕), deadlock (○: the wait-for cycle), late reply, a withdrawn form its callback sees (✕)"],
     ["orange", "a cancellation sent or handed to the SDK; a tool whose call was cancelled"],
-    ["≈ break", "a long gap drawn shorter; the times written on the left are always the real ones"],
+    ["spacing", "rows keep their order; rows over 4 ms apart are 5 px per ms apart, closer ones a fixed minimum (the time on the left is real)"],
+    ["≈ break", "a gap over 40 ms drawn shorter, stating its real length"],
   ];
   return el(
     "g",

@@ -3,8 +3,8 @@
 // It only reads the timeline and the wire. No scripts, no external references, attributes only:
 // it opens in any browser as it is.
 //
-// Time runs down. Every row is labelled with its real time (ms since the session started).
-// Rows further apart than 4 ms are spaced in proportion (5 px per ms); closer rows keep a
+// Time runs down. Every row is labelled with its real time (ms since the session started);
+// an arrow's label says only what was known when its frame left. Rows further apart than 4 ms are spaced in proportion (5 px per ms); closer rows keep a
 // minimum spacing so labels stay readable; a gap longer than 40 ms (the 500 ms timeout) is cut
 // short and marked with a break that states how long it really was. An arrow is drawn flat
 // when its frame arrived less than 1 ms after it left, and slanted to its arrival otherwise.
@@ -12,6 +12,7 @@ import { join } from "node:path";
 import type { CaseReport } from "../session/pipeline.js";
 import { writeAtomic } from "../cli/output.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
+import { runOutcome, type OutcomeKind } from "./outcome.js";
 import { callbackSpans, frameViews, loopSpans, moments, type FrameView } from "./story.js";
 import { arrow, BREAK_H, COLOR, el, esc, FLAT_MS, layout, legend, n, note, NOTE, text, timeScale, W, X, X_TIME, type Break } from "./svg-parts.js";
 
@@ -34,6 +35,8 @@ export interface SvgContext {
   dispatchMeaning?: string;
   onDeadlock?: string;
   sdk?: string;
+  /** what happened and the verdict, in words (lab/render/outcome.ts) */
+  outcome?: { words: string; kind: OutcomeKind; ok: boolean };
 }
 
 export function renderSvg(run: SvgRun, context: SvgContext = {}): string {
@@ -44,7 +47,7 @@ export function renderSvg(run: SvgRun, context: SvgContext = {}): string {
   const serverSeen = run.events.some((e) => e.side === "server");
   const unseen = frames.some((f) => !f.sentSeen);
   const arrivalY = (f: FrameView) => (f.arrived === undefined || f.arrived - f.sent < FLAT_MS ? y(f.sent) : y(f.arrived));
-  const height = bottom + 144;
+  const height = bottom + 160; // the legend: a title and nine lines
   const out: string[] = [];
 
   // Header.
@@ -54,7 +57,10 @@ export function renderSvg(run: SvgRun, context: SvgContext = {}): string {
   out.push(el("rect", { x: 0, y: 0, width: W, height, fill: "#ffffff" }));
   out.push(text(16, 26, title, { "font-size": 17, "font-weight": "bold" }));
   if (context.dispatchMeaning) out.push(text(16, 46, `${run.dispatch}: ${context.dispatchMeaning}`, { "font-size": 12, fill: "#374151" }));
-  out.push(text(16, 64, results ? `results: ${results}` : "results: none recorded", { "font-size": 12, "font-weight": "bold" }));
+  const o = context.outcome;
+  const said = o ? `${o.ok ? "PASS" : "FAIL"} · ${o.words} · ` : "";
+  const ink = o?.kind === "completed" ? "#166534" : o?.kind === "deadlock" || o?.kind === "broken" ? "#9a3412" : o ? "#b91c1c" : "#111827";
+  out.push(text(16, 64, `${said}${results ? `results: ${results}` : "results: none recorded"}`, { "font-size": 12, "font-weight": "bold", fill: ink }));
   out.push(
     text(16, 81, `${run.wire.length} frames on the wire, one arrow each · times in ms since the session started${context.sdk ? ` · @modelcontextprotocol/sdk ${context.sdk}` : ""}${unseen ? " · the server is another process: its frames are drawn when the client read them" : ""}`, {
       "font-size": 10.5,
@@ -85,13 +91,14 @@ export function renderSvg(run: SvgRun, context: SvgContext = {}): string {
   for (const s of callbackSpans(run.events)) {
     const y1 = y(s.from);
     const y2 = s.to === undefined ? bottom : y(s.to);
-    out.push(el("rect", { class: "callback-span", x: X.client - 13, y: y1, width: 5, height: Math.max(2, y2 - y1), fill: COLOR.callback, "fill-opacity": 0.55 }));
+    // An outline, the loop's bar solid: told apart by shape as well as by colour.
+    out.push(el("rect", { class: "callback-span", x: X.client - 17, y: y1, width: 7, height: Math.max(2, y2 - y1), fill: "#ffffff", stroke: COLOR.callback, "stroke-width": 1.6, "stroke-dasharray": "4 2" }));
   }
   for (const s of loopSpans(run.events)) {
     const y1 = y(s.from);
     const y2 = s.to === undefined ? bottom : y(s.to);
     out.push(
-      el("rect", { class: "loop-held", x: X[s.side] - 4, y: y1, width: 8, height: Math.max(2, y2 - y1), fill: COLOR.loop, "fill-opacity": 0.45, stroke: COLOR.loop }, el("title", {}, esc(`${s.side} loop held by ${s.text}`))),
+      el("rect", { class: "loop-held", x: X[s.side] - 4, y: y1, width: 8, height: Math.max(2, y2 - y1), fill: COLOR.loop, "fill-opacity": 0.85, stroke: COLOR.loop }, el("title", {}, esc(`${s.side} loop held by ${s.text}`))),
     );
   }
   const frameRowYs = rows.filter((r) => r.kind === "frame").map((r) => r.y);
@@ -176,7 +183,8 @@ export function svgFileName(scenario: string, dispatch: string, suffix: string, 
 export function writeRunSvgs(outDir: string, report: CaseReport, suffix: string): string[] {
   return report.runs.map((run) => {
     const path = join(outDir, svgFileName(report.scenario, report.column, suffix, run.transport, run.repeat));
-    writeAtomic(path, renderSvg(run, { dispatchMeaning: report.dispatchMeaning, onDeadlock: report.onDeadlock, sdk: report.versions.sdk }));
+    const outcome = { ...runOutcome(report.scenario, run), ok: run.ok };
+    writeAtomic(path, renderSvg(run, { dispatchMeaning: report.dispatchMeaning, onDeadlock: report.onDeadlock, sdk: report.versions.sdk, outcome }));
     return path;
   });
 }
