@@ -121,10 +121,15 @@ async function scoreColumn(column: Column, expected: Map<string, ExpectedCard>, 
 
 export async function runCard(options: CardOptions): Promise<CardData> {
   const expected = loadExpectedCards(options.expectedDir);
-  const columns = cardColumns(options);
+  // A pairing nobody wrote a card for is not claimed: it is named, not run (as `all` does for
+  // expectations). A pairing with a card that cannot run here still fails.
+  const all = cardColumns(options);
+  const keyOf = (c: Column) => cardKey({ client: c.client.name, loop: c.loop, server: c.server.name });
+  const columns = all.filter((c) => expected.has(keyOf(c)));
+  const unclaimed = all.filter((c) => !expected.has(keyOf(c))).map(keyOf);
   const slot = slots(PARALLEL);
   const out = await Promise.all(columns.map((column) => slot(() => scoreColumn(column, expected, options.outDir))));
-  return { columns: out, ok: out.every((c) => c.differs.length === 0) };
+  return { columns: out, ok: out.length > 0 && out.every((c) => c.differs.length === 0), unclaimed };
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -157,6 +162,8 @@ export async function main(argv: string[]): Promise<number> {
   console.log(renderCardText(card));
   const bad = card.columns.filter((c) => c.differs.length > 0);
   for (const c of bad) for (const d of c.differs) console.log(`  DIFFERS ${c.key} · ${d}`);
+  if (card.unclaimed?.length) console.error(`not claimed (no hand-written card in expected/card/): ${card.unclaimed.join(", ")}`);
+  if (card.columns.length === 0) console.error("card: no pairing asked for has a hand-written card");
   console.log(`card: ${card.columns.length - bad.length} of ${card.columns.length} pairings as expected; written to ${join(options.outDir, "card.md")}, card.svg, card.json`);
   return card.ok ? 0 : 1;
 }

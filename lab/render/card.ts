@@ -21,6 +21,8 @@ export interface CardColumn {
 export interface CardData {
   columns: CardColumn[];
   ok: boolean;
+  /** pairings asked for that no hand-written card claims: named, not run */
+  unclaimed?: string[];
 }
 
 const label = (c: Pick<CardColumn, "client" | "loop">) => (c.loop === "serial" ? `${c.client} (serial model)` : c.client);
