@@ -113,7 +113,12 @@ export const Expectation = z.strictObject({
 });
 export type Expectation = z.infer<typeof Expectation>;
 
-export class ExpectationError extends Error {}
+export class ExpectationError extends Error {
+  // One line whatever the file holds: a key or value quoted in the message may carry newlines.
+  constructor(message: string) {
+    super(message.replace(/[\r\n\u2028\u2029]+/g, "\\n"));
+  }
+}
 
 import { EXPECTED_DIR } from "../paths.js";
 export { EXPECTED_DIR };
