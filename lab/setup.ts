@@ -31,14 +31,16 @@ export async function setup(): Promise<number> {
     return "written to build/";
   });
   ok = (await step("ts1 child", async () => {
-    const { ensureChildBuilt } = await import("./peers/ts1/child-build.js");
+    const { childBuildStaleness, ensureChildBuilt } = await import("./peers/ts1/child-build.js");
+    const stale = await childBuildStaleness();
     await ensureChildBuilt();
-    return "current";
+    return stale === undefined ? "current" : `built (${stale})`;
   })) && ok;
   ok = (await step("ts2 child", async () => {
-    const { ensureTs2ChildBuilt } = await import("./peers/ts2/build.js");
+    const { ensureTs2ChildBuilt, ts2ChildStaleness } = await import("./peers/ts2/build.js");
+    const stale = await ts2ChildStaleness();
     await ensureTs2ChildBuilt();
-    return "current";
+    return stale === undefined ? "current" : `built (${stale})`;
   })) && ok;
   const py = await import("./peers/py/setup.js");
   ok = (await step("py venv", () => py.setupPythonEnv(py.PY_ENV))) && ok;
