@@ -138,9 +138,12 @@ class Driver(private val plan: Plan, private val events: Events) {
             // no behaviour for this call: the answer of a client that cannot elicit (as client.py)
             if (behaviour == null) throw McpException(-32600, "Elicitation not supported")
             val answer = behave(behaviour)
-            events.write("callback.left", id, "elicitation/create", JsonObject(where + ("action" to JsonPrimitive(answer.action))))
             val action = ElicitResult.Action.entries.first { it.name.lowercase() == answer.action }
-            return ElicitResult(action, answer.content)
+            // built before callback.left: ElicitResult refuses content unless accept (elicitation.kt:181-185),
+            // and its IllegalArgumentException is what the SDK then answers (an error, Protocol.kt onRequest)
+            val result = ElicitResult(action, answer.content)
+            events.write("callback.left", id, "elicitation/create", JsonObject(where + ("action" to JsonPrimitive(answer.action))))
+            return result
         } catch (e: CancellationException) {
             // the handler's coroutine was cancelled: the only abort the SDK hands a handler
             if (behaviour?.watchAbort == true) {

@@ -56,9 +56,8 @@ private fun answer(e: JsonElement, at: String): Answer {
     val action = f.str("action")
     if (action !in setOf("accept", "decline", "cancel")) throw BadPlan("$at.action: expected accept, decline or cancel")
     val content = if (f.has("content")) f.obj("content") else null
-    // ElicitResult's constructor refuses content on decline/cancel (elicitation.kt:181-185): the SDK's
-    // public type cannot carry such an answer, so the plan is refused rather than changed.
-    if (content != null && action != "accept") throw BadPlan("$at: content with action $action cannot be answered: the Kotlin SDK's ElicitResult refuses content unless action is accept (types/elicitation.kt:182)")
+    // Content with decline/cancel is kept: ElicitResult's constructor refuses it when the callback
+    // answers (types/elicitation.kt:181-185), and the SDK sends that refusal as the answer (an error).
     return Answer(action, content)
 }
 
