@@ -30,18 +30,16 @@ export async function setup(): Promise<number> {
     for (const [file, schema] of Object.entries(driverSchemas())) writeFileSync(join(BUILD_DIR, file), `${JSON.stringify(schema, null, 2)}\n`);
     return "written to build/";
   });
-  ok = (await step("ts1 child", async () => {
-    const { childBuildStaleness, ensureChildBuilt } = await import("./peers/ts1/child-build.js");
-    const stale = await childBuildStaleness();
-    await ensureChildBuilt();
-    return stale === undefined ? "current" : `built (${stale})`;
-  })) && ok;
-  ok = (await step("ts2 child", async () => {
-    const { ensureTs2ChildBuilt, ts2ChildStaleness } = await import("./peers/ts2/build.js");
-    const stale = await ts2ChildStaleness();
-    await ensureTs2ChildBuilt();
-    return stale === undefined ? "current" : `built (${stale})`;
-  })) && ok;
+  // The TypeScript stdio children: each says whether it was current or built, and why.
+  const child = (stale: () => Promise<string | undefined>, ensure: () => Promise<void>) => async () => {
+    const why = await stale();
+    await ensure();
+    return why === undefined ? "current" : `built (${why})`;
+  };
+  const ts1 = await import("./peers/ts1/child-build.js");
+  const ts2 = await import("./peers/ts2/build.js");
+  ok = (await step("ts1 child", child(ts1.childBuildStaleness, ts1.ensureChildBuilt))) && ok;
+  ok = (await step("ts2 child", child(ts2.ts2ChildStaleness, ts2.ensureTs2ChildBuilt))) && ok;
   const py = await import("./peers/py/setup.js");
   ok = (await step("py venv", () => py.setupPythonEnv(py.PY_ENV))) && ok;
   ok = (await step("py1 venv", () => py.setupPythonEnv(py.PY1_ENV))) && ok;

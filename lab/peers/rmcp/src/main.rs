@@ -16,84 +16,9 @@ use tokio::sync::Notify;
 // Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/perform.ts GIVE_UP_REASON.
 const GIVE_UP_REASON: &str = "the client gave up on the call while its form was open";
 
-#[derive(Deserialize, Clone)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct SessionPlan { scenario: String, capabilities: Map<String, Value>, list_tools_first: bool, calls: Vec<CallData>, call_timeout_ms: u64 }
-#[derive(Deserialize, Clone)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct CallData {
-    label: String,
-    #[serde(default = "calculate")] tool: String,
-    #[serde(default)] args: Map<String, Value>,
-    callback: Option<Behaviour>, give_up_after_ms: Option<u64>, await_callbacks: Option<bool>,
-}
-fn calculate() -> String { "calculate".into() }
-#[derive(Deserialize, Clone)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct Behaviour { delay_ms: Option<u64>, nested: Option<Nested>, need_tool: Option<String>, answer: AnswerData, otherwise: Option<AnswerData>, watch_abort: Option<bool> }
-#[derive(Deserialize, Clone)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct Nested { method: NestedMethod, timeout_ms: u64 }
-#[derive(Deserialize, Clone, Copy, PartialEq)]
-enum NestedMethod { #[serde(rename = "tools/list")] ToolsList, #[serde(rename = "ping")] Ping }
-#[derive(Deserialize, Clone)]
-#[serde(deny_unknown_fields)]
-struct AnswerData { action: Action, content: Option<Map<String, Value>> }
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename_all = "lowercase")]
-enum Action { Accept, Decline, Cancel }
+// The driver contract (the SessionPlan it reads, the events it writes), in the same module.
+include!("contract.rs");
 
-/// The zod bounds serde cannot say (behaviour.ts): one line naming the first field that breaks one.
-fn check_plan(p: &SessionPlan) -> Result<(), String> {
-    let within = |v: Option<u64>, lo: u64, hi: u64, what: &str| match v { Some(v) if v < lo || v > hi => Err(format!("{what}: {v} is outside {lo}..{hi}")), _ => Ok(()) };
-    if p.scenario.is_empty() { return Err("scenario: empty".into()); }
-    if p.calls.is_empty() { return Err("calls: at least one call".into()); }
-    within(Some(p.call_timeout_ms), 1, u64::MAX, "callTimeoutMs")?;
-    for (i, c) in p.calls.iter().enumerate() {
-        if c.label.is_empty() { return Err(format!("calls.{i}.label: empty")); }
-        within(c.give_up_after_ms, 1, 60_000, &format!("calls.{i}.giveUpAfterMs"))?;
-        if let Some(b) = &c.callback {
-            within(b.delay_ms, 0, 10_000, &format!("calls.{i}.callback.delayMs"))?;
-            within(b.nested.as_ref().map(|n| n.timeout_ms), 1, 60_000, &format!("calls.{i}.callback.nested.timeoutMs"))?;
-        }
-    }
-    Ok(())
-}
-
-/// The only words this driver writes: lab/peers/driver-events.ts DriverEvent.kind.
-#[derive(Clone, Copy)]
-enum Kind { CallStarted, CallbackEntered, CallbackLeft, CallbackAborted, NestedSent, NestedOk, NestedFailed, ToolResult, Note }
-impl Kind {
-    fn word(self) -> &'static str {
-        match self {
-            Kind::CallStarted => "call.started", Kind::CallbackEntered => "callback.entered", Kind::CallbackLeft => "callback.left",
-            Kind::CallbackAborted => "callback.aborted", Kind::NestedSent => "nested.sent", Kind::NestedOk => "nested.ok",
-            Kind::NestedFailed => "nested.failed", Kind::ToolResult => "tool.result", Kind::Note => "note",
-        }
-    }
-}
-
-fn monotonic_ns() -> u64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: clock_gettime only writes the timespec it is given; CLOCK_MONOTONIC always exists on Linux.
-    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
-    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
-}
-
-/// One JSON object per line, flushed; t_ns is read as the line is written, right when the thing happens.
-struct Events(Mutex<std::fs::File>);
-impl Events {
-    fn write(&self, kind: Kind, id: Option<Value>, method: Option<&str>, detail: Option<Value>) {
-        let mut file = self.0.lock().unwrap();
-        let mut event = Map::new();
-        event.insert("t_ns".into(), json!(monotonic_ns()));
-        event.insert("kind".into(), json!(kind.word()));
-        if let Some(id) = id { event.insert("id".into(), id); }
-        if let Some(m) = method { event.insert("method".into(), json!(m)); }
-        if let Some(d) = detail { event.insert("detail".into(), d); }
-        let _ = writeln!(file, "{}", Value::Object(event)).and_then(|_| file.flush());
-    }
-}
 
 /// The SDK's error, classified here: (code, message, type). Only a JSON-RPC error reply has a code.
 fn classify(error: &ServiceError) -> (Option<i32>, String, &'static str) {
