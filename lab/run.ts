@@ -17,7 +17,7 @@ import { svgFileName, writeRunSvgs } from "./render/svg.js";
 import { TRANSPORT_NAMES } from "./transports/index.js";
 import { assertPinnedSdk, readVersions, VersionMismatch } from "./peers/versions.js";
 import { findScenario, SCENARIOS } from "../scenarios/index.js";
-import type { Scenario } from "./session/scenario.js";
+import type { Scenario } from "./plan/scenario.js";
 
 type Command = (argv: string[]) => Promise<number>;
 

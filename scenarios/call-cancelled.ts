@@ -5,8 +5,8 @@
 // `unlinked` asks with plain elicitInput; `linked` passes the call's abort signal on. The
 // linked form is the server's request #1 (the unlinked one used #0), so the id-0 defect of the
 // TS SDK 1.32.2 client (server-withdraws) does not hide what linking does.
-import { VALID_ANSWER } from "../lab/peers/form.js";
-import { ACCEPT_VALID, FORM_CAPABILITY, type CallPlan, type Scenario } from "../lab/session/scenario.js";
+import { VALID_ANSWER } from "../lab/plan/form.js";
+import { ACCEPT_VALID, FORM_CAPABILITY, type CallPlan, type Scenario } from "../lab/plan/scenario.js";
 
 /** The client gives up on the call this long after its form opened. */
 export const GIVE_UP_AFTER_MS = 150;

@@ -1,8 +1,8 @@
 // Many server-to-client requests at once. A receive loop that awaits each request's handler
 // answers them one at a time (python-sdk #2489: 5 sampling calls x 0.5 s took 2.5 s).
 import { FAN_OUT_DEFAULT } from "../lab/peers/ts1/concurrency-tools.js";
-import { VALID_ANSWER } from "../lab/peers/form.js";
-import { ACCEPT_VALID, FORM_CAPABILITY, type Scenario } from "../lab/session/scenario.js";
+import { VALID_ANSWER } from "../lab/plan/form.js";
+import { ACCEPT_VALID, FORM_CAPABILITY, type Scenario } from "../lab/plan/scenario.js";
 
 /** The fixed time each callback takes before it answers: the stimulus, like a user thinking. */
 export const FAN_OUT_CALLBACK_MS = 50;

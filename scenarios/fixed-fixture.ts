@@ -1,6 +1,6 @@
 // Negative control: the callback answers from a fixture and never touches the session.
-import { VALID_ANSWER } from "../lab/peers/form.js";
-import { reentrancyScenario } from "../lab/session/scenario.js";
+import { VALID_ANSWER } from "../lab/plan/form.js";
+import { reentrancyScenario } from "../lab/plan/scenario.js";
 
 export default reentrancyScenario(
   "fixed-fixture",

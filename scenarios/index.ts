@@ -1,5 +1,5 @@
 // Every scenario the CLI knows, by name. Add a scenario: one file, one line here.
-import type { Scenario } from "../lab/session/scenario.js";
+import type { Scenario } from "../lab/plan/scenario.js";
 import callCancelled from "./call-cancelled.js";
 import fanOut from "./fan-out.js";
 import fixedFixture from "./fixed-fixture.js";

@@ -1,7 +1,7 @@
 // A ping while a callback runs. A receive loop that awaits each request's handler cannot answer
 // the ping until the callback returns (python-sdk #188: a ping waits behind a long handler).
-import { VALID_ANSWER } from "../lab/peers/form.js";
-import { ACCEPT_VALID, FORM_CAPABILITY, type Scenario } from "../lab/session/scenario.js";
+import { VALID_ANSWER } from "../lab/plan/form.js";
+import { ACCEPT_VALID, FORM_CAPABILITY, type Scenario } from "../lab/plan/scenario.js";
 
 /** The fixed time the callback takes before it answers. */
 export const LIVENESS_CALLBACK_MS = 300;

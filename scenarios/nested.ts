@@ -1,8 +1,8 @@
 // The callback calls back into its own session: while answering elicitation/create it awaits
 // tools/list on the same client. Under a receive loop that awaits each inbound request's
 // handler, that reply can only be read after the callback returns.
-import { VALID_ANSWER } from "../lab/peers/form.js";
-import { reentrancyScenario } from "../lab/session/scenario.js";
+import { VALID_ANSWER } from "../lab/plan/form.js";
+import { reentrancyScenario } from "../lab/plan/scenario.js";
 
 /** How long the callback waits for its nested tools/list before it gives up. */
 export const NESTED_TIMEOUT_MS = 500;

@@ -1,6 +1,6 @@
 // The fix for the nested shape: read what you need before the call, not from inside the callback.
-import { VALID_ANSWER } from "../lab/peers/form.js";
-import { reentrancyScenario } from "../lab/session/scenario.js";
+import { VALID_ANSWER } from "../lab/plan/form.js";
+import { reentrancyScenario } from "../lab/plan/scenario.js";
 
 export default reentrancyScenario(
   "prefetch",

@@ -2,8 +2,8 @@
 // callback, and when it passes the server SDK sends notifications/cancelled for the request.
 // The same call twice in one session: `first-request`'s form is the server's request #0,
 // `later-request`'s is #1. A client that drops a cancellation of id 0 shows the difference.
-import { VALID_ANSWER } from "../lab/peers/form.js";
-import { ACCEPT_VALID, FORM_CAPABILITY, type CallPlan, type Scenario } from "../lab/session/scenario.js";
+import { VALID_ANSWER } from "../lab/plan/form.js";
+import { ACCEPT_VALID, FORM_CAPABILITY, type CallPlan, type Scenario } from "../lab/plan/scenario.js";
 
 /** The server's limit on its own elicitation. */
 export const WITHDRAW_LIMIT_MS = 250;

@@ -12,7 +12,7 @@ import { verify } from "../lab/check/verify.js";
 import type { TimelineEvent } from "../lab/history/timeline.js";
 import { PY_CLIENT, PY_INLINE_CLIENT } from "../lab/peers/py/index.js";
 import { TS2_CLIENT } from "../lab/peers/ts2/index.js";
-import type { ClientPeer } from "../lab/peers/types.js";
+import type { ClientPeer } from "../lab/plan/peer.js";
 import { readVersions } from "../lab/peers/versions.js";
 import { runCase, type RunRecord } from "../lab/session/pipeline.js";
 import { planMatrix } from "../lab/cli/matrix.js";

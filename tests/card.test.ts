@@ -16,7 +16,7 @@ import { formContractCell } from "../lab/check/card-contract.js";
 import { FORM_CONTRACT_SCENARIO } from "../scenarios/contract/card.js";
 import { runSession } from "../lab/session/session.js";
 import { openMemoryTransport } from "../lab/transports/memory.js";
-import type { SessionEvidence } from "../lab/session/session.js";
+import { type SessionEvidence } from "../lab/plan/session.js";
 
 
 const SCENARIOS = ["nested", "fan-out", "liveness", "call-cancelled", "server-withdraws"] as const;

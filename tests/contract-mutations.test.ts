@@ -6,7 +6,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { deepEqual } from "node:assert";
 import { loadContractExpectation, verifyContract } from "../lab/check/contract.js";
-import type { SessionEvidence } from "../lab/session/session.js";
+import { type SessionEvidence } from "../lab/plan/session.js";
 import type { TimelineEvent, WireFrame } from "../lab/history/timeline.js";
 import { copy } from "./support/runs.js";
 import { CASE_NAMES, contractRun } from "./support/contract-runs.js";

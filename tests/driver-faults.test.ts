@@ -14,12 +14,13 @@ import { loadExpectation } from "../lab/check/expectations.js";
 import { writeJsonAtomic } from "../lab/cli/output.js";
 import { PROJECT_ROOT } from "../lab/paths.js";
 import { registerClient } from "../lab/peers/registry.js";
-import type { ClientPeer } from "../lab/peers/types.js";
+import type { ClientPeer } from "../lab/plan/peer.js";
 import { readVersions } from "../lab/peers/versions.js";
 import { renderSummary } from "../lab/render/report.js";
 import { runCase, type CaseReport, type RunRecord } from "../lab/session/pipeline.js";
-import { EXIT_GRACE_MS, type ChildEvidence } from "../lab/transports/child-process.js";
-import type { DriverEventsEvidence } from "../lab/transports/process.js";
+import { EXIT_GRACE_MS } from "../lab/transports/child-process.js";
+import { type ChildEvidence } from "../lab/plan/evidence.js";
+import { type DriverEventsEvidence } from "../lab/plan/evidence.js";
 import { findScenario } from "../scenarios/index.js";
 
 const FIXTURE = join(PROJECT_ROOT, "tests", "fixtures", "drivers", "misbehaving-driver.mjs");
@@ -61,8 +62,12 @@ const only = (report: CaseReport): RunRecord => {
   assert.is(report.runs.length, 1);
   return report.runs[0]!;
 };
-const driverOf = (run: RunRecord) => run.transportEvidence.driver as ChildEvidence;
-const eventsOf = (run: RunRecord) => run.transportEvidence.driverEvents as DriverEventsEvidence;
+const relayOf = (run: RunRecord) => {
+  if (run.transportEvidence.kind !== "relay") throw new Error(`not a client driver's run: ${run.transportEvidence.kind}`);
+  return run.transportEvidence;
+};
+const driverOf = (run: RunRecord): ChildEvidence => relayOf(run).driver;
+const eventsOf = (run: RunRecord): DriverEventsEvidence => relayOf(run).driverEvents;
 const failedChecks = (run: RunRecord) => run.verdicts.filter((v) => !v.ok).flatMap((v) => v.details);
 
 /** What the CLI writes for a case, read back: the evidence must survive the trip to run-output/. */

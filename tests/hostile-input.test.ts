@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EXPECTED_DIR, ExpectationError, parseExpectation } from "../lab/check/expectations.js";
-import { readDriverEvents } from "../lab/peers/read-driver-events.js";
+import { readDriverEvents } from "../lab/plan/read-driver-events.js";
 import { classify } from "../lab/history/frames.js";
 import { Recorder } from "../lab/history/timeline.js";
 import { memoryRun } from "./support/runs.js";

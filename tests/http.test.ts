@@ -14,27 +14,41 @@ import { DIE_EXIT_CODE, DIE_STDERR_LINE } from "../lab/peers/ts1/child-faults.js
 import { LISTEN_FAILED_EXIT_CODE } from "../lab/peers/ts1/child-http.js";
 import { ELICITATION_TIMEOUT_MS } from "../lab/peers/ts1/calculate-server.js";
 import { readVersions } from "../lab/peers/versions.js";
-import { withBound } from "../lab/session/bound.js";
+import { withBound } from "../lab/plan/bounds.js";
 import { runCase, type CaseReport } from "../lab/session/pipeline.js";
-import { FORM_CAPABILITY, type Scenario } from "../lab/session/scenario.js";
-import { runSession, type SessionEvidence } from "../lab/session/session.js";
-import type { ChildEvidence } from "../lab/transports/child-process.js";
+import { FORM_CAPABILITY, type Scenario } from "../lab/plan/scenario.js";
+import { runSession } from "../lab/session/session.js";
+import { type SessionEvidence } from "../lab/plan/session.js";
+import { type ChildEvidence } from "../lab/plan/evidence.js";
 import { HTTP_500_BODY, SSE_GARBAGE_DATA } from "../lab/transports/http-faults.js";
-import { httpProblems, sseTap, type HttpEvidence } from "../lab/transports/http-log.js";
+import { httpProblems, sseTap } from "../lab/transports/http-log.js";
+import { type HttpEvidence } from "../lab/plan/evidence.js";
 import { httpTransport } from "../lab/transports/http.js";
 import { TRANSPORT_NAMES } from "../lab/transports/index.js";
 import { Over } from "../lab/check/expectations.js";
 import { serveStreamableHttp } from "../lab/transports/http-server.js";
 import { isListening, listeningPortsOf } from "../lab/transports/listening.js";
-import { lifecycleProblems, type ChildSide } from "../lab/transports/stdio.js";
+import { lifecycleProblems } from "../lab/transports/stdio.js";
+import { type ServerRecord } from "../lab/plan/evidence.js";
 import { openMemoryTransport } from "../lab/transports/memory.js";
 import { findScenario } from "../scenarios/index.js";
 import nested from "../scenarios/nested.js";
 import "./support/child-pids.js";
 
 const BOUND_MS = 20_000;
-type HttpRun = ChildEvidence & { http: HttpEvidence; childSide: ChildSide | null };
-const ev = (run: SessionEvidence) => run.transportEvidence as HttpRun;
+type HttpRun = { http: HttpEvidence; serverRecord: ServerRecord | null };
+/** An HTTP run's evidence: HTTP's own and the server's own record. */
+const ev = (run: SessionEvidence): HttpRun => {
+  const e = run.transportEvidence;
+  if (e.kind !== "http") throw new Error(`not an HTTP run: ${e.kind}`);
+  return { http: e.http, serverRecord: e.serverRecord ?? null };
+};
+/** The same, for a server child: its lifecycle beside HTTP's own. */
+const evChild = (run: SessionEvidence): HttpRun & ChildEvidence => {
+  const e = run.transportEvidence;
+  if (e.kind !== "http" || !e.server) throw new Error(`not an HTTP run with a server child: ${e.kind}`);
+  return { ...e.server, http: e.http, serverRecord: e.serverRecord ?? null };
+};
 
 const cases = new Map<string, Promise<CaseReport>>();
 /** One case over memory and http (repeat 1), through the lab's own pipeline; shared by tests. */
@@ -60,7 +74,7 @@ function gone(pid: number | null): boolean {
 
 /** Whatever the fault: the child is gone, its port is not listening, the evidence is there. */
 function assertNothingLeft(run: SessionEvidence): void {
-  const e = ev(run);
+  const e = evChild(run);
   assert.ok(gone(e.pid), `child ${e.pid} is gone`);
   if (e.http.port !== null) {
     assert.is(e.http.portReleased, true);
@@ -112,7 +126,7 @@ test("the HTTP parity rule: the server side may swap two arrivals only if their 
   const memory = report.runs.find((r) => r.transport === "memory")!;
   const run = httpRunOf(report);
   const http = ev(run).http;
-  const side = ev(run).childSide!;
+  const side = ev(run).serverRecord!;
   const at = (method: string, id: number) => side.events.findIndex((e) => e.side === "server" && e.kind === "frame.arrived" && e.method === method && e.id === id);
   const swapped = structuredClone(side.events);
   const [list, call] = [at("tools/list", 1), at("tools/call", 2)];
@@ -171,7 +185,7 @@ test("in this process, behind a real HTTP server: the same client story, and not
   const run = await withBound(runSession(nested, httpTransport({ inProcess: true }), "http", { dispatch: "sdk" }), BOUND_MS, "in-process http");
   assert.equal(run.errors, []);
   assert.ok(compareParity(memory.events, run.events).ok);
-  assert.ok(compareParity(memory.events, ev(run).childSide!.events, httpServerSideAllowances(ev(run).http), "server").ok);
+  assert.ok(compareParity(memory.events, ev(run).serverRecord!.events, httpServerSideAllowances(ev(run).http), "server").ok);
   assert.not.ok(listeningPortsOf("self").includes(ev(run).http.port!), "the server's port is closed");
 });
 
@@ -206,7 +220,7 @@ const faultRun = (scenario: Scenario, options: Parameters<typeof httpTransport>[
 
 test("fault: the server process dies mid-call: the call fails at once, exit code and stderr kept", async () => {
   const run = await faultRun(nested, { faults: ["die-mid-call"] }, "die-mid-call");
-  const e = ev(run);
+  const e = evChild(run);
   assert.is(e.exitCode, DIE_EXIT_CODE);
   assert.ok(e.stderr.includes(DIE_STDERR_LINE));
   const first = resultsOf(run.events).first as { error?: { code: number | null; message: string } };
@@ -251,7 +265,7 @@ test("fault: the port is taken when the server starts: the child exits, the sess
   const port = (blocker.address() as { port: number }).port;
   try {
     const run = await faultRun(nested, { port }, "port taken");
-    const e = ev(run);
+    const e = evChild(run);
     assert.is(e.exitCode, LISTEN_FAILED_EXIT_CODE);
     assert.match(e.stderr, "EADDRINUSE");
     assert.ok(run.errors.some((x) => x.includes("before it said its port") && x.includes("EADDRINUSE")), JSON.stringify(run.errors));
@@ -275,7 +289,7 @@ test("fault: the client closes while the server's request is pending: DELETE, th
   assert.equal((resultsOf(run.events).first as { error: { code: number } }).error.code, -32000);
   const del = e.http.requests.find((r) => r.method === "DELETE");
   assert.is(del?.status, 200, "the session was ended with DELETE");
-  const server = e.childSide!.events.filter((x) => x.side === "server");
+  const server = e.serverRecord!.events.filter((x) => x.side === "server");
   assert.ok(server.some((x) => x.kind === "frame.sent" && x.method === "elicitation/create"), "the server's request was out");
   assert.not.ok(server.some((x) => x.kind === "frame.arrived" && x.method === "elicitation/create"), "and never answered");
   assert.equal(lifecycleProblems(run.transportEvidence), []);

@@ -5,7 +5,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { DISPATCH_MODELS, type DispatchModel } from "../lab/history/receive-loop.js";
 import { mermaidText, renderMermaid } from "../lab/render/mermaid.js";
-import type { SessionEvidence } from "../lab/session/session.js";
+import { type SessionEvidence } from "../lab/plan/session.js";
 import { memoryRun } from "./support/runs.js";
 import { SCENARIOS } from "../scenarios/index.js";
 import { beforeCancel, retimed } from "./support/timelines.js";

@@ -1,6 +1,7 @@
 // The probes when they cannot judge: a client that declines, cancels, never answers or declared
 // no elicitation, an answer that comes too fast, and arguments out of range. Each ends with a
 // clear result (never a crash), and the server keeps serving. Also `serve` from the command line.
+import { serverChildOf } from "../lab/plan/evidence.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { cancelledRequestId, resultOf } from "../lab/history/frames.js";
@@ -8,7 +9,7 @@ import { resultsOf } from "../lab/check/verify.js";
 import { lifecycleProblems } from "../lab/transports/child-process.js";
 import { TS1_CLIENT } from "../lab/peers/ts1/index.js";
 import { MIN_PINGS_FOR_SERIAL } from "../lab/peers/ts1/probe-judge.js";
-import type { SessionEvidence } from "../lab/session/session.js";
+import { type SessionEvidence } from "../lab/plan/session.js";
 import { main as serveMain } from "../lab/cli/serve.js";
 import { EDGE_SCENARIO, NEVER_LIMIT_MS, NO_CAPABILITY_SCENARIO, PROBE_SCENARIO, probeRun, SERVE_TSX, TOO_FAST_SCENARIO } from "./support/probe.js";
 
@@ -92,9 +93,9 @@ test("serve through tsx (tsx lab/run.ts serve): only JSON-RPC on stdout, the pro
   const run = await probeRun({ ...PROBE_SCENARIO, calls: PROBE_SCENARIO.calls.filter((c) => c.label !== "fan-out") }, TS1_CLIENT, "sdk", "serve", SERVE_TSX);
   assert.equal(run.errors, []);
   assert.equal(lifecycleProblems(run.transportEvidence), []);
-  assert.equal((run.transportEvidence as { stdoutErrors: string[] }).stdoutErrors, []);
+  assert.equal(serverChildOf(run.transportEvidence)?.stdoutErrors, []);
   assert.is(structured(run, "loop").verdict, "concurrent");
-  assert.match(String((run.transportEvidence as { stderr: string }).stderr), "serving calculate and the probe tools");
+  assert.match(String(serverChildOf(run.transportEvidence)?.stderr), "serving calculate and the probe tools");
 });
 
 test("serve with an argument: one line on stderr, exit 2, and no server started", async () => {

@@ -9,7 +9,7 @@ import { resultsOf } from "../lab/check/verify.js";
 import { TS1_CLIENT } from "../lab/peers/ts1/index.js";
 import { inferFanOut, type FanOutObservation } from "../lab/peers/ts1/probe-infer.js";
 import { judgeLoop, MIN_PINGS_FOR_SERIAL, type LoopObservation } from "../lab/peers/ts1/probe-judge.js";
-import type { SessionEvidence } from "../lab/session/session.js";
+import { type SessionEvidence } from "../lab/plan/session.js";
 import { copy } from "./support/runs.js";
 import { PROBE_SCENARIO, probeRun } from "./support/probe.js";
 

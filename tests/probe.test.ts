@@ -1,12 +1,13 @@
 // The probe tools against every client peer the lab has: `serve` runs as a real stdio child
 // (and in memory for clients in this process); the probe's verdict, computed from the server's
 // side only, must match what the client's own timeline shows.
+import { serverChildOf } from "../lab/plan/evidence.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { clientSideProbe } from "../lab/check/probe-timeline.js";
 import { resultsOf } from "../lab/check/verify.js";
 import { lifecycleProblems } from "../lab/transports/child-process.js";
-import type { SessionEvidence } from "../lab/session/session.js";
+import { type SessionEvidence } from "../lab/plan/session.js";
 import { FAN_OUT_N, PROBE_SCENARIO, PROBE_TABLE, probeClient, probeRun, transportsFor } from "./support/probe.js";
 
 /** LAB_PROBE_PRINT=1 prints each run's measured numbers (for the README and reports). */
@@ -19,10 +20,8 @@ const structured = (run: SessionEvidence, call: string) => resultsOf(run.events)
 function sessionProblems(run: SessionEvidence): string[] {
   if (run.transport !== "stdio") return run.errors;
   const evidence = run.transportEvidence;
-  const serve = (evidence.server ?? evidence) as Record<string, unknown>;
-  const driver = evidence.driver as Record<string, unknown> | undefined;
-  assert.is(serve.kind, "stdio-child");
-  return [...run.errors, ...lifecycleProblems(serve), ...(driver ? lifecycleProblems({ ...driver, exitedDuringSession: false }) : [])];
+  assert.ok(serverChildOf(evidence), "the serve child's lifecycle is kept");
+  return [...run.errors, ...lifecycleProblems(evidence)];
 }
 
 for (const row of PROBE_TABLE) {

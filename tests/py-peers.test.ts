@@ -16,11 +16,11 @@ import { compareModelWithReal, storyFacts, type StoryFacts } from "../lab/check/
 import { replyTo, resultsOf } from "../lab/check/verify.js";
 import { isRequest, paramsOf, resultOf } from "../lab/history/frames.js";
 import { PY_CLIENT, PY_INLINE_CLIENT, PY_SERVER } from "../lab/peers/py/index.js";
-import type { ClientPeer } from "../lab/peers/types.js";
+import type { ClientPeer } from "../lab/plan/peer.js";
 import { readVersions } from "../lab/peers/versions.js";
 import { runCase, type CaseReport, type RunRecord } from "../lab/session/pipeline.js";
 import { runSession } from "../lab/session/session.js";
-import { FORM_CAPABILITY } from "../lab/session/scenario.js";
+import { FORM_CAPABILITY } from "../lab/plan/scenario.js";
 import { TS1_SERVER } from "../lab/peers/ts1/index.js";
 import { TRANSPORTS } from "../lab/transports/index.js";
 import { StdioChild } from "../lab/transports/child-process.js";

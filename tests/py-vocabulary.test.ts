@@ -14,7 +14,7 @@ import { checkVocabularyFile, loadVocabularyFile, vocabularyExpectation, vocabul
 import { replyTo } from "../lab/check/verify.js";
 import { resultOf } from "../lab/history/frames.js";
 import { PY_SERVER } from "../lab/peers/py/index.js";
-import { findVocabularyCase, type VocabularyCase } from "../lab/peers/vocabulary.js";
+import { findVocabularyCase, type VocabularyCase } from "../lab/plan/vocabulary.js";
 import { readVersions } from "../lab/peers/versions.js";
 import type { RunRecord } from "../lab/session/pipeline.js";
 import { caseKey, KIND_NAMES, vocabularyScenario } from "../scenarios/contract/vocabulary.js";

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { withBound } from "../lab/session/bound.js";
+import { withBound } from "../lab/plan/bounds.js";
 import { SCRATCH_DIR, sweepStaleScratch } from "../lab/scratch.js";
 import { alive, CHILD_PID_LOG } from "./support/child-pids.js";
 import { ROOT } from "./support/cli.js";

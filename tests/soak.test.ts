@@ -7,7 +7,7 @@ import * as assert from "uvu/assert";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { withBound } from "../lab/session/bound.js";
+import { withBound } from "../lab/plan/bounds.js";
 import { startLoad } from "../lab/soak/load.js";
 import { runMain } from "./support/cli.js";
 

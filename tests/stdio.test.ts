@@ -2,18 +2,21 @@
 // memory, and faults that end quickly with their evidence kept (no child left: zz-no-child-left).
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { withBound } from "../lab/session/bound.js";
+import { withBound } from "../lab/plan/bounds.js";
 import { childBuildStaleness, ensureChildBuilt } from "../lab/peers/ts1/child-build.js";
 import { DIE_EXIT_CODE, DIE_STDERR_LINE, GARBAGE_LINE } from "../lab/peers/ts1/child-faults.js";
-import { EXIT_GRACE_MS, type ChildEvidence } from "../lab/transports/child-process.js";
+import { EXIT_GRACE_MS } from "../lab/transports/child-process.js";
+import { type ChildEvidence } from "../lab/plan/evidence.js";
 import { compareParity, PARITY_RULES, SERVER_SIDE_ALLOWANCES } from "../lab/check/parity.js";
 import { loadExpectation } from "../lab/check/expectations.js";
 import { DISPATCH_MODELS, type DispatchModel } from "../lab/history/receive-loop.js";
-import { runSession, type SessionEvidence } from "../lab/session/session.js";
-import { lifecycleProblems, openStdioTransport, stdioTransport, type ChildSide } from "../lab/transports/stdio.js";
+import { runSession } from "../lab/session/session.js";
+import { type SessionEvidence } from "../lab/plan/session.js";
+import { lifecycleProblems, openStdioTransport, stdioTransport } from "../lab/transports/stdio.js";
+import { type ServerRecord } from "../lab/plan/evidence.js";
 import { resultsOf } from "../lab/check/verify.js";
 import { SCENARIOS } from "../scenarios/index.js";
-import type { Scenario } from "../lab/session/scenario.js";
+import type { Scenario } from "../lab/plan/scenario.js";
 import { memoryRun } from "./support/runs.js";
 import fixedFixture from "../scenarios/fixed-fixture.js";
 import nested from "../scenarios/nested.js";
@@ -55,11 +58,16 @@ function stdioRun(scenario: Scenario, dispatch: DispatchModel): Promise<SessionE
   return stdioRuns.get(`${scenario.name}.${dispatch}`)!;
 }
 
-const child = (evidence: SessionEvidence) => evidence.transportEvidence as ChildEvidence & { childSide: ChildSide | null };
+/** A stdio run's server child, with the record it kept of its own side. */
+const child = (evidence: SessionEvidence): ChildEvidence & { serverRecord: ServerRecord | null } => {
+  const e = evidence.transportEvidence;
+  if (e.kind !== "stdio") throw new Error(`not a stdio run with a server child: ${e.kind}`);
+  return { ...e.server, serverRecord: e.serverRecord ?? null };
+};
 
 /** The child's own record of the server side tells the same story as memory's server side. */
 function assertServerParity(memory: SessionEvidence, stdio: SessionEvidence): void {
-  const side = child(stdio).childSide;
+  const side = child(stdio).serverRecord;
   assert.ok(side, "the child wrote its own events");
   assert.ok(side.events.some((e) => e.side === "server" && e.kind === "frame.sent"), "the child recorded what it sent");
   const parity = compareParity(memory.events, side.events, SERVER_SIDE_ALLOWANCES, "server");
@@ -69,7 +77,7 @@ function assertServerParity(memory: SessionEvidence, stdio: SessionEvidence): vo
 test("parity rejects a changed story on either side (corrupted copies of real evidence)", async () => {
   const memory = await memoryRun("nested", "serial");
   const stdio = await stdioRun(nested, "serial");
-  const side = child(stdio).childSide!;
+  const side = child(stdio).serverRecord!;
   assert.ok(compareParity(memory.events, side.events, SERVER_SIDE_ALLOWANCES, "server").ok);
   // the server's reply to the nested tools/list, dropped from the child's record
   const withoutReply = side.events.filter((e) => !(e.kind === "frame.sent" && e.method === "tools/list" && e.id === 3));

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DISPATCH_MODELS, type DispatchModel } from "../lab/history/receive-loop.js";
 import { renderSvg, svgFileName } from "../lab/render/svg.js";
-import type { SessionEvidence } from "../lab/session/session.js";
+import { type SessionEvidence } from "../lab/plan/session.js";
 import { memoryRun } from "./support/runs.js";
 import type { TimelineEvent, WireFrame } from "../lab/history/timeline.js";
 import { SCENARIOS } from "../scenarios/index.js";

@@ -10,8 +10,9 @@ import { ExpectationError, parseExpectation } from "../lab/check/expectations.js
 import { checkVocabularyFile, loadVocabularyExpectation, vocabularyExpectation, VocabularyFile, vocabularyPath } from "../lab/check/vocabulary.js";
 import type { Verdict } from "../lab/check/verify.js";
 import { TS2_SERVER } from "../lab/peers/ts2/index.js";
-import { findVocabularyCase } from "../lab/peers/vocabulary.js";
-import { runSession, type SessionEvidence } from "../lab/session/session.js";
+import { findVocabularyCase } from "../lab/plan/vocabulary.js";
+import { runSession } from "../lab/session/session.js";
+import { type SessionEvidence } from "../lab/plan/session.js";
 import { openMemoryTransport } from "../lab/transports/memory.js";
 import { casesOfKind, KIND_NAMES, vocabularyScenario } from "../scenarios/contract/vocabulary.js";
 import { survivingChanges, type Json } from "./support/expectation-mutations.js";

@@ -6,7 +6,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { withBound } from "../lab/session/bound.js";
+import { withBound } from "../lab/plan/bounds.js";
 import { ROOT } from "./support/cli.js";
 
 const TSC_BOUND_MS = 180_000;

@@ -12,10 +12,11 @@ import { runContractScenario, verifyContract, type ContractExpectation } from ".
 import { ExpectationError, parseExpectation } from "../lab/check/expectations.js";
 import { LAYERS } from "../lab/check/layer.js";
 import { checkVocabularyFile, kindsWritten, loadVocabularyExpectation, loadVocabularyFile, VocabularyFile, vocabularyExpectation, vocabularyPath } from "../lab/check/vocabulary.js";
-import { FIELD_KINDS, findVocabularyCase, VOCABULARY_CASES, type VocabularyCase } from "../lab/peers/vocabulary.js";
+import { FIELD_KINDS, findVocabularyCase, VOCABULARY_CASES, type VocabularyCase } from "../lab/plan/vocabulary.js";
 import { TS1_SERVER } from "../lab/peers/ts1/index.js";
 import { readVersions } from "../lab/peers/versions.js";
-import { runSession, type SessionEvidence } from "../lab/session/session.js";
+import { runSession } from "../lab/session/session.js";
+import { type SessionEvidence } from "../lab/plan/session.js";
 import { openMemoryTransport } from "../lab/transports/memory.js";
 import { casesOfKind, vocabularyScenario } from "../scenarios/contract/vocabulary.js";
 import { runMain } from "./support/cli.js";

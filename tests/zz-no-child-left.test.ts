@@ -8,17 +8,18 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { existsSync, readFileSync } from "node:fs";
-import { withBound } from "../lab/session/bound.js";
+import { withBound } from "../lab/plan/bounds.js";
 import { runSession } from "../lab/session/session.js";
 import { listenersOf, listeningPortsOf, parentOf } from "../lab/transports/listening.js";
 import { TRANSPORTS } from "../lab/transports/index.js";
-import { openStdioTransport, type ChildEvidence } from "../lab/transports/stdio.js";
+import { openStdioTransport } from "../lab/transports/stdio.js";
+import { serverChildOf } from "../lab/plan/evidence.js";
 import fixedFixture from "../scenarios/fixed-fixture.js";
 import { alive, childrenSoFar, LISTEN_LOG } from "./support/child-pids.js";
 
 test("no stdio child started so far, in this process or by a CLI run, is still alive", async () => {
   const own = await withBound(runSession(fixedFixture, openStdioTransport, "stdio", { dispatch: "sdk" }), 20_000, "a stdio session");
-  const pid = (own.transportEvidence as ChildEvidence).pid;
+  const pid = serverChildOf(own.transportEvidence)?.pid;
   assert.ok(pid, "this file's own session started a child");
   const pids = childrenSoFar();
   assert.ok(pids.includes(pid), "its own child is among those checked");

@@ -10,12 +10,13 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { median } from "../check/stats.js";
 import { Recorder } from "../history/timeline.js";
-import { VALID_ANSWER } from "../peers/form.js";
+import { VALID_ANSWER } from "../plan/form.js";
 import { ensureChildBuilt } from "../peers/ts1/child-build.js";
 import { createCalculateServer } from "../peers/ts1/calculate-server.js";
 import { runSession } from "../session/session.js";
 import { lifecycleProblems } from "../transports/child-process.js";
-import { httpProblems, type HttpEvidence } from "../transports/http-log.js";
+import { httpProblems } from "../transports/http-log.js";
+import { httpOf, serverChildOf } from "../plan/evidence.js";
 import { serveStreamableHttp } from "../transports/http-server.js";
 import { endpointUrl, HttpCarrier, openHttpTransport } from "../transports/http.js";
 import { createLinkedPair } from "../transports/linked.js";
@@ -89,10 +90,11 @@ export async function benchHttpChild(children = 10): Promise<{ httpMs: number; s
   await ensureChildBuilt(); // a rebuild is not part of any measurement
   const one = async (transport: "http" | "stdio") => {
     const run = await runSession(fixedFixture, transport === "http" ? openHttpTransport : openStdioTransport, transport, { dispatch: "sdk" });
-    const evidence = run.transportEvidence as { spawnToInitializedMs?: number; http?: HttpEvidence };
-    const problems = [...run.errors, ...lifecycleProblems(run.transportEvidence), ...httpProblems(evidence.http)];
-    if (problems.length || evidence.spawnToInitializedMs === undefined) throw new Error(`bench ${transport} child failed: ${problems.join("; ")}`);
-    return evidence.spawnToInitializedMs;
+    const child = serverChildOf(run.transportEvidence);
+    const http = httpOf(run.transportEvidence);
+    const problems = [...run.errors, ...lifecycleProblems(run.transportEvidence), ...(http ? httpProblems(http) : [])];
+    if (problems.length || child?.spawnToInitializedMs === undefined) throw new Error(`bench ${transport} child failed: ${problems.join("; ")}`);
+    return child.spawnToInitializedMs;
   };
   await one("http");
   await one("stdio");

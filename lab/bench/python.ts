@@ -12,9 +12,10 @@ import { median } from "../check/stats.js";
 import { PROJECT_ROOT } from "../paths.js";
 import { PY_CLIENT, PY_SERVER } from "../peers/py/index.js";
 import { VENV_PYTHON } from "../peers/py/setup.js";
-import type { ClientPeer, ServerPeer } from "../peers/types.js";
+import type { ClientPeer, ServerPeer } from "../plan/peer.js";
 import { runSession } from "../session/session.js";
-import { lifecycleProblems, within, type ChildEvidence } from "../transports/child-process.js";
+import { lifecycleProblems, within } from "../transports/child-process.js";
+import { driverChildOf, serverChildOf } from "../plan/evidence.js";
 import { TRANSPORTS } from "../transports/index.js";
 import fixedFixture from "../../scenarios/fixed-fixture.js";
 
@@ -53,9 +54,9 @@ async function importMcp(): Promise<{ importedMs: number; exitedMs: number }> {
 /** Spawn to initialize result of the process a real fixed-fixture session started, over stdio. */
 async function spawnToInitialized(client: ClientPeer | undefined, server: ServerPeer | undefined, which: "server" | "driver"): Promise<number> {
   const run = await runSession(fixedFixture, TRANSPORTS.stdio!.open, "stdio", { dispatch: "sdk", ...(client && { client }), ...(server && { server }) });
-  const evidence = (which === "server" ? run.transportEvidence : run.transportEvidence.driver) as ChildEvidence;
-  const problems = [...run.errors, ...lifecycleProblems(evidence as unknown as Record<string, unknown>, { endsItself: which === "driver" })];
-  if (problems.length || evidence.spawnToInitializedMs === undefined) throw new Error(`bench ${which} session failed: ${problems.join("; ")}`);
+  const evidence = which === "server" ? serverChildOf(run.transportEvidence) : driverChildOf(run.transportEvidence);
+  const problems = [...run.errors, ...lifecycleProblems(run.transportEvidence)];
+  if (problems.length || evidence?.spawnToInitializedMs === undefined) throw new Error(`bench ${which} session failed: ${problems.join("; ")}`);
   return evidence.spawnToInitializedMs;
 }
 

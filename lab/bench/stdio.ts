@@ -10,7 +10,8 @@ import { openMemoryTransport } from "../transports/memory.js";
 import { compareParity } from "../check/parity.js";
 import { DISPATCH_MODELS } from "../history/receive-loop.js";
 import { runSession } from "../session/session.js";
-import { lifecycleProblems, openStdioTransport, type ChildEvidence } from "../transports/stdio.js";
+import { lifecycleProblems, openStdioTransport } from "../transports/stdio.js";
+import { serverChildOf } from "../plan/evidence.js";
 import fixedFixture from "../../scenarios/fixed-fixture.js";
 import nested from "../../scenarios/nested.js";
 import prefetch from "../../scenarios/prefetch.js";
@@ -40,9 +41,9 @@ export async function bareNode(): Promise<number> {
 /** Spawn to initialize result of one child, read from a real (fixed-fixture) session's evidence. */
 async function childToInitialized(): Promise<number> {
   const run = await runSession(fixedFixture, openStdioTransport, "stdio", { dispatch: "sdk" });
-  const evidence = run.transportEvidence as ChildEvidence;
+  const evidence = serverChildOf(run.transportEvidence);
   const problems = [...run.errors, ...lifecycleProblems(run.transportEvidence)];
-  if (problems.length || evidence.spawnToInitializedMs === undefined) throw new Error(`bench child failed: ${problems.join("; ")}`);
+  if (problems.length || evidence?.spawnToInitializedMs === undefined) throw new Error(`bench child failed: ${problems.join("; ")}`);
   return evidence.spawnToInitializedMs;
 }
 

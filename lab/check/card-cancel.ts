@@ -18,7 +18,7 @@ export const CANCEL_CARD_ROWS = [
 export type CancelRowId = (typeof CANCEL_CARD_ROWS)[number]["id"];
 
 /** One run's evidence. `serverEvents`: the server's own record when it ran in another process
- *  (stdio childSide; null when it wrote none); absent: the server's events are in `events`. */
+ *  (stdio serverRecord; null when it wrote none); absent: the server's events are in `events`. */
 export interface CancelRunEvidence {
   events: TimelineEvent[];
   wire: WireFrame[];

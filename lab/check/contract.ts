@@ -14,7 +14,7 @@ import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 import type { Versions } from "../peers/versions.js";
 import { callbackAnswers, replyTo, resultsOf, verify, type Evidence, type Verdict } from "./verify.js";
 import { contractScenario, type ContractCase } from "../../scenarios/contract/index.js";
-import type { Scenario } from "../session/scenario.js";
+import type { Scenario } from "../plan/scenario.js";
 import { layerOf, LAYERS } from "./layer.js";
 
 export const ContractExpectation = Expectation.extend({

@@ -3,21 +3,19 @@
 // why in one line, naming the first cause: a hang (it never finished, so the lab closed it, and
 // killed it by its handle if it outlived the grace), a non-zero exit, a stdout line that is not
 // JSON-RPC, or an events file that does not fit the driver vocabulary. Pure: reads the evidence.
-import type { ChildEvidence } from "../transports/child-process.js";
 import { EXIT_GRACE_MS } from "../transports/child-process.js";
-import type { DriverEventsEvidence } from "../transports/process.js";
+import type { TransportEvidence } from "../plan/evidence.js";
 
 interface DriverRun {
   errors: string[];
-  transportEvidence: Record<string, unknown>;
+  transportEvidence: TransportEvidence;
 }
 
 const lastLine = (text: string) => text.trim().split("\n").at(-1)?.slice(0, 200) ?? "";
 
 export function driverFault(run: DriverRun): string | undefined {
-  const driver = run.transportEvidence.driver as ChildEvidence | undefined;
-  const events = run.transportEvidence.driverEvents as DriverEventsEvidence | undefined;
-  if (driver?.kind !== "stdio-child") return undefined;
+  if (run.transportEvidence.kind !== "relay") return undefined;
+  const { driver, driverEvents: events } = run.transportEvidence;
   const who = `client driver (pid ${driver.pid ?? "?"})`;
   const stderr = driver.stderr.trim() ? `; stderr: ${JSON.stringify(lastLine(driver.stderr))}` : "";
   // A driver ends its own session by exiting: one that was still running when the lab closed it hung.

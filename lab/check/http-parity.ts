@@ -6,7 +6,7 @@
 // for a pair whose POSTs overlapped, as the client's own HTTP evidence shows. A POST whose
 // response was back before the next began was read first: the server records a frame's arrival
 // before it answers the POST (202, or the headers of its SSE response).
-import type { HttpEvidence, HttpRequestRecord } from "../transports/http-log.js";
+import { httpOf, type HttpEvidence, type HttpRequestRecord, type TransportEvidence } from "../plan/evidence.js";
 import { SERVER_SIDE_ALLOWANCES, type AllowedDifference, type PairEvidence, type ParityEvent } from "./parity.js";
 
 export const HTTP_POSTS_REASON =
@@ -31,9 +31,9 @@ export function streamEvidence(evidence: HttpEvidence): PairEvidence {
 }
 
 /** The client-side pair evidence of a run, if it went over HTTP. */
-export function pairEvidenceFor(transportEvidence: Record<string, unknown>): PairEvidence | undefined {
-  const http = transportEvidence.http as HttpEvidence | undefined;
-  return http?.kind === "http" ? streamEvidence(http) : undefined;
+export function pairEvidenceFor(transportEvidence: TransportEvidence): PairEvidence | undefined {
+  const http = httpOf(transportEvidence);
+  return http ? streamEvidence(http) : undefined;
 }
 
 /** The POSTs that carried this client frame (a reply is named by its id, a request or notification by its method too). */
@@ -60,7 +60,7 @@ export function httpServerSideAllowances(evidence: HttpEvidence): readonly Allow
 }
 
 /** Which server-side allowances apply to a run's child record: HTTP's own, or the pipe's. */
-export function serverSideAllowancesFor(transportEvidence: Record<string, unknown>): readonly AllowedDifference[] {
-  const http = transportEvidence.http as HttpEvidence | undefined;
-  return http?.kind === "http" ? httpServerSideAllowances(http) : SERVER_SIDE_ALLOWANCES;
+export function serverSideAllowancesFor(transportEvidence: TransportEvidence): readonly AllowedDifference[] {
+  const http = httpOf(transportEvidence);
+  return http ? httpServerSideAllowances(http) : SERVER_SIDE_ALLOWANCES;
 }

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { contractDir, type ContractExpectation } from "./contract.js";
 import { ExpectationError, Json, parseExpectation } from "./expectations.js";
 import { LAYERS } from "./layer.js";
-import { findKind, type VocabularyCase } from "../peers/vocabulary.js";
+import { findKind, type VocabularyCase } from "../plan/vocabulary.js";
 import { caseKey, casesOfKind } from "../../scenarios/contract/vocabulary.js";
 
 const Reply = z.union([

@@ -10,9 +10,10 @@ import { writeIndexPage } from "./index-page.js";
 import { openInvocation, writeStoreIndex } from "./store.js";
 import { CARD_ROWS, nestedCells, peakCell, pingCell, protocolCell, type CellValue, type RowId } from "../check/card.js";
 import { CANCEL_CARD_SCENARIOS, cancelCells, cancelCellsNotRun, type CancelRunEvidence } from "../check/card-cancel.js";
-import type { ChildSide } from "../transports/stdio.js";
+import { serverRecordOf } from "../plan/evidence.js";
 import { negotiatedProtocol } from "../session/pipeline.js";
-import { runSession, type SessionEvidence } from "../session/session.js";
+import { runSession } from "../session/session.js";
+import { type SessionEvidence } from "../plan/session.js";
 import { CLIENT_PEERS, SERVER_PEERS, transportProblem, type Column } from "../peers/registry.js";
 import { TRANSPORTS } from "../transports/index.js";
 import { RUN_OUTPUT_DIR } from "../paths.js";
@@ -68,10 +69,10 @@ async function runColumn(column: Column, outDir: string): Promise<{ runs: Record
 /**
  * The server's own record, for the cancellation rows: a server in this process (against a client
  * driver in another process) records into the run's timeline (undefined: read it there); a child
- * that records itself gave `childSide`; any other child (ts2, py) or relay kept none (null).
+ * that records itself gave `serverRecord`; any other child (ts2, py) or relay kept none (null).
  */
 function serverRecord(run: SessionEvidence, column: Column): CancelRunEvidence["serverEvents"] {
-  const child = (run.transportEvidence as { childSide?: ChildSide | null }).childSide;
+  const child = serverRecordOf(run.transportEvidence);
   if (child !== undefined) return child?.events ?? null;
   return column.client.driver.kind === "process" && column.server.inProcess ? undefined : null;
 }

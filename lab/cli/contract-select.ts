@@ -6,8 +6,8 @@ import { UsageError } from "./args.js";
 import { ExpectationError } from "../check/expectations.js";
 import { contractDir, contractExpectationPath, loadContractExpectation, type ContractExpectation } from "../check/contract.js";
 import { kindsWritten, loadVocabularyFile, vocabularyDir, vocabularyExpectation, vocabularyPath } from "../check/vocabulary.js";
-import { findVocabularyCase, VOCABULARY_CASES } from "../peers/vocabulary.js";
-import type { Scenario } from "../session/scenario.js";
+import { findVocabularyCase, VOCABULARY_CASES } from "../plan/vocabulary.js";
+import type { Scenario } from "../plan/scenario.js";
 import { CONTRACT_CASES, contractScenario, findContractCase } from "../../scenarios/contract/index.js";
 import { casesOfKind, KIND_NAMES, VOCABULARY_GROUP, vocabularyScenario } from "../../scenarios/contract/vocabulary.js";
 

@@ -5,8 +5,8 @@
 import { expectationFor, type Expectation } from "../check/expectations.js";
 import type { DispatchModel, OnDeadlock } from "../history/receive-loop.js";
 import { CLIENT_PEERS, columnId, SERVER_PEERS, transportProblem, type Column } from "../peers/registry.js";
-import type { ClientPeer, ServerPeer } from "../peers/types.js";
-import type { Scenario } from "../session/scenario.js";
+import type { ClientPeer, ServerPeer } from "../plan/peer.js";
+import type { Scenario } from "../plan/scenario.js";
 import { UsageError } from "./args.js";
 
 export interface Work {

@@ -16,8 +16,8 @@ import { kindsWritten, vocabularyDir } from "../check/vocabulary.js";
 import { SERVER_PEERS, transportProblem } from "../peers/registry.js";
 import { TS1_CLIENT } from "../peers/ts1/index.js";
 import { assertPinnedSdk, readVersions } from "../peers/versions.js";
-import type { ServerPeer } from "../peers/types.js";
-import { findVocabularyCase, VOCABULARY_CASES } from "../peers/vocabulary.js";
+import type { ServerPeer } from "../plan/peer.js";
+import { findVocabularyCase, VOCABULARY_CASES } from "../plan/vocabulary.js";
 import type { CaseReport } from "../session/pipeline.js";
 import { slots } from "../session/slots.js";
 

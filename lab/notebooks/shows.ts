@@ -1,6 +1,7 @@
 // What a block can show (show="..."), whether a run can give it, and rendering one block's
 // contents from one run. Renderers read the reports only (timeline, wire, verdicts, transport
 // evidence); `timing` and `parity` also read the expectation file.
+import { serverChildOf } from "../plan/evidence.js";
 import type { RunRecord } from "../session/pipeline.js";
 import { renderMermaid } from "../render/mermaid.js";
 import { renderVerdicts, runHeader } from "../render/report.js";
@@ -43,7 +44,7 @@ export function unsuitable(show: Show, output: RunOutput): string | undefined {
     return `show="${show}" needs runs over both transports (--transport both)`;
   }
   if (show === "model" && !output.model) return `show="model" needs a nested run with ts1 under serial and py1 or py-inline (e.g. --client ts1,py1)`;
-  if (show === "child" && !runsOf(output).some(({ run }) => run.transportEvidence.kind === "stdio-child")) {
+  if (show === "child" && !runsOf(output).some(({ run }) => serverChildOf(run.transportEvidence) !== undefined)) {
     return `show="child" needs a run over stdio (--transport stdio|both)`;
   }
   if (show === "http" && !hasHttpRun(output)) return `show="http" needs a run over http (--transport http|all)`;

@@ -1,7 +1,8 @@
 // The shows of runs over stdio: `parity` and `compared` (memory beside stdio), `child` (each
 // stdio child's lifecycle).
 import { relative } from "node:path";
-import { lifecycleProblems, type ChildEvidence } from "../transports/child-process.js";
+import { lifecycleProblems } from "../transports/child-process.js";
+import { serverChildOf } from "../plan/evidence.js";
 import { normalise as parityEvents, SERVER_SIDE_ALLOWANCES, type ParityEvent, type ParityResult } from "../check/parity.js";
 import { HTTP_POSTS_REASON } from "../check/http-parity.js";
 import type { CaseReport } from "../session/pipeline.js";
@@ -83,8 +84,8 @@ export function childTable(output: RunOutput): string[] {
     "|---|---|---|---|---|---|---|---|---|",
   ];
   for (const { report, run } of runsOf(output)) {
-    const e = run.transportEvidence as Partial<ChildEvidence>;
-    if (e.kind !== "stdio-child") continue;
+    const e = serverChildOf(run.transportEvidence);
+    if (!e) continue;
     // an HTTP child's stdout holds its port line only; frames travel over HTTP
     const lines = (run.transport === "http" ? 1 : run.wire.filter((f) => f.from === "server").length) + (e.stdoutErrors?.length ?? 0);
     const stderr = e.stderr ? `${e.stderr.trimEnd().split("\n").length} line(s): ${code(e.stderr.trimEnd().split("\n")[0]!.slice(0, 80))}` : "empty";

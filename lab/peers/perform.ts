@@ -1,7 +1,7 @@
 // Executes a callback Behaviour (lab/peers/behaviour.ts) for the TypeScript drivers: the same
 // steps every driver takes, in the same order, with the SDK-specific request passed in.
 import { setTimeout as delay } from "node:timers/promises";
-import type { AnswerData, Behaviour } from "./behaviour.js";
+import type { AnswerData, Behaviour } from "../plan/behaviour.js";
 import type { EventKind, Side, TimelineEvent } from "../history/timeline.js";
 
 export interface PerformContext {

@@ -2,8 +2,8 @@
 // DriverEvent), for drivers in other languages. Written into build/ by the set-up; a test fails
 // when the committed zod and the written schema disagree.
 import { z } from "zod";
-import { SessionPlan } from "../peers/behaviour.js";
-import { DriverEvent } from "../peers/driver-events.js";
+import { SessionPlan } from "./behaviour.js";
+import { DriverEvent } from "./driver-events.js";
 
 export const SESSION_PLAN_SCHEMA_FILE = "session-plan.schema.json";
 export const DRIVER_EVENT_SCHEMA_FILE = "driver-event.schema.json";

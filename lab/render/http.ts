@@ -1,6 +1,7 @@
 // The HTTP under a run: each request the client transport made, what it carried, its status, and
 // the frames its response stream brought. Reads the run's HTTP evidence only.
-import { frameText, type HttpEvidence, type HttpRequestRecord } from "../transports/http-log.js";
+import { frameText } from "../transports/http-log.js";
+import { type HttpEvidence, type HttpRequestRecord } from "../plan/evidence.js";
 
 export interface HttpRow {
   n: number;

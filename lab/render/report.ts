@@ -4,7 +4,7 @@ import type { ParityResult } from "../check/parity.js";
 import type { CaseReport, RunRecord } from "../session/pipeline.js";
 import { renderSwimlane } from "./swimlane.js";
 import { renderHttp } from "./http.js";
-import type { HttpEvidence } from "../transports/http-log.js";
+import { httpOf } from "../plan/evidence.js";
 import { runOutcome } from "./outcome.js";
 
 const mark = (ok: boolean, color: boolean) => (color ? (ok ? "\x1b[32m✔\x1b[0m" : "\x1b[31m✘\x1b[0m") : ok ? "PASS" : "FAIL");
@@ -46,7 +46,7 @@ export function renderVerdicts(run: RunRecord, color: boolean): string {
 }
 
 export function renderRun(report: CaseReport, run: RunRecord, color: boolean): string {
-  const http = run.transportEvidence.http as HttpEvidence | undefined;
+  const http = httpOf(run.transportEvidence);
   return [runHeader(report, run), outcomeLine(report, run), renderSwimlane(run, { color }), ...(http ? ["", renderHttp(http)] : []), "", renderVerdicts(run, color)].join("\n");
 }
 

@@ -4,15 +4,16 @@ import { loadExpectation, expectationPath, type Expectation } from "../check/exp
 import { compareParity, PARITY_RULES, type ParityResult } from "../check/parity.js";
 import { pairEvidenceFor, serverSideAllowancesFor } from "../check/http-parity.js";
 import type { DispatchModel, OnDeadlock } from "../history/receive-loop.js";
-import type { Scenario } from "./scenario.js";
-import { runSession, type SessionEvidence } from "./session.js";
-import type { ChildSide } from "../transports/stdio.js";
+import type { Scenario } from "../plan/scenario.js";
+import { runSession } from "./session.js";
+import { type SessionEvidence } from "../plan/session.js";
+import { serverRecordOf } from "../plan/evidence.js";
 import { TRANSPORTS } from "../transports/index.js";
 import { resultOf } from "../history/frames.js";
 import type { Versions } from "../peers/versions.js";
 import { columnId, transportProblem } from "../peers/registry.js";
 import { TS1_CLIENT, TS1_SERVER } from "../peers/ts1/index.js";
-import type { ClientPeer, ServerPeer } from "../peers/types.js";
+import type { ClientPeer, ServerPeer } from "../plan/peer.js";
 import { verify, type Verdict } from "../check/verify.js";
 import { driverFault } from "../check/driver-fault.js";
 
@@ -118,8 +119,8 @@ export async function runCase(
       const bound = options.sessionBoundMs === undefined ? {} : { boundMs: options.sessionBoundMs };
       const evidence = await runSession(scenario, transport.open, name, { dispatch, onDeadlock: options.onDeadlock, client, server, ...bound }, repeat);
       const errors = [...evidence.errors, ...transport.problems(evidence.transportEvidence)];
-      // A server in another process kept its own record (lab/transports/stdio.ts childSide).
-      const child = (evidence.transportEvidence as { childSide?: ChildSide | null }).childSide;
+      // A server in another process kept its own record (lab/transports/stdio.ts serverRecord).
+      const child = serverRecordOf(evidence.transportEvidence);
       const verdicts = verify({ events: evidence.events, wire: evidence.wire, errors, transport: name, ...(child !== undefined && { serverEvents: child && child.events }) }, expectation);
       const fault = driverFault(evidence);
       runs.push({
@@ -168,8 +169,9 @@ export function parityVerdicts(runs: RunRecord[], expectation: Expectation): Par
       const used = allows.filter((a) => PARITY_RULES[a.rule].some((rule) => result.allowedUsed.includes(rule.reason)));
       // A child that records its own side (the lab's ts1 child) must have written it; one that
       // records nothing (another SDK's server) leaves the server side uncompared.
-      const recordsItself = "childSide" in other.transportEvidence;
-      const child = (other.transportEvidence as { childSide?: ChildSide | null }).childSide ?? null;
+      const own = serverRecordOf(other.transportEvidence);
+      const recordsItself = own !== undefined;
+      const child = own ?? null;
       const server = child && compareParity(memory.events, child.events, serverSideAllowancesFor(other.transportEvidence), "server");
       verdicts.push({
         repeat: memory.repeat,

@@ -11,7 +11,7 @@ import { ensureWritableFolder, RUN_OUTPUT_DIR, runOutputPath, shown, writeJsonAt
 import { loadExpectation } from "../check/expectations.js";
 import { DISPATCH_MODELS, type DispatchModel, type OnDeadlock } from "../history/receive-loop.js";
 import { runCase, type CaseReport } from "../session/pipeline.js";
-import { SESSION_BOUND_MS, TRANSPORT_CLOSE_BOUND_MS } from "../session/session.js";
+import { SESSION_BOUND_MS, TRANSPORT_CLOSE_BOUND_MS } from "../plan/bounds.js";
 import { TRANSPORT_NAMES } from "../transports/index.js";
 import { TS1_SERVER } from "../peers/ts1/index.js";
 import { assertPinnedSdk, readVersions } from "../peers/versions.js";

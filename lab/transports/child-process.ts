@@ -3,6 +3,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
+import { childrenOf, type ChildEvidence, type TransportEvidence } from "../plan/evidence.js";
 
 /** Grace after stdin is closed before the child is killed, then the wait for the kill. */
 export const EXIT_GRACE_MS = 5_000;
@@ -13,29 +14,6 @@ export const SPAWN_BOUND_MS = 10_000;
 export const STDERR_KEEP_CHARS = 64 * 1024;
 const LINE_KEEP_CHARS = 2_000;
 
-export type ChildEvidence = {
-  kind: "stdio-child";
-  command: string;
-  args: string[];
-  pid: number | null;
-  exitCode: number | null;
-  signal: string | null;
-  /** the child outlived its grace after stdin closed and was killed with SIGKILL */
-  forcedKill: boolean;
-  /** the child exited before the lab closed it */
-  exitedDuringSession: boolean;
-  stdoutDrained: boolean;
-  stderrDrained: boolean;
-  /** stdout lines that were not one JSON-RPC message each (a partial last line included) */
-  stdoutErrors: string[];
-  stdinErrors: string[];
-  /** the last STDERR_KEEP_CHARS characters of stderr */
-  stderr: string;
-  stderrTruncated: boolean;
-  spawnToInitializedMs?: number;
-  /** from the lab closing stdin to the child's exit */
-  closeToExitMs?: number;
-};
 
 // Every child the lab started, by pid, for the test that checks none survive.
 const startedPids: number[] = [];
@@ -73,7 +51,7 @@ export class StdioChild {
     this.process = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env } });
     const child = this.process;
     this.evidence = {
-      kind: "stdio-child", command, args, pid: child.pid ?? null, exitCode: null, signal: null,
+      command, args, pid: child.pid ?? null, exitCode: null, signal: null,
       forcedKill: false, exitedDuringSession: false, stdoutDrained: false, stderrDrained: false,
       stdoutErrors: [], stdinErrors: [], stderr: "", stderrTruncated: false,
     };
@@ -207,9 +185,12 @@ export async function within(promise: Promise<unknown>, bound: number): Promise<
 export const ms = (value: number): number => Math.round(value * 1000) / 1000;
 
 /** Lifecycle rules of a normal run, as readable violations (empty when all hold). */
-export function lifecycleProblems(evidence: Record<string, unknown>, options: { endsItself?: boolean } = {}): string[] {
-  if (evidence.kind !== "stdio-child") return [];
-  const e = evidence as ChildEvidence;
+/** Every child's problems in a transport's evidence (a client driver ends its session by exiting). */
+export function lifecycleProblems(evidence: TransportEvidence): string[] {
+  return childrenOf(evidence).flatMap(({ role, child }) => childProblems(child, { endsItself: role === "driver" }));
+}
+
+export function childProblems(e: ChildEvidence, options: { endsItself?: boolean } = {}): string[] {
   const problems: string[] = [];
   if (e.forcedKill) problems.push(`child ${e.pid} did not exit within ${EXIT_GRACE_MS} ms of stdin closing and was killed`);
   if (e.exitCode !== 0) problems.push(`child ${e.pid} ended with ${e.exitCode === null ? `signal ${e.signal ?? "unknown"}` : `exit code ${e.exitCode}`}, not 0`);

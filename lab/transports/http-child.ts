@@ -2,8 +2,8 @@
 // stdin, grace, kill by handle, exit code kept) with one handshake on stdout. Its first line must
 // be exactly {"port":N}; any later stdout line is a stdout error, as for a stdio child.
 import type { Recorder } from "../history/timeline.js";
-import type { ChildCommand } from "../peers/types.js";
-import { withBound } from "../session/bound.js";
+import type { ChildCommand } from "../plan/peer.js";
+import { withBound } from "../plan/bounds.js";
 import { SPAWN_BOUND_MS, StdioChild } from "./child-process.js";
 
 /** How long a child may take from spawn to its port line. */

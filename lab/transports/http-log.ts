@@ -5,62 +5,13 @@
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { classify, type FrameType, type RequestId } from "../history/frames.js";
 import type { Recorder } from "../history/timeline.js";
+import type { FrameName, HttpEvidence, HttpRequestRecord } from "../plan/evidence.js";
 
 const BODY_KEEP_CHARS = 2_000;
 
-/** A JSON-RPC frame as HTTP evidence names it (no message bodies: those are on the wire). */
-export interface FrameName {
-  frameType: FrameType;
-  id?: RequestId;
-  method?: string;
-}
-
-export interface HttpRequestRecord {
-  n: number;
-  method: string;
-  /** ms since the session started: request made, response headers in */
-  t: number;
-  tResponse?: number;
-  /** POST: the JSON-RPC frames in the body */
-  carries: FrameName[];
-  /** the Mcp-Session-Id header this request carried (null: none) */
-  sessionId: string | null;
-  status?: number;
-  contentType?: string | null;
-  /** an SSE response: the frames its stream carried, in order */
-  streamed?: FrameName[];
-  /** the SSE stream reached its end (false: still open, or aborted, when the session closed) */
-  streamEnded?: boolean;
-  /** ms since the session started: the stream's end was read */
-  tEnd?: number;
-  /** the body of a response that failed (status >= 400), shortened */
-  errorBody?: string;
-  /** fetch itself failed (connection refused, reset, aborted) */
-  error?: string;
-  /** the request was in flight when the lab closed the client transport, which aborts it */
-  duringClose?: boolean;
-}
-
-export interface HttpEvidence {
-  kind: "http";
-  url: string | null;
-  /** the session id the server assigned (from the initialize response) */
-  sessionId: string | null;
-  requests: HttpRequestRecord[];
-  /** for each frame the server sent: the request whose response stream carried it (wire index) */
-  frameStreams: { frame: number; request: number; via: "POST" | "GET" }[];
-  /** SSE events the SDK could not take as a JSON-RPC message */
-  sseErrors: { request: number; data: string; reason: string }[];
-  /** the GET stream was open before the client's first request after initialize */
-  getStreamOpened: boolean;
-  /** after the server was stopped, its port was no longer listening (null: not checked) */
-  portReleased: boolean | null;
-  port: number | null;
-}
-
 export class HttpLog {
   readonly evidence: HttpEvidence = {
-    kind: "http", url: null, sessionId: null, requests: [], frameStreams: [], sseErrors: [], getStreamOpened: false, portReleased: null, port: null,
+    url: null, sessionId: null, requests: [], frameStreams: [], sseErrors: [], getStreamOpened: false, portReleased: null, port: null,
   };
   private closing = false;
   private readonly pending: { request: HttpRequestRecord; name: FrameName }[] = [];

@@ -7,14 +7,15 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isInitializedNotification, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { Recorder } from "../history/timeline.js";
-import { withBound } from "../session/bound.js";
-import { type OpenTransport } from "../session/session.js";
+import { withBound } from "../plan/bounds.js";
+import { type OpenTransport } from "../plan/session.js";
 import { within } from "./child-process.js";
 import { HttpChild } from "./http-child.js";
 import { HttpLog } from "./http-log.js";
 import { MCP_PATH, HTTP_HOST, serveStreamableHttp } from "./http-server.js";
 import { ObservedTransport } from "./observed.js";
-import { spawnToInitialized, takeChildSide, type ChildSide } from "./stdio.js";
+import { spawnToInitialized, takeServerRecord } from "./stdio.js";
+import { type ServerRecord } from "../plan/evidence.js";
 import { childEventsFile } from "../scratch.js";
 import { HTTP_FAULTS, type HttpFault } from "./http-faults.js";
 import { isListening } from "./listening.js";
@@ -137,8 +138,9 @@ export function httpTransport(options: HttpTransportOptions = {}): OpenTransport
         const port = server.listeningPort;
         if (port !== undefined) Object.assign(carrier.log.evidence, { port, portReleased: !isListening(port) });
         const spawnToInitializedMs = spawnToInitialized(recorder, server.child);
-        const childSide: ChildSide | null | undefined = eventsFile ? takeChildSide(eventsFile) : undefined;
-        return { ...evidence, ...(spawnToInitializedMs !== undefined && { spawnToInitializedMs }), http: carrier.log.evidence, ...(childSide !== undefined && { childSide }) };
+        const serverRecord: ServerRecord | null | undefined = eventsFile ? takeServerRecord(eventsFile) : undefined;
+        const child = { ...evidence, ...(spawnToInitializedMs !== undefined && { spawnToInitializedMs }) };
+        return { kind: "http" as const, http: carrier.log.evidence, server: child, ...(serverRecord !== undefined && { serverRecord }) };
       },
     };
   };
@@ -165,7 +167,7 @@ async function openInProcess(
       await carrier.close();
       await withBound(Promise.all([peer.close(), http.close()]), DELETE_BOUND_MS * 2, "stopping the in-process HTTP server");
       Object.assign(carrier.log.evidence, { port: http.port, portReleased: !isListening(http.port) });
-      return { http: carrier.log.evidence, childSide: { events: serverSide.events, wire: serverSide.wire } };
+      return { kind: "http" as const, http: carrier.log.evidence, serverRecord: { events: serverSide.events, wire: serverSide.wire } };
     },
   };
 }

@@ -1,6 +1,6 @@
 // Opens a session's transport in memory: the server peer in this process, linked to the client
 // through the lab's recording transport at both ends.
-import type { OpenTransport } from "../session/session.js";
+import { type OpenTransport } from "../plan/session.js";
 import { createLinkedPair } from "./linked.js";
 
 export const openMemoryTransport: OpenTransport = async (recorder, pairing) => {
@@ -13,7 +13,7 @@ export const openMemoryTransport: OpenTransport = async (recorder, pairing) => {
     client: pair.client,
     close: async () => {
       await server.close();
-      return {};
+      return { kind: "memory" as const };
     },
   };
 };

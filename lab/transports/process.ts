@@ -6,10 +6,12 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { Recorder } from "../history/timeline.js";
-import type { InProcessServer } from "../peers/types.js";
-import { readDriverEvents } from "../peers/read-driver-events.js";
-import { sessionPlan } from "../session/scenario.js";
-import { CALL_TIMEOUT_MS, type OpenTransport, type Pairing } from "../session/session.js";
+import type { ChildEvidence, DriverEventsEvidence } from "../plan/evidence.js";
+import type { InProcessServer } from "../plan/peer.js";
+import { readDriverEvents } from "../plan/read-driver-events.js";
+import { sessionPlan } from "../plan/scenario.js";
+import { CALL_TIMEOUT_MS } from "../plan/bounds.js";
+import { type OpenTransport, type Pairing } from "../plan/session.js";
 import { ObservedTransport } from "./observed.js";
 import { childEventsFile, releaseScratch } from "../scratch.js";
 import { openStdioTransport, spawnToInitialized, StdioCarrier } from "./stdio.js";
@@ -33,7 +35,7 @@ export const openProcessTransport: OpenTransport = async (recorder, pairing) => 
       const driverEvents = takeDriverEvents(eventsFile, recorder);
       releaseScratch(planFile);
       const driver = { ...driverEvidence, ...(spawnToInitializedMs !== undefined && { spawnToInitializedMs }) };
-      return { ...serverEvidence, driver, driverEvents, sessionErrors: driverEvents.problems };
+      return { kind: "relay" as const, driver, driverEvents, ...(serverEvidence && { server: serverEvidence }) };
     },
   };
 };
@@ -42,12 +44,12 @@ async function connectServer(
   recorder: Recorder,
   pairing: Pairing,
   clientSide: StdioCarrier,
-): Promise<{ close(): Promise<Record<string, unknown>> }> {
+): Promise<{ close(): Promise<ChildEvidence | undefined> }> {
   const { server } = pairing;
   if (server.inProcess) {
     const peer: InProcessServer = server.inProcess(recorder);
     await peer.connect(new ObservedTransport("server", clientSide, recorder));
-    return { close: async () => (await peer.close(), {}) };
+    return { close: async () => (await peer.close(), undefined) };
   }
   if (!server.child) throw new Error(`server peer ${server.name} can run neither here nor as a child`);
   await server.child.prepare?.();
@@ -66,23 +68,11 @@ async function connectServer(
   };
   // the driver ending its session ends the server's stdin too
   clientSide.onclose = () => void serverSide.close();
-  return { close: async () => ({ server: await serverSide.child.close() }) };
+  return { close: async () => serverSide.child.close() };
 }
 
 /** The most of a bad events file the run output keeps (its head: the lines problems name). */
 export const EVENTS_KEEP_CHARS = 64 * 1024;
-
-/** What the run output keeps of the driver's events file: its problems, and its text when it has any. */
-export interface DriverEventsEvidence {
-  /** the file's name in build/scratch/ (the file itself is removed once read) */
-  file: string;
-  lines: number;
-  /** each names its line; empty when every line was a valid driver event */
-  problems: string[];
-  /** the file as the driver wrote it (up to EVENTS_KEEP_CHARS), kept only when it has problems */
-  text?: string;
-  truncated?: boolean;
-}
 
 /** Reads, validates and merges the driver's events, then removes the scratch file: its evidence lives on in the run output. */
 function takeDriverEvents(file: string, recorder: Recorder): DriverEventsEvidence {

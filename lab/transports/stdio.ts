@@ -9,13 +9,15 @@ import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol
 import { existsSync, readFileSync } from "node:fs";
 import type { Side } from "../history/frames.js";
 import type { Recorder, TimelineEvent, WireFrame } from "../history/timeline.js";
-import type { ChildCommand, ServerPeer } from "../peers/types.js";
-import { CALL_TIMEOUT_MS, type OpenTransport } from "../session/session.js";
+import type { ChildCommand, ServerPeer } from "../plan/peer.js";
+import { CALL_TIMEOUT_MS } from "../plan/bounds.js";
+import { type OpenTransport } from "../plan/session.js";
 import { ms, StdioChild, within } from "./child-process.js";
+import type { ServerRecord } from "../plan/evidence.js";
 import { ObservedTransport } from "./observed.js";
 import { childEventsFile, releaseScratch } from "../scratch.js";
 
-export { lifecycleProblems, startedChildPids, type ChildEvidence } from "./child-process.js";
+export { lifecycleProblems, startedChildPids } from "./child-process.js";
 
 /** The Transport shape over one child's stdin and stdout; records nothing itself. */
 export class StdioCarrier implements Transport {
@@ -132,7 +134,8 @@ export function stdioTransport(options: StdioTransportOptions = {}): OpenTranspo
         await carrier.close();
         const evidence = await carrier.child.close(options.exitGraceMs);
         const spawnToInitializedMs = spawnToInitialized(recorder, carrier.child);
-        return { ...evidence, ...(spawnToInitializedMs !== undefined && { spawnToInitializedMs }), ...(eventsFile && { childSide: takeChildSide(eventsFile) }) };
+        const server = { ...evidence, ...(spawnToInitializedMs !== undefined && { spawnToInitializedMs }) };
+        return { kind: "stdio" as const, server, ...(eventsFile && { serverRecord: takeServerRecord(eventsFile) }) };
       },
     };
   };
@@ -140,17 +143,11 @@ export function stdioTransport(options: StdioTransportOptions = {}): OpenTranspo
 
 export const openStdioTransport: OpenTransport = stdioTransport();
 
-/** What the child recorded of its own side (null if it wrote nothing: it died or misbehaved). */
-export interface ChildSide {
-  events: TimelineEvent[];
-  wire: WireFrame[];
-}
-
 /** Reads and removes the file a child wrote its own side to. */
-export function takeChildSide(file: string): ChildSide | null {
+export function takeServerRecord(file: string): ServerRecord | null {
   if (!existsSync(file)) return null;
   try {
-    return JSON.parse(readFileSync(file, "utf8")) as ChildSide;
+    return JSON.parse(readFileSync(file, "utf8")) as ServerRecord;
   } catch {
     return null;
   } finally {

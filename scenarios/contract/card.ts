@@ -2,8 +2,8 @@
 // capability and a plain answer) as seven calls in ONE session, so every client peer can run them
 // (the answers are data) against every server peer at the cost of one session per pairing. The
 // full contract (19 cases and the whole vocabulary, ts1 client) is `tsx lab/run.ts contract`.
-import { FORM_CAPABILITY, type Scenario } from "../../lab/session/scenario.js";
-import type { AnswerData } from "../../lab/peers/behaviour.js";
+import { FORM_CAPABILITY, type Scenario } from "../../lab/plan/scenario.js";
+import type { AnswerData } from "../../lab/plan/behaviour.js";
 import { findContractCase } from "./index.js";
 
 /** The cases, in call order; only the first may compute (3 x 7 = 21). */

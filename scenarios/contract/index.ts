@@ -5,9 +5,9 @@
 // run under `sdk` (the TS SDK as shipped).
 import type { ClientCapabilities, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Policy } from "../../lab/peers/ts1/calculate-server.js";
-import { VALID_ANSWER } from "../../lab/peers/form.js";
-import type { AnswerData } from "../../lab/peers/behaviour.js";
-import { FORM_CAPABILITY, type Scenario } from "../../lab/session/scenario.js";
+import { VALID_ANSWER } from "../../lab/plan/form.js";
+import type { AnswerData } from "../../lab/plan/behaviour.js";
+import { FORM_CAPABILITY, type Scenario } from "../../lab/plan/scenario.js";
 
 export interface ContractCase {
   name: string;

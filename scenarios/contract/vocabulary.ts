@@ -2,8 +2,8 @@
 // `ask_field { kind }` once; the ts1 client's callback accepts with the case's content. The
 // client declares form mode, with applyDefaults where the case says so. Expected results:
 // expected/contract/[<server>/]vocabulary/<kind>.json, written by hand.
-import { findKind, FIELD_KINDS, VOCABULARY_CASES, type VocabularyCase } from "../../lab/peers/vocabulary.js";
-import { FORM_CAPABILITY, type Scenario } from "../../lab/session/scenario.js";
+import { findKind, FIELD_KINDS, VOCABULARY_CASES, type VocabularyCase } from "../../lab/plan/vocabulary.js";
+import { FORM_CAPABILITY, type Scenario } from "../../lab/plan/scenario.js";
 
 export const VOCABULARY_GROUP = "vocabulary";
 export const KIND_NAMES = FIELD_KINDS.map((k) => k.name);

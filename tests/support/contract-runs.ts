@@ -1,6 +1,7 @@
 // Real contract runs shared by the test files: each case once in memory under sdk, made on first use.
 import { openMemoryTransport } from "../../lab/transports/memory.js";
-import { runSession, type SessionEvidence } from "../../lab/session/session.js";
+import { runSession } from "../../lab/session/session.js";
+import { type SessionEvidence } from "../../lab/plan/session.js";
 import { CONTRACT_CASES, contractScenario, findContractCase } from "../../scenarios/contract/index.js";
 
 const cache = new Map<string, Promise<SessionEvidence>>();

@@ -3,7 +3,8 @@ import "./child-pids.js";
 import { loadExpectation, type Expectation } from "../../lab/check/expectations.js";
 import { openMemoryTransport } from "../../lab/transports/memory.js";
 import type { DispatchModel, OnDeadlock } from "../../lab/history/receive-loop.js";
-import { runSession, type SessionEvidence } from "../../lab/session/session.js";
+import { runSession } from "../../lab/session/session.js";
+import { type SessionEvidence } from "../../lab/plan/session.js";
 import { findScenario } from "../../scenarios/index.js";
 
 const cache = new Map<string, Promise<SessionEvidence>>();

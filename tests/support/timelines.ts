@@ -1,7 +1,7 @@
 // Timelines built for renderer tests: the structure of a real run (every event, frame, id and
 // their order) on a clock of the test's own, so what a test says about gaps, cuts and bands
 // does not depend on how busy the machine was when the run was recorded.
-import type { SessionEvidence } from "../../lab/session/session.js";
+import { type SessionEvidence } from "../../lab/plan/session.js";
 import type { TimelineEvent } from "../../lab/history/timeline.js";
 
 export interface Pause {

@@ -7,8 +7,8 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { classify, errorOf, resultOf } from "../../lab/history/frames.js";
 import type { Recorder } from "../../lab/history/timeline.js";
 import { perform } from "../../lab/peers/perform.js";
-import type { ClientPeer } from "../../lab/peers/types.js";
-import type { Scenario } from "../../lab/session/scenario.js";
+import type { ClientPeer } from "../../lab/plan/peer.js";
+import type { Scenario } from "../../lab/plan/scenario.js";
 
 async function runToy(scenario: Scenario, transport: Transport, recorder: Recorder): Promise<void> {
   let nextId = 0;

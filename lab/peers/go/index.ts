@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILD_DIR, LAB_DIR } from "../../paths.js";
 import { buildProblem, type CachedBuild } from "../cached-build.js";
-import type { ClientPeer } from "../types.js";
+import type { ClientPeer } from "../../plan/peer.js";
 
 const GO_DIR = join(LAB_DIR, "peers", "go");
 export const GO_CLIENT_BINARY = join(BUILD_DIR, "go-client");

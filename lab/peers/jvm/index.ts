@@ -3,7 +3,7 @@
 // (lab/peers/jvm/), built by one Maven build into build/jvm/ (build.ts). Each speaks MCP on its own
 // stdin/stdout; the lab records the wire on its side of the pipe.
 import { buildProblem } from "../cached-build.js";
-import type { ClientPeer } from "../types.js";
+import type { ClientPeer } from "../../plan/peer.js";
 import { JVM_BUILD, jvmJar } from "./build.js";
 
 // C1 only and the default class-data sharing: start-up options, nothing the SDK can observe.

@@ -3,7 +3,7 @@
 // (server.py). Both speak MCP on stdin/stdout; the lab records the wire on its side of the pipe.
 import { join } from "node:path";
 import { LAB_DIR } from "../../paths.js";
-import type { ClientPeer, ServerPeer } from "../types.js";
+import type { ClientPeer, ServerPeer } from "../../plan/peer.js";
 import { venvProblem, VENV_PYTHON } from "./setup.js";
 
 const SDK = "mcp (Python SDK) 2.3.0";

@@ -4,7 +4,7 @@
 // the lab records the wire on its side of the pipe.
 import { join } from "node:path";
 import { LAB_DIR } from "../../paths.js";
-import type { ClientPeer, ServerPeer } from "../types.js";
+import type { ClientPeer, ServerPeer } from "../../plan/peer.js";
 import { envProblem, PY1_ENV } from "../py/setup.js";
 
 const SDK = "mcp (Python SDK) 1.29.0";

@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import { BUILD_DIR } from "../../paths.js";
 import { buildProblem, type CachedBuild } from "../cached-build.js";
-import type { ClientPeer } from "../types.js";
+import type { ClientPeer } from "../../plan/peer.js";
 
 const SDK = "rmcp (Rust SDK) 3.11.0";
 const TARGET_DIR = join("build", "rmcp-target");

@@ -5,7 +5,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { McpError, type CallToolResult, type ElicitRequestFormParams, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { ELICITATION_TIMEOUT_MS } from "./ask-form.js";
-import { FIELD_KINDS, fieldFrom, findKind, kindSchema, type AskFieldResult, type FieldKind } from "../vocabulary.js";
+import { FIELD_KINDS, fieldFrom, findKind, kindSchema, type AskFieldResult, type FieldKind } from "../../plan/vocabulary.js";
 
 export const fieldMessage = (kind: string) => `Synthetic form: one field of kind ${kind}.`;
 

@@ -4,7 +4,7 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { McpError, type CallToolResult, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { calculateFrom, requestedSchema, type CalculateResult } from "../form.js";
+import { calculateFrom, requestedSchema, type CalculateResult } from "../../plan/form.js";
 
 export const ELICITATION_MESSAGE = "Synthetic arithmetic inputs only: how many units, and the value of one unit?";
 /** Bound on the server's wait for the client's answer (every wait has one). */

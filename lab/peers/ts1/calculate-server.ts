@@ -9,7 +9,7 @@ import { askAndCalculate, ELICITATION_MESSAGE, ELICITATION_TIMEOUT_MS, protocolE
 import { registerCancelTools, watchedCall, type ServerNote } from "./cancel-tools.js";
 import { registerConcurrencyTools } from "./concurrency-tools.js";
 import { registerProbeTools } from "./probe-tools.js";
-import { requestedSchema, type CalculateResult } from "../form.js";
+import { requestedSchema, type CalculateResult } from "../../plan/form.js";
 import { askByUrl } from "./url-mode.js";
 
 export { ELICITATION_MESSAGE, ELICITATION_TIMEOUT_MS } from "./ask-form.js";

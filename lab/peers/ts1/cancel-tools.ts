@@ -9,7 +9,7 @@ import type { RequestHandlerExtra, RequestOptions } from "@modelcontextprotocol/
 import { EmptyResultSchema, type CallToolResult, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { EventKind, TimelineEvent } from "../../history/timeline.js";
-import type { CalculateResult } from "../form.js";
+import type { CalculateResult } from "../../plan/form.js";
 import { askAndCalculate, ELICITATION_TIMEOUT_MS, protocolError, toolResult } from "./ask-form.js";
 
 /** Records one of the server's own events where it happens. */

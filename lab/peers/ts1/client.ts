@@ -4,9 +4,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ElicitationCompleteNotificationSchema, ElicitRequestSchema, McpError, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Recorder } from "../../history/timeline.js";
-import { withBound } from "../../session/bound.js";
-import { CALL_TIMEOUT_MS } from "../../session/bounds.js";
-import type { CallbackContext, Scenario } from "../../session/scenario.js";
+import { withBound } from "../../plan/bounds.js";
+import { CALL_TIMEOUT_MS } from "../../plan/bounds.js";
+import type { CallbackContext, Scenario } from "../../plan/scenario.js";
 import { CallBook } from "../call-book.js";
 import { perform, recordedNested } from "../perform.js";
 

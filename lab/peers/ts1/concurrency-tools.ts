@@ -3,7 +3,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { EmptyResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { CalculateForm, requestedSchema } from "../form.js";
+import { CalculateForm, requestedSchema } from "../../plan/form.js";
 
 export const FAN_OUT_DEFAULT = 8;
 const TIMEOUT_MS = 10_000;

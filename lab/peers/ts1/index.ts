@@ -1,6 +1,6 @@
 // The ts1 peers: @modelcontextprotocol/sdk 1.32.2's Client and the lab's calculate McpServer,
 // in this process or as a stdio child started from a V8 snapshot.
-import type { ClientPeer, ServerPeer } from "../types.js";
+import type { ClientPeer, ServerPeer } from "../../plan/peer.js";
 import { createCalculateServer } from "./calculate-server.js";
 import { CHILD_ARGS, ensureChildBuilt } from "./child-build.js";
 import { runTs1Client } from "./client.js";

@@ -3,7 +3,7 @@
 // to go. Nothing real happens: the link points at a reserved domain (.invalid) and the lab
 // reports the out-of-band part complete at once.
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { CalculateResult } from "../form.js";
+import type { CalculateResult } from "../../plan/form.js";
 
 export const URL_MESSAGE = "Synthetic: open this link to continue (nothing real happens there).";
 /** What an accept means in URL mode (spec 2025-11-25, client/elicitation, URL mode). */

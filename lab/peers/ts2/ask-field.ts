@@ -3,7 +3,7 @@
 // says which layer refused the answer. Legacy era (2025-11-25) only: on 2026-07-28 the SDK refuses
 // elicitInput before sending anything, which this tool reports as not_sent.
 import { fromJsonSchema, ProtocolError, SdkError, SdkErrorCode, type ElicitRequestFormParams, type ElicitResult, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
-import { FIELD_KINDS, fieldFrom, findKind, kindSchema, type AskFieldResult } from "../vocabulary.js";
+import { FIELD_KINDS, fieldFrom, findKind, kindSchema, type AskFieldResult } from "../../plan/vocabulary.js";
 import { clientSupportsForm, structured, TS2_ELICITATION_TIMEOUT_MS } from "./server-support.js";
 
 export const ASK_FIELD_MESSAGE = "Synthetic form field only: please fill in one value.";

@@ -3,7 +3,7 @@
 // only a valid accept computes. The request options (limit, abort signal) are the caller's: that
 // is where the tools differ.
 import { ProtocolError, type ElicitResult, type ServerContext } from "@modelcontextprotocol/server";
-import { calculateFrom, requestedSchema, type CalculateResult } from "../form.js";
+import { calculateFrom, requestedSchema, type CalculateResult } from "../../plan/form.js";
 import { protocolError, TS2_ELICITATION_TIMEOUT_MS } from "./server-support.js";
 
 /** The same text as ELICITATION_MESSAGE in lab/peers/ts1/ask-form.ts (not imported: that module loads the ts1 SDK). */

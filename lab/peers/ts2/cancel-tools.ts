@@ -8,7 +8,7 @@
 // Unlike the ts1 server, this one records no tool.aborted / tool.finished of its own (its stdio
 // child writes no events): the wire shows what the card needs.
 import { fromJsonSchema, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
-import type { CalculateResult } from "../form.js";
+import type { CalculateResult } from "../../plan/form.js";
 import { askAndCalculate, type AskOptions } from "./ask-form.js";
 import { clientSupportsForm, protocolError, structured, TS2_ELICITATION_TIMEOUT_MS } from "./server-support.js";
 

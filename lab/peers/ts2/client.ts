@@ -5,8 +5,8 @@
 // 2026-07-28 the v2 client calls the same handler locally for each input request of an
 // input_required round, then retries the tools/call with the answers.
 import type { ElicitResult, Transport } from "@modelcontextprotocol/client";
-import { withBound } from "../../session/bound.js";
-import type { SessionPlan } from "../behaviour.js";
+import { withBound } from "../../plan/bounds.js";
+import type { SessionPlan } from "../../plan/behaviour.js";
 import { CallBook } from "../call-book.js";
 import { perform, recordedNested, type EventSink } from "../perform.js";
 import { errorInfo } from "./errors.js";

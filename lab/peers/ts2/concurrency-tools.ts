@@ -3,7 +3,7 @@
 // server-to-client channel: fan_out asks for its n answers in ONE input-required round instead,
 // and liveness, which needs a ping to the client, reports `unsupported`.
 import { acceptedContent, inputRequired, type InputRequest, type McpServer } from "@modelcontextprotocol/server";
-import { CalculateForm, requestedSchema } from "../form.js";
+import { CalculateForm, requestedSchema } from "../../plan/form.js";
 import { clientSupportsForm, isModernRequest, objectArgs, structured, TS2_ELICITATION_TIMEOUT_MS } from "./server-support.js";
 
 /** The same defaults and text as lab/concurrency-tools.ts (not imported: it loads the ts1 SDK). */

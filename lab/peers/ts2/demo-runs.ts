@@ -1,16 +1,17 @@
 // In-process runs for the ts2 demos: a client and a server joined by the lab's own linked pair
 // (lab/linked-transport.ts), a v1-style transport that records every frame in a Recorder. The v2
 // Client and the v2 server (through serveStdio's `transport` option) take it as it is.
-import type { Behaviour } from "../behaviour.js";
-import { ACCEPT_VALID } from "../../session/scenario.js";
-import { withBound } from "../../session/bound.js";
+import type { Behaviour } from "../../plan/behaviour.js";
+import { ACCEPT_VALID } from "../../plan/scenario.js";
+import { withBound } from "../../plan/bounds.js";
 import { createCalculateServer } from "../ts1/calculate-server.js";
 import { createLinkedPair } from "../../transports/linked.js";
 import type { DispatchModel } from "../../history/receive-loop.js";
-import type { Scenario } from "../../session/scenario.js";
-import { runSession, type OpenTransport } from "../../session/session.js";
+import type { Scenario } from "../../plan/scenario.js";
+import { runSession } from "../../session/session.js";
+import { type OpenTransport } from "../../plan/session.js";
 import { Recorder, type TimelineEvent, type WireFrame } from "../../history/timeline.js";
-import type { SessionPlan } from "../behaviour.js";
+import type { SessionPlan } from "../../plan/behaviour.js";
 import { runTs2Session, type Negotiation, type Ts2SessionOutcome } from "./client.js";
 import { serveTs2 } from "./serve.js";
 import { createTs2Server } from "./server.js";
@@ -72,7 +73,7 @@ export async function ts1ClientRun(scenario: Scenario): Promise<RunRecord> {
       client: pair.client,
       close: async () => {
         await handle.close();
-        return {};
+        return { kind: "memory" as const };
       },
     };
   };

@@ -6,7 +6,7 @@
 import fanOut from "../../../scenarios/fan-out.js";
 import fixedFixture from "../../../scenarios/fixed-fixture.js";
 import nested from "../../../scenarios/nested.js";
-import { ACCEPT_VALID as acceptValid } from "../../session/scenario.js";
+import { ACCEPT_VALID as acceptValid } from "../../plan/scenario.js";
 import { printRun, ts1ClientRun, ts1Scenario, ts2ClientRun, type RunRecord } from "./demo-runs.js";
 import { fanOutPlan, fixedPlan, nestedPlan } from "./plans.js";
 

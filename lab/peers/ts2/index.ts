@@ -3,11 +3,11 @@
 // only adds optional members: transport-compat.ts); `ts2` negotiates as the SDK does by default
 // (legacy: initialize, 2025-11-25), `ts2-modern` pins 2026-07-28 (input-required rounds, no
 // server-to-client requests). The server serves both eras (serve.ts), here or as a stdio child.
-import type { Scenario } from "../../session/scenario.js";
-import { sessionPlan } from "../../session/scenario.js";
-import { CALL_TIMEOUT_MS } from "../../session/bounds.js";
+import type { Scenario } from "../../plan/scenario.js";
+import { sessionPlan } from "../../plan/scenario.js";
+import { CALL_TIMEOUT_MS } from "../../plan/bounds.js";
 import type { Recorder } from "../../history/timeline.js";
-import type { ClientPeer, ServerPeer } from "../types.js";
+import type { ClientPeer, ServerPeer } from "../../plan/peer.js";
 import { ensureTs2ChildBuilt, TS2_CHILD_ARGS } from "./build.js";
 import { runTs2Session, type Negotiation } from "./client.js";
 import { serveTs2 } from "./serve.js";

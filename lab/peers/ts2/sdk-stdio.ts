@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Recorder } from "../../history/timeline.js";
-import type { SessionPlan } from "../behaviour.js";
+import type { SessionPlan } from "../../plan/behaviour.js";
 import { TS2_CHILD_ARGS } from "./build.js";
 import { runTs2Session, type Negotiation, type Ts2SessionOutcome } from "./client.js";
 import { summarise, type SessionSummary } from "./summary.js";

@@ -13,7 +13,7 @@ import {
   type ServerContext,
   type StandardSchemaWithJSON,
 } from "@modelcontextprotocol/server";
-import type { CalculateResult } from "../form.js";
+import type { CalculateResult } from "../../plan/form.js";
 
 /** Bound on the server's wait for each answer (every wait has one); the ts1 server uses the same. */
 export const TS2_ELICITATION_TIMEOUT_MS = 10_000;

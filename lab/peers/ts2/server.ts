@@ -12,7 +12,7 @@ import {
   type InputRequiredResult,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { CalculateForm, requestedSchema, type CalculateResult } from "../form.js";
+import { CalculateForm, requestedSchema, type CalculateResult } from "../../plan/form.js";
 import { askAndCalculate, TS2_ELICITATION_MESSAGE } from "./ask-form.js";
 import { registerTs2CancelTools } from "./cancel-tools.js";
 import { registerTs2AskField } from "./ask-field.js";

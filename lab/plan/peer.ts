@@ -6,7 +6,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { DispatchModel } from "../history/receive-loop.js";
 import type { Recorder } from "../history/timeline.js";
-import type { Scenario } from "../session/scenario.js";
+import type { Scenario } from "./scenario.js";
 
 /** A program to start, with its arguments and any environment it needs beyond the lab's. */
 export interface ChildCommand {

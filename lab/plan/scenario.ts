@@ -4,8 +4,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { ClientNotification, ClientRequest, ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { VALID_ANSWER } from "../peers/form.js";
-import type { Behaviour, SessionPlan } from "../peers/behaviour.js";
+import { VALID_ANSWER } from "./form.js";
+import type { Behaviour, SessionPlan } from "./behaviour.js";
 import type { EventKind } from "../history/timeline.js";
 
 export interface CallbackContext {
