@@ -1,6 +1,6 @@
 // Many server-to-client requests at once. A receive loop that awaits each request's handler
 // answers them one at a time (python-sdk #2489: 5 sampling calls x 0.5 s took 2.5 s).
-import { FAN_OUT_DEFAULT } from "../lab/peers/ts1/concurrency-tools.js";
+import { FAN_OUT_DEFAULT } from "../lab/plan/tool-suite.js";
 import { VALID_ANSWER } from "../lab/plan/form.js";
 import { ACCEPT_VALID, FORM_CAPABILITY, type Scenario } from "../lab/plan/scenario.js";
 

@@ -66,7 +66,7 @@ test("the expected-file parser: any mutation of a real file is accepted or refus
   );
 });
 
-/** Lines as the Python client driver writes them (lab/peers/driver-events.ts), the mutations' start. */
+/** Lines as the Python client driver writes them (lab/plan/driver-events.ts), the mutations' start. */
 const DRIVER_LINES = [
   { t_ns: 1_000, kind: "call.started", detail: { call: "first" } },
   { t_ns: 2_000, kind: "callback.entered", id: 0, method: "elicitation/create", detail: { n: 1, call: "first" } },

@@ -4,9 +4,9 @@ import { appendFileSync } from "node:fs";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { ensureTs2ChildBuilt } from "../lab/peers/ts2/build.js";
-import { ts1ClientRun, ts2ClientRun, type RunRecord } from "../lab/peers/ts2/demo-runs.js";
-import { fanOutPlan, fixedPlan, nestedPlan, singleCallPlan } from "../lab/peers/ts2/plans.js";
-import { sdkStdioRun } from "../lab/peers/ts2/sdk-stdio.js";
+import { ts1ClientRun, ts2ClientRun, type RunRecord } from "../lab/demos/runs.js";
+import { fanOutPlan, fixedPlan, nestedPlan, singleCallPlan } from "../lab/demos/plans.js";
+import { sdkStdioRun } from "../lab/demos/sdk-stdio.js";
 import nested from "../scenarios/nested.js";
 import { CHILD_PID_LOG } from "./support/child-pids.js";
 

@@ -5,7 +5,7 @@
 // (cancel.received) and the server's events, where present, only sharpen the words.
 import { cancelledRequestId, isRequest, withdrawnRequests } from "../history/frames.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
-import type { CellValue, Tone } from "./card.js";
+import { type CellValue, type Tone } from "./card-cell.js";
 import { replyTo } from "./verify.js";
 
 export const CANCEL_CARD_SCENARIOS = ["call-cancelled", "server-withdraws"] as const;

@@ -4,7 +4,7 @@
 // A function of the run's own tool results, returning data; no time in it.
 import type { TimelineEvent } from "../history/timeline.js";
 import { CARD_CONTRACT_CASES } from "../../scenarios/contract/card.js";
-import type { CellValue } from "./card.js";
+import { type CellValue } from "./card-cell.js";
 import { resultsOf } from "./verify.js";
 
 export const CONTRACT_CARD_ROWS = [{ id: "formContract", title: "form contract: answers handled as the spec says" }] as const;

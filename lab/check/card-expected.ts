@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { z } from "zod";
 import { EXPECTED_DIR } from "../paths.js";
 import { differences } from "./compare.js";
-import { CARD_ROWS, type CellValue, type RowId } from "./card.js";
+import { CARD_ROWS, type RowId } from "./card.js";
+import { type CellValue } from "./card-cell.js";
 import { ExpectationError, parseExpectation } from "./expectations.js";
 
 export const CARD_EXPECTED_DIR = join(EXPECTED_DIR, "card");

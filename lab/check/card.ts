@@ -1,6 +1,7 @@
 // The report card's checkers: each cell is a function of one real run's evidence (timeline and
 // wire), returning data: the value compared with the hand-written card (no milliseconds in it),
 // the text shown (which may add a time), and whether the behaviour is safe. Nothing is typed in.
+import type { CellValue, Tone } from "./card-cell.js";
 import { cancelledRequestId, isRequest, paramsOf } from "../history/frames.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 import { peakCallbacks, replyTo, resultsOf } from "./verify.js";
@@ -37,15 +38,6 @@ export const ROW_SCENARIO: Record<RowId, string> = {
   formContract: "form-contract",
 };
 
-export type Tone = "safe" | "unsafe" | "n/a" | "unexpected";
-
-export interface CellValue {
-  /** compared with the expected card, type-aware */
-  value: string | number;
-  /** shown: the value, plus what varies from run to run (a time) */
-  text: string;
-  tone: Tone;
-}
 
 /** The evidence a cell needs from one run. */
 export interface RunEvidence {

@@ -8,13 +8,9 @@ import { join } from "node:path";
 import { z } from "zod";
 import { differences } from "./compare.js";
 import { appliesTo, Expectation, ExpectationError, Json, parseExpectation } from "./expectations.js";
-import { runCase, type CaseOptions, type CaseReport, type RunRecord } from "../session/pipeline.js";
 import { errorOf, isRequest, paramsOf, resultOf } from "../history/frames.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
-import type { Versions } from "../peers/versions.js";
 import { callbackAnswers, replyTo, resultsOf, verify, type Evidence, type Verdict } from "./verify.js";
-import { contractScenario, type ContractCase } from "../../scenarios/contract/index.js";
-import type { Scenario } from "../plan/scenario.js";
 import { layerOf, LAYERS } from "./layer.js";
 
 export const ContractExpectation = Expectation.extend({
@@ -136,42 +132,8 @@ export function completionsRecorded(events: TimelineEvent[]): unknown[] {
   return events.filter((e) => e.side === "client" && e.kind === "elicitation.complete").map((e) => e.detail?.elicitationId);
 }
 
-/** Runs one case over every transport and repeat, and verifies each run against its contract. */
-export async function runContractCase(
-  c: ContractCase,
-  expectation: ContractExpectation,
-  options: Omit<CaseOptions, "onDeadlock">,
-  versions: Versions,
-): Promise<CaseReport> {
-  const file = contractExpectationPath(c.name, contractDir(options.expectedDir, options.server?.name));
-  return runContractScenario(contractScenario(c), expectation, file, options, versions);
-}
-
-/** The same for any contract scenario (a calculate case or a vocabulary case) and its file. */
-export async function runContractScenario(
-  scenario: Scenario,
-  expectation: ContractExpectation,
-  expectedFile: string,
-  options: Omit<CaseOptions, "onDeadlock">,
-  versions: Versions,
-): Promise<CaseReport> {
-  const { expectedDir: _unused, ...caseOptions } = options;
-  const report = await runCase(scenario, "sdk", { ...caseOptions, onDeadlock: "wait" }, versions, expectation);
-  // runCase has run the ordinary verifier (with the transport's own problems); add the rest.
-  const runs = report.runs.map((run): RunRecord => {
-    const verdicts = [...run.verdicts, ...contractChecks(run, expectation)];
-    return { ...run, verdicts, ok: verdicts.every((v) => v.ok) };
-  });
-  return {
-    ...report,
-    expectedFile,
-    runs,
-    ok: runs.every((r) => r.ok) && report.parity.every((p) => p.ok),
-  };
-}
-
 /** One row of the contract table: what the callback said, what came back, who refused. */
-export function contractRow(name: string, run: Pick<RunRecord, "events" | "wire">, server = "ts1") {
+export function contractRow(name: string, run: Pick<Evidence, "events" | "wire">, server = "ts1") {
   const result = resultsOf(run.events)[name] as Record<string, unknown> | undefined;
   const answer = callbackAnswers(run.events)[0];
   const replies = elicitationReplies(run.wire) as ({ error?: { code?: unknown } } | null)[];

@@ -7,7 +7,8 @@
 // response was back before the next began was read first: the server records a frame's arrival
 // before it answers the POST (202, or the headers of its SSE response).
 import { httpOf, type HttpEvidence, type HttpRequestRecord, type TransportEvidence } from "../plan/evidence.js";
-import { SERVER_SIDE_ALLOWANCES, type AllowedDifference, type PairEvidence, type ParityEvent } from "./parity.js";
+import { SERVER_SIDE_ALLOWANCES } from "./parity.js";
+import { type AllowedDifference, type PairEvidence, type ParityEvent } from "./parity-types.js";
 
 export const HTTP_POSTS_REASON =
   "two client frames whose POSTs were in flight at the same time may reach the server in either order (separate HTTP requests, no order between them); only such pairs may swap";

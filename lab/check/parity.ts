@@ -2,6 +2,7 @@
 // Over stdio the server lives in another process, so only client events can be compared, and
 // only what does not depend on timing: kinds, ids, methods, frame types, order, and a few
 // semantic detail keys. Any difference left is reported, or allowed with a written reason.
+import type { AllowedDifference, PairEvidence, ParityDifference, ParityEvent } from "./parity-types.js";
 import type { EventKind, Side, TimelineEvent } from "../history/timeline.js";
 import { eventName, permuted, same, sameExcept, sortKeys, swappedSegments, type WalkContext } from "./reorder.js";
 
@@ -27,15 +28,6 @@ export const STABLE_DETAIL_KEYS = [
   "status", // tool.finished
 ] as const;
 
-export interface ParityEvent {
-  kind: EventKind;
-  side: TimelineEvent["side"];
-  id?: number | string;
-  origin?: TimelineEvent["origin"];
-  method?: string;
-  frameType?: TimelineEvent["frameType"];
-  detail?: Record<string, unknown>;
-}
 
 export function normalise(events: readonly TimelineEvent[], side: Side = "client"): ParityEvent[] {
   return events
@@ -72,41 +64,7 @@ export function canonicalMessage(message: string): string {
   }
 }
 
-/** A difference accepted on purpose; `reason` says why it is not a behaviour difference. */
-export interface AllowedDifference {
-  reason: string;
-  kind: EventKind;
-  /** detail keys of that kind whose values may differ (everything else must match) */
-  detailKeys?: readonly string[];
-  /** an event of that kind that may appear in one run only */
-  /** "other": only in the transport compared with memory */
-  onlyIn?: "memory" | "other";
-  /**
-   * Events of that kind keep their order among themselves, but their position against the
-   * other events is not compared (e.g. when concurrent frames land between the client's steps).
-   */
-  floating?: boolean;
-  /**
-   * With `floating`: events of that kind may also change order among themselves, but only for
-   * pairs this says may swap (`a` before `b` in memory, after it in the other run). It is built
-   * from the other run's own evidence (lab/check/http-parity.ts), never a blanket pass.
-   */
-  reorderable?: (a: ParityEvent, b: ParityEvent) => boolean;
-  /** why such a swap is allowed (reported when one was needed) */
-  reorderReason?: string;
-  /**
-   * Two adjacent segments, each an arrival of this kind and what followed it up to the next
-   * arrival or send, may trade places, if the other run's evidence says the two frames came on
-   * different streams (PairEvidence). Nothing else may move.
-   */
-  adjacentSwap?: boolean;
-}
 
-/** What the other run's own evidence says about two frames (lab/check/http-parity.ts builds it). */
-export interface PairEvidence {
-  /** the two frames from the server came on different HTTP response streams */
-  differentStreams(a: ParityEvent, b: ParityEvent): boolean;
-}
 
 /**
  * For scenarios with several frames in flight at once (fan-out), not for the reentrancy ones:
@@ -128,15 +86,6 @@ function floatingArrivals(arrivedWhy: string, dispatchedWhy: string): readonly A
   ];
 }
 
-export interface ParityDifference {
-  /** "events", or the floating kind whose own order differs */
-  sequence: string;
-  index: number;
-  otherIndex: number;
-  memory: ParityEvent | undefined;
-  /** the other transport's event (stdio, http, ...) */
-  other: ParityEvent | undefined;
-}
 
 export interface ParityResult {
   ok: boolean;

@@ -1,7 +1,7 @@
 // How parity compares events, and the two ways an allowance may let them move: a permutation
 // checked pair by pair (reorderable), and two adjacent segments trading places (adjacentSwap).
 // Split from parity.ts, which owns the rules; this owns equality and the reordering walks.
-import type { AllowedDifference, PairEvidence, ParityDifference, ParityEvent } from "./parity.js";
+import { type AllowedDifference, type PairEvidence, type ParityDifference, type ParityEvent } from "./parity-types.js";
 
 export interface WalkContext {
   used: Set<string>;

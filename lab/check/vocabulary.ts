@@ -65,14 +65,14 @@ export function loadVocabularyFile(kind: string, expectedDir: string | undefined
 
 export function checkVocabularyFile(doc: VocabularyFile, file: string, kind: string, server: string): VocabularyFile {
   const problem = (what: string) => new ExpectationError(`${file}: ${what}`);
-  if (!findKind(kind)) throw problem(`no kind ${kind} in lab/peers/vocabulary.ts`);
+  if (!findKind(kind)) throw problem(`no kind ${kind} in lab/plan/vocabulary.ts`);
   if (doc.kind !== kind) throw problem(`names kind ${doc.kind}, expected ${kind}`);
   if (!doc.servers.includes(server)) throw problem(`written for server ${doc.servers.join(", ")}, not ${server}`);
   const want = casesOfKind(kind).map(caseKey);
   const missing = want.filter((k) => !(k in doc.cases));
   const extra = Object.keys(doc.cases).filter((k) => !want.includes(k));
   if (missing.length) throw problem(`no expectation for case ${missing.map((k) => `${kind}.${k}`).join(", ")}`);
-  if (extra.length) throw problem(`unknown case ${extra.map((k) => `${kind}.${k}`).join(", ")} (the cases are in lab/peers/vocabulary.ts)`);
+  if (extra.length) throw problem(`unknown case ${extra.map((k) => `${kind}.${k}`).join(", ")} (the cases are in lab/plan/vocabulary.ts)`);
   // The schema decides whether anything is sent, not the answer: every reply agrees with it.
   const unsent = Object.entries(doc.cases).filter(([, c]) => (c.reply === null) !== (doc.requestedSchema === null));
   if (unsent.length) {

@@ -34,7 +34,7 @@ function defaultNames(server: string, expectedDir: string | undefined): { names:
   const hasCalculate = CONTRACT_CASES.some((c) => existsSync(contractExpectationPath(c.name, calculateDir)));
   const kinds = kindsWritten(expectedDir, server);
   const strays = kinds.filter((k) => !KIND_NAMES.includes(k));
-  if (strays.length) throw new ExpectationError(`${vocabularyDir(expectedDir, server)}: ${strays.map((k) => `${k}.json`).join(", ")} names no kind in lab/peers/vocabulary.ts`);
+  if (strays.length) throw new ExpectationError(`${vocabularyDir(expectedDir, server)}: ${strays.map((k) => `${k}.json`).join(", ")} names no kind in lab/plan/vocabulary.ts`);
   const missingKinds = KIND_NAMES.filter((k) => !kinds.includes(k));
   const names = [...(hasCalculate ? expand(CALCULATE_GROUP)! : []), ...KIND_NAMES.filter((k) => kinds.includes(k)).flatMap((k) => expand(k)!)];
   if (names.length === 0) throw new UsageError(`no contract expectations written for server ${server} (looked in ${calculateDir})`);

@@ -7,7 +7,8 @@
 // (exit 2 in lab/run.ts).
 import { join } from "node:path";
 import { parseArgs, splitEquals, UsageError } from "./args.js";
-import { contractRow, runContractScenario } from "../check/contract.js";
+import { contractRow } from "../check/contract.js";
+import { runContractScenario } from "../session/contract.js";
 import { selectContractWork } from "./contract-select.js";
 import { defaultOutDir, shown, writeJsonAtomic } from "./output.js";
 import { openInvocation, writeStoreIndex } from "./store.js";

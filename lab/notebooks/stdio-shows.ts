@@ -3,10 +3,11 @@
 import { relative } from "node:path";
 import { lifecycleProblems } from "../transports/child-process.js";
 import { serverChildOf } from "../plan/evidence.js";
-import { normalise as parityEvents, SERVER_SIDE_ALLOWANCES, type ParityEvent, type ParityResult } from "../check/parity.js";
+import { normalise as parityEvents, SERVER_SIDE_ALLOWANCES, type ParityResult } from "../check/parity.js";
+import { type ParityEvent } from "../check/parity-types.js";
 import { HTTP_POSTS_REASON } from "../check/http-parity.js";
 import type { CaseReport } from "../session/pipeline.js";
-import { rpc } from "../render/swimlane.js";
+import { rpc } from "../render/story.js";
 import { cell, code, fenced, ms1, runName, runsOf } from "./format.js";
 import { ROOT, type RunOutput } from "./runs.js";
 

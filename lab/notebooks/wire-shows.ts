@@ -5,7 +5,7 @@
 import { renderModelVerdict } from "../check/model-vs-real.js";
 import { cancelledRequestId, errorOf, resultOf } from "../history/frames.js";
 import type { WireFrame } from "../history/timeline.js";
-import { rpc } from "../render/swimlane.js";
+import { rpc } from "../render/story.js";
 import { cell, code, fenced, runName, runsOf } from "./format.js";
 import type { RunOutput } from "./runs.js";
 

@@ -1,4 +1,4 @@
-// Executes a callback Behaviour (lab/peers/behaviour.ts) for the TypeScript drivers: the same
+// Executes a callback Behaviour (lab/plan/behaviour.ts) for the TypeScript drivers: the same
 // steps every driver takes, in the same order, with the SDK-specific request passed in.
 import { setTimeout as delay } from "node:timers/promises";
 import type { AnswerData, Behaviour } from "../plan/behaviour.js";

@@ -1,5 +1,5 @@
 // What a peer is: an SDK's client or server behind one small interface, so adding an SDK is
-// writing one driver. A client driver executes a session plan (lab/peers/behaviour.ts), in this
+// writing one driver. A client driver executes a session plan (lab/plan/behaviour.ts), in this
 // process over a Transport the lab hands it, or as a program in another process that talks MCP
 // on its stdin/stdout and writes its events to a file the lab names. A server peer runs in this
 // process (connected to a Transport), as a stdio child, or both.

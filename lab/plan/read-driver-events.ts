@@ -1,5 +1,5 @@
 // Reads the events a client driver in another process wrote, validates every line against the
-// driver vocabulary (lab/peers/driver-events.ts) and adds them to the session's timeline.
+// driver vocabulary (lab/plan/driver-events.ts) and adds them to the session's timeline.
 // Returns the problems, each naming its line; a file with problems adds nothing.
 import { mergeForeignEvents, type Recorder } from "../history/timeline.js";
 import { DriverEvent } from "./driver-events.js";

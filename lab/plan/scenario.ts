@@ -1,5 +1,5 @@
 // What a scenario is: a small object that reads like the lesson. Its callbacks are data
-// (lab/peers/behaviour.ts) that every client driver executes, in any language. A test may
+// (lab/plan/behaviour.ts) that every client driver executes, in any language. A test may
 // still hand the ts1 driver a callback written in TypeScript (`code`): only ts1 runs those.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
@@ -31,9 +31,9 @@ export interface CallPlan {
   callback?: Behaviour;
   /** ts1 only: a callback in code, used instead of `callback` */
   code?: Answer;
-  /** give up on this tools/call this long after its form opened (lab/peers/behaviour.ts CallData) */
+  /** give up on this tools/call this long after its form opened (lab/plan/behaviour.ts CallData) */
   giveUpAfterMs?: number;
-  /** wait for this call's callbacks before going on (lab/peers/behaviour.ts CallData) */
+  /** wait for this call's callbacks before going on (lab/plan/behaviour.ts CallData) */
   awaitCallbacks?: boolean;
 }
 

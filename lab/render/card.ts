@@ -1,7 +1,8 @@
 // The report card as text, Markdown and SVG. Renderers only: every value comes from the card
 // data (lab/cli/card.ts, lab/check/card.ts). One table per server peer; a column per client
 // peer and loop model; a row per behaviour.
-import { CARD_ROWS, ROW_SCENARIO, type CellValue, type RowId, type Tone } from "../check/card.js";
+import { CARD_ROWS, ROW_SCENARIO, type RowId } from "../check/card.js";
+import { type CellValue, type Tone } from "../check/card-cell.js";
 
 export interface CardColumn {
   key: string;

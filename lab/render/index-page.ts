@@ -3,6 +3,7 @@
 // it re-derives no verdict and re-runs nothing. No external reference: the SVGs ride along as
 // data: URLs, the CSS and the small filter script are inline. Without the script every run is
 // listed and every run still expands (<details> needs none).
+import type { PageRun } from "./page-run.js";
 import type { CaseReport, ParityVerdict, RunRecord } from "../session/pipeline.js";
 import { PAGE_CSS, PAGE_SCRIPT } from "./index-assets.js";
 import { cardSection, contractSection, outcomeWord, parityList, verdictList, type CardCell, type ContractRow } from "./index-parts.js";
@@ -31,30 +32,6 @@ export interface IndexInput {
   folder?: string;
 }
 
-/** One run as the page lists it: what the filters read and what the summary line says. */
-export interface PageRun {
-  id: string;
-  scenario: string;
-  /** the filter value: the column id (`sdk`, `serial`, loop.client.server), `.break` when broken at deadlock */
-  peers: string;
-  peersText: string;
-  /** what each peer is (registry sdk) and what the loop means (registry meaning) */
-  peersWhat: string;
-  outcome: RunOutcome;
-  transport: string;
-  repeat: number;
-  ok: boolean;
-  /** names of the failing checks, parity included */
-  failing: string[];
-  report: CaseReport;
-  run: RunRecord;
-  parity: ParityVerdict[];
-  svgFile: string;
-  /** the expectation file, relative to the page's folder when the page knows it */
-  expectedShown: string;
-  /** the SVG's text; undefined: the folder has no such file */
-  svg?: string;
-}
 
 const anchor = (text: string) => text.replace(/[^A-Za-z0-9_.-]/g, "_");
 

@@ -1,9 +1,9 @@
 // Pieces of run-output/index.html: outcome words, verdict and parity lists, the contract table
 // and the report card. Every evidence text goes through esc(); outcomes are words, not colours.
 import type { CaseReport, ParityVerdict } from "../session/pipeline.js";
-import type { ParityResult } from "../check/parity.js";
+import { type ParityResult } from "../check/parity.js";
 import type { Verdict } from "../check/verify.js";
-import type { PageRun } from "./index-page.js";
+import { type PageRun } from "./page-run.js";
 import { esc } from "./svg.js";
 
 /** One row of contract.json's `rows` (lab/cli/contract.ts writes them; contractRow makes them). */

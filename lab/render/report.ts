@@ -1,6 +1,6 @@
 // Text for one case: a header per run, its swimlane, one line per expectation, a summary.
 import { basename } from "node:path";
-import type { ParityResult } from "../check/parity.js";
+import { type ParityResult } from "../check/parity.js";
 import type { CaseReport, RunRecord } from "../session/pipeline.js";
 import { renderSwimlane } from "./swimlane.js";
 import { renderHttp } from "./http.js";

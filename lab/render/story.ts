@@ -5,7 +5,6 @@
 import { cancelledRequestId, withdrawnRequests } from "../history/frames.js";
 import type { FrameLabel, Side, TimelineEvent, WireFrame } from "../history/timeline.js";
 import { shortenText } from "./shorten.js";
-import { rpc } from "./swimlane.js";
 
 /** An SDK error text in a picture's note is shortened to this (shorten.ts). */
 const PICTURE_ERROR_CHARS = 60;
@@ -264,4 +263,11 @@ export function callbackSpans(events: readonly TimelineEvent[]): { n: unknown; f
     }
   }
   return spans;
+}
+
+/** "tools/list #3", "result tools/list #3": how every renderer names a frame. */
+export function rpc(e: Pick<TimelineEvent, "id" | "frameType" | "method">): string {
+  const id = e.id === undefined ? "" : ` #${String(e.id)}`;
+  const type = e.frameType === "request" || e.frameType === "notification" || e.frameType === undefined ? "" : `${e.frameType} `;
+  return `${type}${e.method ?? "?"}${id}`;
 }

@@ -8,11 +8,8 @@
 // minimum spacing so labels stay readable; a gap longer than 40 ms (the 500 ms timeout) is cut
 // short and marked with a break that states how long it really was. An arrow is drawn flat
 // when its frame arrived less than 1 ms after it left, and slanted to its arrival otherwise.
-import { join } from "node:path";
-import type { CaseReport } from "../session/pipeline.js";
-import { writeAtomic } from "../cli/output.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
-import { runOutcome, type OutcomeKind } from "./outcome.js";
+import type { OutcomeKind } from "./outcome.js";
 import { callbackSpans, frameViews, loopSpans, moments, type FrameView } from "./story.js";
 import { arrow, BREAK_H, COLOR, el, esc, FLAT_MS, layout, legend, n, note, NOTE, text, timeScale, W, X, X_TIME, type Break } from "./svg-parts.js";
 
@@ -179,12 +176,3 @@ export function svgFileName(scenario: string, dispatch: string, suffix: string, 
   return `${scenario}.${dispatch}${suffix}.${transport}-${repeat}.svg`;
 }
 
-/** One SVG per run of the case, next to its JSON in the run output directory. Returns the paths. */
-export function writeRunSvgs(outDir: string, report: CaseReport, suffix: string): string[] {
-  return report.runs.map((run) => {
-    const path = join(outDir, svgFileName(report.scenario, report.column, suffix, run.transport, run.repeat));
-    const outcome = { ...runOutcome(report.scenario, run), ok: run.ok };
-    writeAtomic(path, renderSvg(run, { dispatchMeaning: report.dispatchMeaning, onDeadlock: report.onDeadlock, sdk: report.versions.sdk, outcome }));
-    return path;
-  });
-}

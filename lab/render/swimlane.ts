@@ -1,7 +1,7 @@
 // The terminal swimlane: one line per timeline event, in three lanes (client | wire | server).
 // It only reads the timeline.
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
-import { frameViews, moments, type Moment, type Tone } from "./story.js";
+import { frameViews, moments, rpc, type Moment, type Tone } from "./story.js";
 
 /** An SDK error text is shortened to this, its echoed JSON elided whole (shorten.ts). */
 export const SDK_ERROR_CHARS = 110;
@@ -14,12 +14,6 @@ export interface SwimlaneOptions {
 
 const paint = (on: boolean, code: string, text: string) => (on ? `\x1b[${code}m${text}\x1b[0m` : text);
 
-/** "tools/list #3", "result tools/list #3": how every renderer names a frame. */
-export function rpc(e: Pick<TimelineEvent, "id" | "frameType" | "method">): string {
-  const id = e.id === undefined ? "" : ` #${String(e.id)}`;
-  const type = e.frameType === "request" || e.frameType === "notification" || e.frameType === undefined ? "" : `${e.frameType} `;
-  return `${type}${e.method ?? "?"}${id}`;
-}
 
 // Tone of a moment (lab/render/story.ts) as an ANSI colour.
 const ANSI: Record<Tone, string> = {

@@ -2,7 +2,7 @@
 // and stdout into the SDK's Transport shape (one frame per line, bad lines reported, the child's
 // death closing the transport); the lab's one recording transport wraps it like any other.
 // Which child runs is the peer's business (lab/peers/): a server peer's child for an in-process
-// client, a client driver's child for an in-process server (lab/transports/driver.ts).
+// client, a client driver's child for an in-process server (lab/transports/process.ts).
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";

@@ -4,7 +4,7 @@
 // The callback never calls back into the session, so the dispatch model cannot matter: the cases
 // run under `sdk` (the TS SDK as shipped).
 import type { ClientCapabilities, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Policy } from "../../lab/peers/ts1/calculate-server.js";
+import { type Policy } from "../../lab/plan/tool-suite.js";
 import { VALID_ANSWER } from "../../lab/plan/form.js";
 import type { AnswerData } from "../../lab/plan/behaviour.js";
 import { FORM_CAPABILITY, type Scenario } from "../../lab/plan/scenario.js";

@@ -1,7 +1,7 @@
-// The go driver's contract with the lab: the SessionPlan it reads (lab/peers/behaviour.ts), checked
+// The go driver's contract with the lab: the SessionPlan it reads (lab/plan/behaviour.ts), checked
 // against session-plan.schema.json (generated from the zod definition, beside the binary in build/)
 // and decoded refusing unknown fields (the twin of lab/peers/py/plan.py); and emit, the one function
-// that writes DriverEvent lines (lab/peers/driver-events.ts).
+// that writes DriverEvent lines (lab/plan/driver-events.ts).
 package main
 
 import (

@@ -1,6 +1,6 @@
 // Client peer driver `go` (github.com/modelcontextprotocol/go-sdk, exact version in go.mod) speaking
-// MCP over its own stdin/stdout. It executes a SessionPlan (lab/peers/behaviour.ts) and writes
-// DriverEvent lines (lab/peers/driver-events.ts) through emit; both ends of that contract are in
+// MCP over its own stdin/stdout. It executes a SessionPlan (lab/plan/behaviour.ts) and writes
+// DriverEvent lines (lab/plan/driver-events.ts) through emit; both ends of that contract are in
 // contract.go. CLI: go-client --plan PLAN.json --events EVENTS.jsonl
 package main
 

@@ -1,5 +1,5 @@
 # Client peer driver `py` / `py-inline` / `py-modern` (mcp 2.3.0) speaking MCP over its own stdin/stdout.
-# It executes a SessionPlan (lab/peers/behaviour.ts) and writes DriverEvent lines (lab/peers/driver-events.ts).
+# It executes a SessionPlan (lab/plan/behaviour.ts) and writes DriverEvent lines (lab/plan/driver-events.ts).
 # CLI: client.py --plan PLAN.json --events EVENTS.jsonl [--inline | --modern]
 #   --inline: elicitation/create parks the read loop; --modern: the high-level Client pinned to 2026-07-28 (modern.py)
 from __future__ import annotations

@@ -1,4 +1,4 @@
-# The SessionPlan a client driver is handed (lab/peers/behaviour.ts), as strict Pydantic models:
+# The SessionPlan a client driver is handed (lab/plan/behaviour.ts), as strict Pydantic models:
 # a field the TypeScript schema does not have, or a value of the wrong type, refuses the plan.
 from __future__ import annotations
 

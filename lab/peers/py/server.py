@@ -183,7 +183,7 @@ def build() -> MCPServer:
             return result(status("unsupported"))
         return result(from_answer(form))
 
-    # ---- the form vocabulary (issue #16): ask_field, one field per kind of lab/peers/vocabulary.ts ----
+    # ---- the form vocabulary (issue #16): ask_field, one field per kind of lab/plan/vocabulary.ts ----
     @mcp.tool(description="Asks the client for one field of the given kind of the 2025-11-25 form vocabulary (synthetic).")
     async def ask_field(ctx: Context, kind: str) -> types.CallToolResult:
         if kind not in vocabulary.MODELS:

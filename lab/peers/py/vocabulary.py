@@ -1,5 +1,5 @@
 # The 2025-11-25 form vocabulary on the Python server (issue #16): for each kind of
-# lab/peers/vocabulary.ts, the pydantic model an app author hands to ctx.elicit, and the app's own
+# lab/plan/vocabulary.ts, the pydantic model an app author hands to ctx.elicit, and the app's own
 # strict check of what the model holds afterwards. The models use pydantic's defaults (lax mode,
 # extra keys ignored), as the SDK's README example writes them (a plain BaseModel with Field), so
 # whatever the SDK coerces, fills in or lets through shows in `content`, not hidden by the lab.

@@ -1,6 +1,6 @@
 # Client peer driver `py1`: the MCP Python SDK 1.29.0 ClientSession as shipped, over its own stdin/stdout.
-# It executes a SessionPlan (lab/peers/behaviour.ts; plan.py of lab/peers/py, pure pydantic) and writes
-# DriverEvent lines (lab/peers/driver-events.ts). Nothing of the lab's loop models applies: the receive loop
+# It executes a SessionPlan (lab/plan/behaviour.ts; plan.py of lab/peers/py, pure pydantic) and writes
+# DriverEvent lines (lab/plan/driver-events.ts). Nothing of the lab's loop models applies: the receive loop
 # is 1.29.0's own (mcp/shared/session.py:351-434 awaits each inbound request's handler inline, :376).
 # CLI: client.py --plan PLAN.json --events EVENTS.jsonl
 from __future__ import annotations

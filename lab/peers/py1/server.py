@@ -1,5 +1,5 @@
 # Server peer `py1`: the calculate server on the MCP Python SDK 1.29.0 FastMCP over stdio (mcp.run()), with the
-# lab's tool suite as far as 1.29.0 allows, the shapes of lab/peers/form.ts CalculateResult:
+# lab's tool suite as far as 1.29.0 allows, the shapes of lab/plan/form.ts CalculateResult:
 #   calculate(policy)  validated: ctx.elicit (server/fastmcp/server.py:1199-1231 -> server/elicitation.py:105-142);
 #                      raw: ctx.session.elicit_form, the raw answer reported, never computed; unchecked: the guard
 #                      skipped on purpose; url: ctx.elicit_url, then notifications/elicitation/complete

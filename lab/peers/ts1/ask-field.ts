@@ -1,5 +1,5 @@
 // `ask_field` on the ts1 server (issue #16): asks for one field of one schema kind
-// (lab/peers/vocabulary.ts) through the SDK's own elicitInput, then the kind's strict app check.
+// (lab/plan/vocabulary.ts) through the SDK's own elicitInput, then the kind's strict app check.
 // The same careful path as ask-form.ts, reporting which layer refused instead of computing.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { McpError, type CallToolResult, type ElicitRequestFormParams, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";

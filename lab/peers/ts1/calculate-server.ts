@@ -10,21 +10,12 @@ import { registerCancelTools, watchedCall, type ServerNote } from "./cancel-tool
 import { registerConcurrencyTools } from "./concurrency-tools.js";
 import { registerProbeTools } from "./probe-tools.js";
 import { requestedSchema, type CalculateResult } from "../../plan/form.js";
+import { POLICIES, type Policy } from "../../plan/tool-suite.js";
 import { askByUrl } from "./url-mode.js";
 
 export { ELICITATION_MESSAGE, ELICITATION_TIMEOUT_MS } from "./ask-form.js";
 export const SERVER_INFO = { name: "mcp-reentrancy-lab", version: "0.1.0" };
 
-/**
- * validated: the careful path: guard on the declared capability, SDK elicitInput, then the
- *            app's own strict zod check; only a valid accept computes.
- * raw:       low-level request, reports the raw action and content, never computes.
- * unchecked: diagnostic: skips the capability guard on purpose and sends the raw request.
- * url:       URL mode (lab/url-mode.ts): asks the client to open a link; an accept means only
- *            that the user agreed to open it; never computes.
- */
-export const POLICIES = ["validated", "raw", "unchecked", "url"] as const;
-export type Policy = (typeof POLICIES)[number];
 
 /** `note` records the server's own events (a tool whose call was cancelled); absent: none. */
 export function createCalculateServer(note?: ServerNote): McpServer {

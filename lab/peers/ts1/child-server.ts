@@ -118,7 +118,7 @@ function start(): void {
   });
 }
 
-// Built into a V8 startup snapshot (lab/child-build.ts), the modules above are initialised at
+// Built into a V8 startup snapshot (lab/peers/ts1/child-build.ts), the modules above are initialised at
 // build time and only start() runs when a child is spawned from the snapshot.
 if (v8.startupSnapshot?.isBuildingSnapshot()) v8.startupSnapshot.setDeserializeMainFunction(start);
 else start();

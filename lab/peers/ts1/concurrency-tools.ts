@@ -1,11 +1,11 @@
 // Two more tools on the same synthetic server, for the other shapes of the receive-loop cause:
 // fan_out (many server-to-client requests at once) and liveness (a ping while a callback runs).
+import { FAN_OUT_DEFAULT } from "../../plan/tool-suite.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { EmptyResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { CalculateForm, requestedSchema } from "../../plan/form.js";
 
-export const FAN_OUT_DEFAULT = 8;
 const TIMEOUT_MS = 10_000;
 const MESSAGE = "Synthetic arithmetic inputs only";
 

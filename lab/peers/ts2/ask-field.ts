@@ -1,5 +1,5 @@
 // `ask_field` on the v2 server (issue #16): asks for one field of a vocabulary kind
-// (lab/peers/vocabulary.ts) through the SDK's own high-level path, ctx.mcpReq.elicitInput, and
+// (lab/plan/vocabulary.ts) through the SDK's own high-level path, ctx.mcpReq.elicitInput, and
 // says which layer refused the answer. Legacy era (2025-11-25) only: on 2026-07-28 the SDK refuses
 // elicitInput before sending anything, which this tool reports as not_sent.
 import { fromJsonSchema, ProtocolError, SdkError, SdkErrorCode, type ElicitRequestFormParams, type ElicitResult, type McpServer, type ServerContext } from "@modelcontextprotocol/server";

@@ -1,5 +1,5 @@
-// Runs one SessionPlan (lab/peers/behaviour.ts) on the TypeScript SDK v2 Client, the way
-// lab/session.ts runs a scenario on the ts1 Client: connect, optionally list tools, then each
+// Runs one SessionPlan (lab/plan/behaviour.ts) on the TypeScript SDK v2 Client, the way
+// lab/session/session.ts runs a scenario on the ts1 Client: connect, optionally list tools, then each
 // call in order, with the call's callback Behaviour executed by the handler registered for
 // 'elicitation/create'. On 2025-11-25 that handler answers the server's elicitation/create; on
 // 2026-07-28 the v2 client calls the same handler locally for each input request of an

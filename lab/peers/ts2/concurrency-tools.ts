@@ -2,12 +2,12 @@
 // On 2025-11-25 they push server-to-client requests as ts1 does. On 2026-07-28 there is no
 // server-to-client channel: fan_out asks for its n answers in ONE input-required round instead,
 // and liveness, which needs a ping to the client, reports `unsupported`.
+import { FAN_OUT_DEFAULT } from "../../plan/tool-suite.js";
 import { acceptedContent, inputRequired, type InputRequest, type McpServer } from "@modelcontextprotocol/server";
 import { CalculateForm, requestedSchema } from "../../plan/form.js";
 import { clientSupportsForm, isModernRequest, objectArgs, structured, TS2_ELICITATION_TIMEOUT_MS } from "./server-support.js";
 
 /** The same defaults and text as lab/concurrency-tools.ts (not imported: it loads the ts1 SDK). */
-export const TS2_FAN_OUT_DEFAULT = 8;
 const MESSAGE = "Synthetic arithmetic inputs only";
 
 const FAN_OUT_ARGS = objectArgs<{ n?: number }>({ n: { type: "integer", minimum: 1, maximum: 32 } });
@@ -28,7 +28,7 @@ export function registerTs2ConcurrencyTools(mcp: McpServer): void {
         "one input-required round with n input requests on 2026-07-28.",
       inputSchema: FAN_OUT_ARGS,
     },
-    async ({ n = TS2_FAN_OUT_DEFAULT }, ctx) => {
+    async ({ n = FAN_OUT_DEFAULT }, ctx) => {
       if (!clientSupportsForm(mcp, ctx)) return structured({ status: "unsupported", requests: 0, accepted: 0 });
       const label = (i: number) => `${MESSAGE} (${i + 1} of ${n})`;
       if (!isModernRequest(ctx)) {

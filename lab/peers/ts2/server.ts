@@ -3,6 +3,7 @@
 // and structuredContent shapes, plus `calculate_input`, which asks by RETURNING an input-required
 // result, and two fault tools for tests. Nothing real happens: no accounts, messages or files.
 // Transport-free: serve it with serveTs2() (lab/peers/ts2/serve.ts), in memory or as a stdio child.
+import { POLICIES, type Policy } from "../../plan/tool-suite.js";
 import {
   acceptedContent,
   inputRequired,
@@ -22,7 +23,8 @@ import { clientSupportsForm, objectArgs, protocolError, structured, TS2_ELICITAT
 export const TS2_SERVER_INFO = { name: "mcp-reentrancy-lab-ts2", version: "0.1.0" };
 export { TS2_ELICITATION_MESSAGE } from "./ask-form.js";
 /** The ts1 policies minus `url` (URL mode is not mirrored here). */
-export const TS2_POLICIES = ["validated", "raw", "unchecked"] as const;
+/** ts2 serves every policy but URL mode (lab/plan/tool-suite.ts) */
+export const TS2_POLICIES = POLICIES.filter((p): p is Exclude<Policy, "url"> => p !== "url");
 export type Ts2Policy = (typeof TS2_POLICIES)[number];
 /** The key of calculate_input's one input request. */
 export const FORM_KEY = "form";

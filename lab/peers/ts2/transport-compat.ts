@@ -1,4 +1,4 @@
-// Why the lab's v1-style transports (lab/linked-transport.ts, lab/stdio-transport.ts) need no
+// Why the lab's v1-style transports (lab/transports/linked.ts, lab/transports/stdio.ts) need no
 // adapter to carry the TypeScript SDK v2, checked by the compiler on every `tsc --noEmit`.
 //
 // v1 (@modelcontextprotocol/sdk 1.32.2, dist/esm/shared/transport.d.ts:30-98):
@@ -24,7 +24,7 @@
 // - The v2 server serves 2026-07-28 only through a serving entry: a plain McpServer.connect()
 //   leaves the instance unbound and its legacy codec answers server/discover with -32601
 //   (server src-DdvbAHrR.mjs:6496), even when supportedProtocolVersions names 2026-07-28
-//   (lab/peers/ts2/interop.ts runs it).
+//   (lab/demos/ts2-interop.ts runs it).
 //   serveStdio(factory, { transport }) takes any Transport (stdio.d.mts:30) and binds an instance
 //   per era (stdio.mjs:400-405): lab/peers/ts2/serve.ts.
 import type { Transport as V2ClientTransport } from "@modelcontextprotocol/client";

@@ -1,6 +1,6 @@
 // Client peer driver `kotlin-0.14` / `kotlin` (MCP Kotlin SDK, the coroutine Client) speaking MCP over
 // its own stdin/stdout: StdioClientTransport over System.in/System.out as kotlinx-io Source/Sink.
-// It executes a SessionPlan (lab/peers/behaviour.ts) and writes DriverEvent lines (lab/peers/driver-events.ts).
+// It executes a SessionPlan (lab/plan/behaviour.ts) and writes DriverEvent lines (lab/plan/driver-events.ts).
 // CLI: java -jar kotlin-0.1x.jar --plan PLAN.json --events EVENTS.jsonl
 // One source compiled against each SDK version (lab/peers/jvm/kotlin-0.14, kotlin-0.15): public API only.
 package lab

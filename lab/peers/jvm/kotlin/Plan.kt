@@ -1,4 +1,4 @@
-// The SessionPlan (lab/peers/behaviour.ts; schema build/session-plan.schema.json), parsed strictly:
+// The SessionPlan (lab/plan/behaviour.ts; schema build/session-plan.schema.json), parsed strictly:
 // an unknown field, a wrong type or a value out of range refuses the plan with its path.
 package lab
 

@@ -1,5 +1,5 @@
 // The driver contract: the SessionPlan as read from JSON (strict), its bounds, and the one writer
-// of driver events (lab/peers/driver-events.ts). Included into main.rs (one module).
+// of driver events (lab/plan/driver-events.ts). Included into main.rs (one module).
 #[derive(Deserialize, Clone)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct SessionPlan { scenario: String, capabilities: Map<String, Value>, list_tools_first: bool, calls: Vec<CallData>, call_timeout_ms: u64 }
@@ -44,7 +44,7 @@ fn check_plan(p: &SessionPlan) -> Result<(), String> {
     Ok(())
 }
 
-/// The only words this driver writes: lab/peers/driver-events.ts DriverEvent.kind.
+/// The only words this driver writes: lab/plan/driver-events.ts DriverEvent.kind.
 #[derive(Clone, Copy)]
 enum Kind { CallStarted, CallbackEntered, CallbackLeft, CallbackAborted, NestedSent, NestedOk, NestedFailed, ToolResult, Note }
 impl Kind {

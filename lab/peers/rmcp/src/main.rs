@@ -1,5 +1,5 @@
 // Client peer driver `rmcp` (rmcp 3.11.0, the official Rust SDK) speaking MCP over its own stdin/stdout.
-// It executes a SessionPlan (lab/peers/behaviour.ts) and writes DriverEvent lines (lab/peers/driver-events.ts).
+// It executes a SessionPlan (lab/plan/behaviour.ts) and writes DriverEvent lines (lab/plan/driver-events.ts).
 // CLI: rmcp-client --plan PLAN.json --events EVENTS.jsonl
 use std::collections::{HashMap, HashSet};
 use std::io::Write;

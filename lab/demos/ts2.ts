@@ -2,12 +2,12 @@
 // transport that records each frame): v2 client <-> v2 server, v2 client -> ts1 server, ts1 client
 // -> v2 server, in the eras where each applies. Prints negotiated versions, results, peak
 // callbacks at once, server-to-client requests on the wire, and the 2026-07-28 rounds.
-// Run: npx tsx lab/peers/ts2/demo.ts [--wire]
-import fanOut from "../../../scenarios/fan-out.js";
-import fixedFixture from "../../../scenarios/fixed-fixture.js";
-import nested from "../../../scenarios/nested.js";
-import { ACCEPT_VALID as acceptValid } from "../../plan/scenario.js";
-import { printRun, ts1ClientRun, ts1Scenario, ts2ClientRun, type RunRecord } from "./demo-runs.js";
+// Run: npx tsx lab/demos/ts2.ts [--wire]
+import fanOut from "../../scenarios/fan-out.js";
+import fixedFixture from "../../scenarios/fixed-fixture.js";
+import nested from "../../scenarios/nested.js";
+import { ACCEPT_VALID as acceptValid } from "../plan/scenario.js";
+import { printRun, ts1ClientRun, ts1Scenario, ts2ClientRun, type RunRecord } from "./runs.js";
 import { fanOutPlan, fixedPlan, nestedPlan } from "./plans.js";
 
 const showWire = process.argv.includes("--wire");

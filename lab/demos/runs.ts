@@ -1,20 +1,20 @@
 // In-process runs for the ts2 demos: a client and a server joined by the lab's own linked pair
-// (lab/linked-transport.ts), a v1-style transport that records every frame in a Recorder. The v2
+// (lab/transports/linked.ts), a v1-style transport that records every frame in a Recorder. The v2
 // Client and the v2 server (through serveStdio's `transport` option) take it as it is.
-import type { Behaviour } from "../../plan/behaviour.js";
-import { ACCEPT_VALID } from "../../plan/scenario.js";
-import { withBound } from "../../plan/bounds.js";
-import { createCalculateServer } from "../ts1/calculate-server.js";
-import { createLinkedPair } from "../../transports/linked.js";
-import type { DispatchModel } from "../../history/receive-loop.js";
-import type { Scenario } from "../../plan/scenario.js";
-import { runSession } from "../../session/session.js";
-import { type OpenTransport } from "../../plan/session.js";
-import { Recorder, type TimelineEvent, type WireFrame } from "../../history/timeline.js";
-import type { SessionPlan } from "../../plan/behaviour.js";
-import { runTs2Session, type Negotiation, type Ts2SessionOutcome } from "./client.js";
-import { serveTs2 } from "./serve.js";
-import { createTs2Server } from "./server.js";
+import type { Behaviour } from "../plan/behaviour.js";
+import { ACCEPT_VALID } from "../plan/scenario.js";
+import { withBound } from "../plan/bounds.js";
+import { createCalculateServer } from "../peers/ts1/calculate-server.js";
+import { createLinkedPair } from "../transports/linked.js";
+import type { DispatchModel } from "../history/receive-loop.js";
+import type { Scenario } from "../plan/scenario.js";
+import { runSession } from "../session/session.js";
+import { type OpenTransport } from "../plan/session.js";
+import { Recorder, type TimelineEvent, type WireFrame } from "../history/timeline.js";
+import type { SessionPlan } from "../plan/behaviour.js";
+import { runTs2Session, type Negotiation, type Ts2SessionOutcome } from "../peers/ts2/client.js";
+import { serveTs2 } from "../peers/ts2/serve.js";
+import { createTs2Server } from "../peers/ts2/server.js";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import { summarise, wireSteps, type SessionSummary } from "./summary.js";
 
@@ -64,7 +64,7 @@ export async function ts2ClientRun(plan: SessionPlan, server: ServerPeer, negoti
   return { label, protocolVersion: outcome.protocolVersion, errors: outcome.errors, summary: summarise(rec.events, rec.wire), events: rec.events, wire: rec.wire };
 }
 
-/** The ts1 Client, driven by the lab's own session runner (lab/session.ts), against the v2 server. */
+/** The ts1 Client, driven by the lab's own session runner (lab/session/session.ts), against the v2 server. */
 export async function ts1ClientRun(scenario: Scenario): Promise<RunRecord> {
   const open: OpenTransport = async (recorder, options) => {
     const pair = createLinkedPair(recorder, options.dispatch, options.onDeadlock);

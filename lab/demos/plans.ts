@@ -1,9 +1,9 @@
-// The demo's session plans, as data (lab/peers/behaviour.ts): the reentrancy shape of the lab
+// The demo's session plans, as data (lab/plan/behaviour.ts): the reentrancy shape of the lab
 // (list tools once, then `first` with the scenario's callback and `recovery` that accepts 3, 7)
 // for nested, fixed and fan_out. `tool` picks how the server asks: calculate pushes
 // elicitation/create (2025-11-25 only), calculate_input returns input_required (both eras).
-import { VALID_ANSWER } from "../../plan/form.js";
-import { SessionPlan, type Behaviour, type CallData } from "../../plan/behaviour.js";
+import { VALID_ANSWER } from "../plan/form.js";
+import { SessionPlan, type Behaviour, type CallData } from "../plan/behaviour.js";
 
 export const FORM_CAPABILITY = { elicitation: { form: {} } };
 export const PLAN_CALL_TIMEOUT_MS = 15_000;

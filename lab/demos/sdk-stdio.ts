@@ -6,10 +6,10 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Recorder } from "../../history/timeline.js";
-import type { SessionPlan } from "../../plan/behaviour.js";
-import { TS2_CHILD_ARGS } from "./build.js";
-import { runTs2Session, type Negotiation, type Ts2SessionOutcome } from "./client.js";
+import { Recorder } from "../history/timeline.js";
+import type { SessionPlan } from "../plan/behaviour.js";
+import { TS2_CHILD_ARGS } from "../peers/ts2/build.js";
+import { runTs2Session, type Negotiation, type Ts2SessionOutcome } from "../peers/ts2/client.js";
 import { summarise, type SessionSummary } from "./summary.js";
 
 export interface SdkStdioRun {

@@ -2,11 +2,11 @@
 // the era gate on a pinned client against ts1, elicitInput under a 2026-07-28 client, a tool that
 // never stops asking (endless_input), a malformed input-required result (malformed_input), and
 // liveness per era. Each session's `recovery` call shows whether the session is still usable.
-// Run: npx tsx lab/peers/ts2/interop.ts
-import { ACCEPT_VALID as acceptValid } from "../../plan/scenario.js";
-import { printRun, ts1ClientRun, ts1Scenario, ts2ClientRun, type RunRecord } from "./demo-runs.js";
+// Run: npx tsx lab/demos/ts2-interop.ts
+import { ACCEPT_VALID as acceptValid } from "../plan/scenario.js";
+import { printRun, ts1ClientRun, ts1Scenario, ts2ClientRun, type RunRecord } from "./runs.js";
 import { fixedPlan, nestedPlan, singleCallPlan } from "./plans.js";
-import type { SessionPlan } from "../../plan/behaviour.js";
+import type { SessionPlan } from "../plan/behaviour.js";
 
 const showWire = process.argv.includes("--wire");
 const facts: string[] = [];

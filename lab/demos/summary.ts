@@ -1,6 +1,6 @@
-// What the demo prints about one recorded session: read-only views over the Recorder's events and
-// wire frames (lab/timeline.ts), nothing computed from expectations.
-import type { TimelineEvent, WireFrame } from "../../history/timeline.js";
+// What a demo session shows, read from the recorded timeline: the calls, replies and notices as
+// wire frames (lab/history/timeline.ts), nothing computed from expectations.
+import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 
 export interface SessionSummary {
   results: Record<string, unknown>;
