@@ -3,9 +3,9 @@
 #   calculate(policy)  validated: ctx.elicit (server/fastmcp/server.py:1199-1231 -> server/elicitation.py:105-142);
 #                      raw: ctx.session.elicit_form, the raw answer reported, never computed; unchecked: the guard
 #                      skipped on purpose; url: ctx.elicit_url, then notifications/elicitation/complete
-#   fan_out(n), liveness, calculate_linked, calculate_limited (the cancellation tools, lab/peers/ts1/cancel-tools.ts)
-# Not here, with why: calculate_resolve (Resolve/Elicit are 2.x: mcp.server.mcpserver does not exist in 1.29.0);
-# ask_field (1.29.0 refuses every non-primitive field before sending, server/elicitation.py:52-68; not built yet).
+#   fan_out(n), liveness, calculate_linked, calculate_limited (the cancellation tools, lab/peers/ts1/cancel-tools.ts),
+#   ask_field(kind) (the form vocabulary, vocabulary.py: 1.29.0 refuses every non-primitive field before sending)
+# Not here, with why: calculate_resolve (Resolve/Elicit are 2.x: mcp.server.mcpserver does not exist in 1.29.0).
 # CLI: server.py   (stdin/stdout carry JSON-RPC only; the SDK's logging goes to stderr)
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ from mcp.server.fastmcp.exceptions import ToolError
 from mcp.shared.exceptions import McpError
 from mcp.shared.message import ServerMessageMetadata
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+import vocabulary  # lab/peers/py1/vocabulary.py, next to this file (the script's own folder is on sys.path)
 
 SERVER_NAME = "mcp-reentrancy-lab-py1"
 ELICITATION_MESSAGE = "Synthetic arithmetic inputs only: how many units, and the value of one unit?"
@@ -202,6 +204,12 @@ def build() -> FastMCP:
         # Started in this order, so the elicitation leaves first and the ping lands while the callback runs.
         await all_or_tool_error(elicit, partial(ping_client, ctx))
         return result({"status": "answered", "action": outcome["answer"].action, "pinged": True})
+
+    @mcp.tool(description="Asks the client for one field of the given kind of the 2025-11-25 form vocabulary (synthetic).")
+    async def ask_field(ctx: Context, kind: str) -> types.CallToolResult:
+        if kind not in vocabulary.MODELS:
+            raise ToolError(f"unknown kind {kind!r}")
+        return result(await vocabulary.ask_field(ctx, kind, supports_form(ctx), ELICITATION_TIMEOUT_S))
 
     # ---- cancellation across the callback (lab/peers/ts1/cancel-tools.ts), with 1.29.0's own mechanisms ----
     # linked: nothing to pass. The server's loop cancels the responder's scope on the client's notifications/cancelled
