@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { cardDifferences, cardKey, loadExpectedCards, CARD_EXPECTED_DIR, type ExpectedCard } from "../check/card-expected.js";
 import { writeIndexPage } from "./index-page.js";
+import { modelDifferences } from "../check/card-model.js";
 import { openInvocation, writeStoreIndex } from "./store.js";
 import { CARD_ROWS, nestedCells, peakCell, pingCell, protocolCell, type RowId } from "../check/card.js";
 import { type CellValue } from "../check/card-cell.js";
@@ -131,7 +132,9 @@ export async function runCard(options: CardOptions): Promise<CardData> {
   const unclaimed = all.filter((c) => !expected.has(keyOf(c))).map(keyOf);
   const slot = slots(PARALLEL);
   const out = await Promise.all(columns.map((column) => slot(() => scoreColumn(column, expected, options.outDir))));
-  return { columns: out, ok: out.length > 0 && out.every((c) => c.differs.length === 0), unclaimed };
+  // The model beside the thing it models: every differing row named, an unexplained one fails.
+  const model = modelDifferences(out);
+  return { columns: out, ok: out.length > 0 && out.every((c) => c.differs.length === 0) && model.every((d) => d.state === "named"), unclaimed, model };
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -164,6 +167,7 @@ export async function main(argv: string[]): Promise<number> {
   console.log(renderCardText(card));
   const bad = card.columns.filter((c) => c.differs.length > 0);
   for (const c of bad) for (const d of c.differs) console.log(`  DIFFERS ${c.key} · ${d}`);
+  for (const d of card.model ?? []) if (d.state === "unexplained") console.log(`  UNEXPLAINED ${d.path}: model ${d.actual} · py1 ${d.expected}`);
   if (card.unclaimed?.length) console.error(`not claimed (no hand-written card in expected/card/): ${card.unclaimed.join(", ")}`);
   if (card.columns.length === 0) console.error("card: no pairing asked for has a hand-written card");
   console.log(`card: ${card.columns.length - bad.length} of ${card.columns.length} pairings as expected; written to ${join(options.outDir, "card.md")}, card.svg, card.json`);

@@ -3,6 +3,7 @@
 // peer and loop model; a row per behaviour.
 import { CARD_ROWS, ROW_SCENARIO, type RowId } from "../check/card.js";
 import { type CellValue, type Tone } from "../check/card-cell.js";
+import type { ModelDifference } from "../check/card-model.js";
 
 export interface CardColumn {
   key: string;
@@ -24,6 +25,8 @@ export interface CardData {
   ok: boolean;
   /** pairings asked for that no hand-written card claims: named, not run */
   unclaimed?: string[];
+  /** where a serial model column differs from py1, the real 1.29.0 client, and why */
+  model?: ModelDifference[];
 }
 
 const label = (c: Pick<CardColumn, "client" | "loop">) => (c.loop === "serial" ? `${c.client} (serial model)` : c.client);
@@ -40,6 +43,7 @@ function shown(c: CardColumn, row: RowId, stable: boolean): { text: string; tone
   return { text: `${wrong ? "UNEXPECTED: " : ""}${stable ? String(value.value) : value.text}`, tone: wrong ? "unexpected" : value.tone };
 }
 
+const title = (row: RowId) => CARD_ROWS.find((r) => r.id === row)?.title ?? row;
 const servers = (card: CardData) => [...new Set(card.columns.map((c) => c.server))];
 
 export function renderCardMarkdown(card: CardData, options: { links: boolean }): string {
@@ -54,6 +58,9 @@ export function renderCardMarkdown(card: CardData, options: { links: boolean }):
       });
       out.push(`| ${row.title} | ${cells.join(" | ")} |`);
     }
+    const notes = (card.model ?? []).filter((d) => d.server === server);
+    if (notes.length) out.push("", `Where the serial model differs from py1 (the real Python SDK 1.29.0) against server ${server}:`, "");
+    for (const d of notes) out.push(`- ${d.model} (serial model), ${title(d.row)}: model "${d.actual}", py1 "${d.expected}"${d.state === "unexplained" ? " (UNEXPLAINED)" : ""}: ${d.why}`);
     out.push("");
   }
   return out.join("\n");
@@ -67,6 +74,9 @@ export function renderCardText(card: CardData): string {
     for (const c of cols) {
       lines.push(`  ${label(c)}  (${c.sdk}; ${c.ms} ms)${c.differs.length ? "  DIFFERS" : ""}`);
       for (const row of CARD_ROWS) lines.push(`    ${row.title.padEnd(46)} ${shown(c, row.id, false).text}`);
+      for (const d of (card.model ?? []).filter((m) => m.server === c.server && m.model === c.client && c.loop === "serial")) {
+        lines.push(`      ${d.state === "unexplained" ? "UNEXPLAINED" : "model ≠ py1"} · ${title(d.row)}: py1 (real 1.29.0) "${d.expected}"`);
+      }
     }
   }
   return lines.join("\n");

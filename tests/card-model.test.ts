@@ -1,0 +1,43 @@
+// The serial model beside py1 (the real Python SDK 1.29.0) on the report card: from the hand-written
+// cards, every row where they differ is named with its reason; a difference in a row the model must
+// get right (the deadlock, fan-out, ping) is unexplained, and it fails the card.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { loadExpectedCards } from "../lab/check/card-expected.js";
+import { modelDifferences, type CardCells } from "../lab/check/card-model.js";
+import type { RowId } from "../lab/check/card.js";
+
+const cards = loadExpectedCards();
+const column = (client: string, loop: string, server: string): CardCells => {
+  const card = cards.get(`${client}.${loop}.${server}`)!;
+  assert.ok(card, `${client}.${loop}.${server} has a card`);
+  const cells = Object.fromEntries(Object.entries(card.cells).map(([row, value]) => [row, { value, text: String(value), tone: "safe" as const }]));
+  return { client, loop, server, cells: cells as CardCells["cells"] };
+};
+
+test("ts1 and ts2 under serial against py1 on every server: the differing rows are the ones the model takes from the TS SDK, each named", () => {
+  for (const server of ["ts1", "ts2", "py", "py1"]) {
+    const diffs = modelDifferences([column("ts1", "serial", server), column("ts2", "serial", server), column("py1", "sdk", server)]);
+    assert.equal(diffs.filter((d) => d.state !== "named"), [], server);
+    const rows = new Set(diffs.map((d) => d.row));
+    for (const row of ["nestedError", "cancelNotice", "lateReply", "cancelWithdraws"] as RowId[]) assert.ok(rows.has(row), `${server}: ${row} differs and is named`);
+    for (const row of ["nested", "peak", "ping", "recovery"] as RowId[]) assert.not.ok(rows.has(row), `${server}: the model agrees with py1 on ${row}`);
+    const one = diffs.find((d) => d.row === "nestedError" && d.model === "ts1")!;
+    assert.equal([one.expected, one.actual, one.path], ["408 McpError", "-32001", `card.${server}.ts1-serial.nestedError`]);
+  }
+});
+
+test("a model that stopped deadlocking is an unexplained difference", () => {
+  const model = column("ts1", "serial", "ts1");
+  model.cells.nested = { value: "completes", text: "completes", tone: "safe" };
+  const diffs = modelDifferences([model, column("py1", "sdk", "ts1")]);
+  const nested = diffs.find((d) => d.row === "nested");
+  assert.ok(nested && nested.state === "unexplained", JSON.stringify(nested));
+  assert.equal([nested.expected, nested.actual], ["deadlocks until the limit", "completes"]);
+});
+
+test("without py1 beside it, nothing is compared", () => {
+  assert.equal(modelDifferences([column("ts1", "serial", "ts1")]), []);
+});
+
+test.run();
