@@ -2,7 +2,7 @@
 // wire), returning data: the value compared with the hand-written card (no milliseconds in it),
 // the text shown (which may add a time), and whether the behaviour is safe. Nothing is typed in.
 import type { CellValue, Tone } from "./card-cell.js";
-import { cancelledRequestId, isRequest, paramsOf } from "../history/frames.js";
+import { cancelledRequestId, isRequest } from "../history/frames.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 import { peakCallbacks, replyTo, resultsOf } from "./verify.js";
 import { CANCEL_CARD_ROWS } from "./card-cancel.js";
@@ -132,5 +132,3 @@ export function pingCell(run: RunEvidence): CellValue {
   return pong.index < answer.index ? cell("answered while the callback runs", "safe") : cell("answered only after the callback answers", "unsafe");
 }
 
-export const elicitationModes = (wire: WireFrame[]): string[] =>
-  requestsFrom(wire, "server", "elicitation/create").map((f) => String(paramsOf(f.message)?.mode ?? "form"));

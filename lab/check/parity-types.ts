@@ -1,6 +1,6 @@
 // The shapes parity compares (lab/check/parity.ts) and reorders (lab/check/reorder.ts): one file
 // below both, so neither imports the other's types.
-import type { EventKind, Side, TimelineEvent } from "../history/timeline.js";
+import type { EventKind, TimelineEvent } from "../history/timeline.js";
 
 export interface ParityEvent {
   kind: EventKind;

@@ -3,7 +3,7 @@
 // only what does not depend on timing: kinds, ids, methods, frame types, order, and a few
 // semantic detail keys. Any difference left is reported, or allowed with a written reason.
 import type { AllowedDifference, PairEvidence, ParityDifference, ParityEvent } from "./parity-types.js";
-import type { EventKind, Side, TimelineEvent } from "../history/timeline.js";
+import type { Side, TimelineEvent } from "../history/timeline.js";
 import { eventName, permuted, same, sameExcept, sortKeys, swappedSegments, type WalkContext } from "./reorder.js";
 
 /** Detail keys that carry meaning rather than timing (waitedMs, queued, frame indexes are dropped). */

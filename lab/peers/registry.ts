@@ -21,10 +21,6 @@ export function registerClient(peer: ClientPeer): void {
   if (findClient(peer.name)) throw new Error(`a client peer named ${peer.name} exists already`);
   CLIENT_PEERS.push(peer);
 }
-export function registerServer(peer: ServerPeer): void {
-  if (findServer(peer.name)) throw new Error(`a server peer named ${peer.name} exists already`);
-  SERVER_PEERS.push(peer);
-}
 
 /** One column of the matrix: a client peer under one loop model, against one server peer. */
 export interface Column {

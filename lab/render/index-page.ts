@@ -8,7 +8,7 @@ import type { CaseReport, ParityVerdict, RunRecord } from "../session/pipeline.j
 import { PAGE_CSS, PAGE_SCRIPT } from "./index-assets.js";
 import { cardSection, contractSection, outcomeWord, parityList, verdictList, type CardCell, type ContractRow } from "./index-parts.js";
 import { resultLine } from "./report.js";
-import { runOutcome, type RunOutcome } from "./outcome.js";
+import { runOutcome } from "./outcome.js";
 import { isAbsolute, relative } from "node:path";
 import { esc, svgFileName } from "./svg.js";
 

@@ -9,9 +9,6 @@ import { runOutcome } from "./outcome.js";
 
 const mark = (ok: boolean, color: boolean) => (color ? (ok ? "\x1b[32m✔\x1b[0m" : "\x1b[31m✘\x1b[0m") : ok ? "PASS" : "FAIL");
 
-/** "serial" or "serial · --on-deadlock break": the dispatch model as the run used it. */
-export const dispatchName = (report: Pick<CaseReport, "dispatch" | "onDeadlock">) =>
-  `${report.dispatch}${report.onDeadlock === "break" ? " · --on-deadlock break" : ""}`;
 
 export function runHeader(report: CaseReport, run: RunRecord): string {
   const peers = report.client === "ts1" && report.server === "ts1" ? "" : ` · client ${report.client} · server ${report.server}`;

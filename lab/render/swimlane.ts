@@ -3,9 +3,6 @@
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 import { frameViews, moments, rpc, type Moment, type Tone } from "./story.js";
 
-/** An SDK error text is shortened to this, its echoed JSON elided whole (shorten.ts). */
-export const SDK_ERROR_CHARS = 110;
-
 const WIDTH = { time: 9, client: 44, wire: 40 };
 
 export interface SwimlaneOptions {

@@ -3,7 +3,7 @@
 // from the server came on. The SSE bytes pass through untouched; a tap reads the same events the
 // SDK reads, so nothing here changes what the SDK sees. Kept as transport evidence, not in frames.
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { classify, type FrameType, type RequestId } from "../history/frames.js";
+import { classify } from "../history/frames.js";
 import type { Recorder } from "../history/timeline.js";
 import type { FrameName, HttpEvidence, HttpRequestRecord } from "../plan/evidence.js";
 

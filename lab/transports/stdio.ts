@@ -8,7 +8,7 @@ import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { existsSync, readFileSync } from "node:fs";
 import type { Side } from "../history/frames.js";
-import type { Recorder, TimelineEvent, WireFrame } from "../history/timeline.js";
+import type { Recorder } from "../history/timeline.js";
 import type { ChildCommand, ServerPeer } from "../plan/peer.js";
 import { CALL_TIMEOUT_MS } from "../plan/bounds.js";
 import { type OpenTransport } from "../plan/session.js";
