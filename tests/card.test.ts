@@ -43,7 +43,7 @@ test("cells from real runs (ts1, both loop models, in memory) match the expected
     const want = cards.get(`ts1.${loop}.ts1`)!;
     assert.equal(cardDifferences(want, cells), []);
     const changed = { ...want, cells: { ...want.cells, peak: want.cells.peak === "one at a time" ? "several at once" : "one at a time" } };
-    assert.equal(cardDifferences(changed, cells).map((d) => d.split(":")[0]), ["peak"]);
+    assert.equal(cardDifferences(changed, cells).map((d) => [d.row, d.path]), [["peak", "$.cells.peak"]]);
   }
 });
 
@@ -51,7 +51,7 @@ test("cells from real runs (ts1, both loop models, in memory) match the expected
 test("cancellation cells: a removed withdrawal, a lost server record and a refused era each change only their own cell", async () => {
   const want = loadExpectedCards().get("ts1.sdk.ts1")!;
   const real = { "call-cancelled": await memoryRun("call-cancelled", "sdk"), "server-withdraws": await memoryRun("server-withdraws", "sdk") };
-  const named = (cells: ReturnType<typeof cancelCells>) => cardDifferences({ ...want, cells: { cancelWithdraws: want.cells.cancelWithdraws, withdrawAborts: want.cells.withdrawAborts, lateAnswer: want.cells.lateAnswer } }, cells).map((d) => d.split(":")[0]);
+  const named = (cells: ReturnType<typeof cancelCells>) => cardDifferences({ ...want, cells: { cancelWithdraws: want.cells.cancelWithdraws, withdrawAborts: want.cells.withdrawAborts, lateAnswer: want.cells.lateAnswer } }, cells).map((d) => d.row);
   assert.equal(named(cancelCells(real)), []);
 
   // the server's withdrawal of the linked form, dropped from the wire: that form now reads as left open

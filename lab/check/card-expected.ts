@@ -39,22 +39,39 @@ export function loadExpectedCards(dir = CARD_EXPECTED_DIR): Map<string, Expected
   return cards;
 }
 
-/** Every cell that differs from the hand-written card, as "row: expected X, got Y". */
-export function cardDifferences(expected: ExpectedCard | undefined, actual: Partial<Record<RowId, CellValue>>): string[] {
-  if (!expected) return ["no expected card written for this pairing"];
-  const out: string[] = [];
+/**
+ * One way a pairing's card is not what its hand-written file says: a cell (row set), or the
+ * whole pairing: no card, cannot run here, a connection that should have failed, a failed run.
+ */
+export interface CardDifference {
+  kind: "cell" | "no-card" | "cannot-run" | "connect" | "failed";
+  row?: RowId;
+  path: string;
+  expected: unknown;
+  actual: unknown;
+  why: string;
+}
+
+/** One line for a terminal: the row (or what failed), then expected and actual. */
+export const differenceText = (d: CardDifference): string =>
+  d.kind === "cell" ? `${d.row}: expected ${JSON.stringify(d.expected)}, got ${JSON.stringify(d.actual)}` : d.why;
+
+/** Every cell that differs from the hand-written card, as data. */
+export function cardDifferences(expected: ExpectedCard | undefined, actual: Partial<Record<RowId, CellValue>>): CardDifference[] {
+  if (!expected) return [{ kind: "no-card", path: "$", expected: "a hand-written card", actual: null, why: "no expected card written for this pairing" }];
+  const out: CardDifference[] = [];
   for (const { id } of CARD_ROWS) {
     const want = expected.cells[id];
     const got = actual[id]?.value;
     if (want === undefined && got === undefined) continue;
     const diff = differences(want ?? null, got ?? null, `$.${id}`);
-    if (diff.length > 0) out.push(`${id}: expected ${JSON.stringify(want ?? null)}, got ${JSON.stringify(got ?? null)}`);
+    if (diff.length > 0) out.push({ kind: "cell", row: id, path: `$.cells.${id}`, expected: want ?? null, actual: got ?? null, why: "the run's cell is not the hand-written one" });
   }
   return out;
 }
 
 /** The card as the hand-written files say it (what the README shows; `card` checks runs against it). */
-export function cardFromExpected(cards: Map<string, ExpectedCard>, order: { clients: string[]; servers: string[] }): { columns: { key: string; client: string; loop: string; server: string; sdk: string; cells: Partial<Record<RowId, CellValue>>; expected: ExpectedCard["cells"]; connectFails: string | undefined; differs: string[]; ms: number; errors: string[] }[]; ok: boolean } {
+export function cardFromExpected(cards: Map<string, ExpectedCard>, order: { clients: string[]; servers: string[] }): { columns: { key: string; client: string; loop: string; server: string; sdk: string; cells: Partial<Record<RowId, CellValue>>; expected: ExpectedCard["cells"]; connectFails: string | undefined; differs: CardDifference[]; ms: number; errors: string[] }[]; ok: boolean } {
   const rank = (list: string[], name: string) => (list.indexOf(name) === -1 ? list.length : list.indexOf(name));
   const sorted = [...cards.values()].sort(
     (a, b) => rank(order.servers, a.server) - rank(order.servers, b.server) || rank(order.clients, a.client) - rank(order.clients, b.client) || a.loop.localeCompare(b.loop),

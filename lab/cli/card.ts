@@ -5,7 +5,7 @@
 // real run (lab/check/card.ts) and compared with the hand-written card (expected/card/). Writes
 // card.json, card.md and card.svg; exit 0 when every cell is as expected, 1 when one is not.
 import { join } from "node:path";
-import { cardDifferences, cardKey, loadExpectedCards, CARD_EXPECTED_DIR, type ExpectedCard } from "../check/card-expected.js";
+import { cardDifferences, cardKey, differenceText, loadExpectedCards, CARD_EXPECTED_DIR, type CardDifference, type ExpectedCard } from "../check/card-expected.js";
 import { writeIndexPage } from "./index-page.js";
 import { modelDifferences } from "../check/card-model.js";
 import { openInvocation, writeStoreIndex } from "./store.js";
@@ -109,12 +109,14 @@ async function scoreColumn(column: Column, expected: Map<string, ExpectedCard>, 
   // A client driver in another process reports a failed session by its exit, not as a session error.
   const errors = Object.values(runs).flatMap((r) => [...r.errors, ...[driverFault(r)].filter((f) => f !== undefined)]);
   let got: Partial<Record<RowId, CellValue>> = {};
-  let differs: string[];
-  if (unavailable) differs = [`cannot run here: ${unavailable}`];
+  let differs: CardDifference[];
+  if (unavailable) differs = [{ kind: "cannot-run", path: "$", expected: "the pairing runs here", actual: unavailable, why: `cannot run here: ${unavailable}` }];
   else if (want?.connectFails !== undefined) {
+    // connectFails is a phrase of the SDK's own error message, as the hand-written card quotes it.
     const failedAsExpected = errors.some((e) => e.includes(want.connectFails!));
-    differs = failedAsExpected ? [] : [`expected the session to fail with "${want.connectFails}", got: ${errors.join("; ") || "no error"}`];
-  } else if (errors.length > 0) differs = [`the pairing failed: ${errors.join("; ")}`];
+    const got = errors.join("; ") || "no error";
+    differs = failedAsExpected ? [] : [{ kind: "connect", path: "$.connectFails", expected: want.connectFails, actual: got, why: `expected the session to fail with "${want.connectFails}", got: ${got}` }];
+  } else if (errors.length > 0) differs = [{ kind: "failed", path: "$", expected: "a session without errors", actual: errors, why: `the pairing failed: ${errors.join("; ")}` }];
   else {
     got = cells(runs, column);
     differs = cardDifferences(want, got);
@@ -158,7 +160,7 @@ export async function main(argv: string[]): Promise<number> {
   options.outDir = inv.dir;
   const card = await runCard(options);
   // `cells`: the flat list the index page shows (row, column, text, verdict); `columns`: the data.
-  const cells = card.columns.flatMap((c) => CARD_ROWS.map((row) => ({ row: row.title, column: `${c.loop === "serial" ? `${c.client} (serial model)` : c.client} → ${c.server}`, text: c.cells[row.id]?.text ?? (c.differs[0] ?? "-"), verdict: c.differs.some((d) => d.startsWith(`${row.id}:`)) ? "unexpected" : (c.cells[row.id]?.tone ?? "n/a") })));
+  const cells = card.columns.flatMap((c) => CARD_ROWS.map((row) => ({ row: row.title, column: `${c.loop === "serial" ? `${c.client} (serial model)` : c.client} → ${c.server}`, text: c.cells[row.id]?.text ?? ((c.differs[0] ? differenceText(c.differs[0]) : "-")), verdict: c.differs.some((d) => d.row === row.id) ? "unexpected" : (c.cells[row.id]?.tone ?? "n/a") })));
   writeJsonAtomic(join(options.outDir, "card.json"), { ...card, cells });
   writeIndexPage(options.outDir);
   writeAtomic(join(options.outDir, "card.md"), renderCardMarkdown(card, { links: true }));
@@ -166,7 +168,7 @@ export async function main(argv: string[]): Promise<number> {
   writeStoreIndex(inv.root);
   console.log(renderCardText(card));
   const bad = card.columns.filter((c) => c.differs.length > 0);
-  for (const c of bad) for (const d of c.differs) console.log(`  DIFFERS ${c.key} · ${d}`);
+  for (const c of bad) for (const d of c.differs) console.log(`  DIFFERS ${c.key} · ${differenceText(d)}`);
   for (const d of card.model ?? []) if (d.state === "unexplained") console.log(`  UNEXPLAINED ${d.path}: model ${d.actual} · py1 ${d.expected}`);
   if (card.unclaimed?.length) console.error(`not claimed (no hand-written card in expected/card/): ${card.unclaimed.join(", ")}`);
   if (card.columns.length === 0) console.error("card: no pairing asked for has a hand-written card");

@@ -4,6 +4,7 @@
 import { CARD_ROWS, ROW_SCENARIO, type RowId } from "../check/card.js";
 import { type CellValue, type Tone } from "../check/card-cell.js";
 import type { ModelDifference } from "../check/card-model.js";
+import type { CardDifference } from "../check/card-expected.js";
 
 export interface CardColumn {
   key: string;
@@ -15,7 +16,7 @@ export interface CardColumn {
   expected: Partial<Record<RowId, string | number>>;
   connectFails: string | undefined;
   /** cells (or the pairing) that differ from the hand-written card */
-  differs: string[];
+  differs: CardDifference[];
   ms: number;
   errors: string[];
 }
@@ -34,12 +35,13 @@ const label = (c: Pick<CardColumn, "client" | "loop">) => (c.loop === "serial" ?
 /** What a cell shows: its value; a pairing that fails to connect as expected says so. */
 function shown(c: CardColumn, row: RowId, stable: boolean): { text: string; tone: Tone } {
   if (c.connectFails !== undefined && c.differs.length === 0) return { text: row === "protocol" ? `cannot connect: ${c.connectFails}` : "-", tone: "n/a" };
-  if (c.differs.some((d) => d.startsWith("cannot run here") || d.startsWith("the pairing failed"))) {
-    return { text: row === "protocol" ? `UNEXPECTED: ${c.differs[0]}` : "-", tone: "unexpected" };
+  const whole = c.differs.find((d) => d.kind === "cannot-run" || d.kind === "failed");
+  if (whole) {
+    return { text: row === "protocol" ? `UNEXPECTED: ${whole.why}` : "-", tone: "unexpected" };
   }
   const value = c.cells[row];
   if (!value) return { text: "-", tone: "n/a" };
-  const wrong = c.differs.some((d) => d.startsWith(`${row}:`));
+  const wrong = c.differs.some((d) => d.row === row);
   return { text: `${wrong ? "UNEXPECTED: " : ""}${stable ? String(value.value) : value.text}`, tone: wrong ? "unexpected" : value.tone };
 }
 
