@@ -136,6 +136,12 @@ test("a failing expectation exits 1, keeps JSON and SVG, and names the failing c
     const report = JSON.parse(readFileSync(join(out, "latest", "fixed-fixture.sdk.json"), "utf8"));
     assert.is(report.ok, false);
     assert.is(report.expectedFile, file);
+    // the difference as data, in the report and in --json: path, expected, actual, why
+    const want = [{ path: "$.first.value", expected: 22, actual: 21, why: "value" }];
+    assert.equal(report.runs[0].verdicts.find((v: { check: string }) => v.check === "results (type-aware)").differences, want);
+    const json = await runMain(["fixed-fixture", "--dispatch", "sdk", "--transport", "memory", "--repeat", "1", "--expected", expected, "--out", out, "--json"]);
+    assert.is(json.code, 1, json.stderr);
+    assert.equal(JSON.parse(json.stdout)[0].runs[0].failed[0].differences, want, "--json carries the difference");
     assert.ok(report.runs[0].wire.length > 0, "the evidence is kept");
     assert.ok(readdirSync(join(out, "latest")).some((f) => f.endsWith(".svg")));
   }));

@@ -1,6 +1,6 @@
 // Verifiers: pure functions of the evidence (timeline + wire) and a hand-written expectation.
 // They never change the evidence and never look at anything else.
-import { differences } from "./compare.js";
+import { differenceLine, differences, diffs, type Difference } from "./compare.js";
 import { median } from "./stats.js";
 import type { EventSelector, Expectation, TimingRule } from "./expectations.js";
 import { classify, FrameBook, isReply, isRequest, resultOf, withdrawnRequests } from "../history/frames.js";
@@ -21,23 +21,31 @@ export interface Evidence {
 export interface Verdict {
   check: string;
   ok: boolean;
+  /** one line per problem, for a terminal */
   details: string[];
+  /** the same as data, where the check compares an expected value with the run's */
+  differences?: Difference[];
 }
 
 const verdict = (check: string, details: string[]): Verdict => ({ check, ok: details.length === 0, details });
+/** A verdict from a type-aware comparison: its lines and its differences as data. */
+const compared = (check: string, expected: unknown, actual: unknown): Verdict => {
+  const found = diffs(expected, actual);
+  return { check, ok: found.length === 0, details: found.map(differenceLine), ...(found.length > 0 && { differences: found }) };
+};
 
 export function verify(evidence: Evidence, expected: Expectation): Verdict[] {
   return [
     verdict("session ran to the end", evidence.errors ?? []),
     verdict("timeline is intact", integrity(evidence)),
-    verdict("results (type-aware)", differences(expected.results, resultsOf(evidence.events))),
+    compared("results (type-aware)", expected.results, resultsOf(evidence.events)),
     verdict("results match the wire", resultsAgreeWithWire(evidence)),
-    verdict("callback answers", differences(expected.callbacks, callbackAnswers(evidence.events))),
-    verdict("frames on the wire", differences(expected.wire, wireCounts(evidence.wire, Object.keys(expected.wire)))),
+    compared("callback answers", expected.callbacks, callbackAnswers(evidence.events)),
+    compared("frames on the wire", expected.wire, wireCounts(evidence.wire, Object.keys(expected.wire))),
     verdict("each request has one reply with its id", replyProblems(evidence.wire)),
     verdict("server requests sit inside a tools/call", nestingProblems(evidence.wire)),
-    verdict("nested requests", differences(expected.nested, nestedOutcomes(evidence.events))),
-    verdict("client events", differences(expected.events, eventCounts(evidence.events, Object.keys(expected.events)))),
+    compared("nested requests", expected.nested, nestedOutcomes(evidence.events)),
+    compared("client events", expected.events, eventCounts(evidence.events, Object.keys(expected.events))),
     ...(expected.serverEvents === undefined ? [] : [verdict("server events", serverEventProblems(evidence, expected.serverEvents))]),
     ...expected.order.map((rule) =>
       claimed(rule, evidence)
@@ -46,7 +54,7 @@ export function verify(evidence: Evidence, expected: Expectation): Verdict[] {
     ),
     ...(expected.peakCallbacks === undefined
       ? []
-      : [verdict("callbacks running at once (peak)", differences(expected.peakCallbacks, peakCallbacks(evidence.events)))]),
+      : [compared("callbacks running at once (peak)", expected.peakCallbacks, peakCallbacks(evidence.events))]),
     ...(expected.peakAtLeast === undefined
       ? []
       : [verdict(`callbacks running at once: at least ${expected.peakAtLeast.callbacks} (${expected.peakAtLeast.why})`, atLeast(peakCallbacks(evidence.events), expected.peakAtLeast.callbacks))]),
