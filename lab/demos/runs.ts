@@ -5,7 +5,7 @@ import type { Behaviour } from "../plan/behaviour.js";
 import { ACCEPT_VALID } from "../plan/scenario.js";
 import { withBound } from "../plan/bounds.js";
 import { createCalculateServer } from "../peers/ts1/calculate-server.js";
-import { createLinkedPair } from "../transports/linked.js";
+import { createLinkedPair, linkedEnds } from "../transports/linked.js";
 import type { DispatchModel } from "../history/receive-loop.js";
 import type { Scenario } from "../plan/scenario.js";
 import { runSession } from "../session/session.js";
@@ -66,8 +66,8 @@ export async function ts2ClientRun(plan: SessionPlan, server: ServerPeer, negoti
 
 /** The ts1 Client, driven by the lab's own session runner (lab/session/session.ts), against the v2 server. */
 export async function ts1ClientRun(scenario: Scenario): Promise<RunRecord> {
-  const open: OpenTransport = async (recorder, options) => {
-    const pair = createLinkedPair(recorder, options.dispatch, options.onDeadlock);
+  const open: OpenTransport = async (recorder) => {
+    const pair = linkedEnds(recorder);
     const handle = serveTs2(pair.server, serverError(recorder));
     return {
       client: pair.client,

@@ -26,9 +26,18 @@ export interface Pairing extends SessionOptions {
   scenario: Scenario;
 }
 
+/**
+ * What a transport is opened with: the peers and the scenario. The loop model (dispatch,
+ * onDeadlock) stays with the session, which wraps the client end itself: no opener reads it.
+ */
+export type TransportPairing = Omit<Pairing, "dispatch" | "onDeadlock">;
+
 /** What a transport hands the session. */
 export interface OpenedTransport {
-  /** the client end, for a client driver in this process */
+  /**
+   * The client end's carrier, not yet recorded, for a client driver in this process: the session
+   * wraps it in the recording transport with its loop model before anything is sent.
+   */
   client?: Transport;
   /** for a client driver in another process: settles when that driver has finished */
   driverDone?: Promise<void>;
@@ -36,7 +45,7 @@ export interface OpenedTransport {
   close(): Promise<TransportEvidence>;
 }
 
-export type OpenTransport = (recorder: Recorder, pairing: Pairing) => Promise<OpenedTransport>;
+export type OpenTransport = (recorder: Recorder, pairing: TransportPairing) => Promise<OpenedTransport>;
 
 export interface SessionEvidence {
   scenario: string;

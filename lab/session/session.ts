@@ -2,6 +2,7 @@
 // recording both sides. The transport connects the two (lab/transports/); the client driver
 // runs the plan (lab/peers/). What comes back is the evidence, whatever happened.
 import { Recorder } from "../history/timeline.js";
+import { ObservedTransport } from "../transports/observed.js";
 import type { TransportEvidence } from "../plan/evidence.js";
 import type { OpenedTransport, OpenTransport, Pairing, SessionEvidence, SessionOptions } from "../plan/session.js";
 import { SESSION_BOUND_MS, TRANSPORT_CLOSE_BOUND_MS, withBound } from "../plan/bounds.js";
@@ -22,9 +23,12 @@ export async function runSession(
   let transportEvidence: TransportEvidence = { kind: "unopened" };
   let opened: OpenedTransport | undefined;
   try {
-    opened = await openTransport(recorder, pairing);
+    const { dispatch, onDeadlock, ...transportPairing } = pairing;
+    opened = await openTransport(recorder, transportPairing);
     const driver = pairing.client.driver;
-    const work = driver.kind === "in-process" ? driver.run(scenario, opened.client!, recorder) : opened.driverDone!;
+    // The loop model is the session's: it wraps the client end the transport opened.
+    const client = () => new ObservedTransport("client", opened!.client!, recorder, { model: dispatch, ...(onDeadlock && { onDeadlock }) });
+    const work = driver.kind === "in-process" ? driver.run(scenario, client(), recorder) : opened.driverDone!;
     await withBound(work, options.boundMs ?? SESSION_BOUND_MS, `session ${scenario.name}`);
   } catch (error) {
     errors.push(String(error instanceof Error ? error.message : error));

@@ -120,8 +120,7 @@ export interface HttpTransportOptions {
 /** An in-process client against its server peer over Streamable HTTP. */
 export function httpTransport(options: HttpTransportOptions = {}): OpenTransport {
   return async (recorder, pairing) => {
-    const clientOptions = { model: pairing.dispatch, ...(pairing.onDeadlock && { onDeadlock: pairing.onDeadlock }) };
-    if (options.inProcess) return openInProcess(recorder, pairing, options, clientOptions);
+    if (options.inProcess) return openInProcess(recorder, pairing, options);
     const http = pairing.server.http;
     if (!http) throw new Error(`server peer ${pairing.server.name} has no HTTP child`);
     await http.prepare?.();
@@ -131,7 +130,7 @@ export function httpTransport(options: HttpTransportOptions = {}): OpenTransport
     server.onGone = (exitCode, signal) => carrier.serverGone(exitCode, signal);
     await server.child.spawned();
     return {
-      client: new ObservedTransport("client", carrier, recorder, clientOptions),
+      client: carrier,
       close: async () => {
         await carrier.close();
         const evidence = await server.child.close();
@@ -152,7 +151,6 @@ async function openInProcess(
   recorder: Recorder,
   pairing: Parameters<OpenTransport>[1],
   options: HttpTransportOptions,
-  clientOptions: ConstructorParameters<typeof ObservedTransport>[3],
 ) {
   if (!pairing.server.inProcess) throw new Error(`server peer ${pairing.server.name} cannot run in this process`);
   // The server side gets a recorder of its own, as a child would: its frames cross HTTP.
@@ -162,7 +160,7 @@ async function openInProcess(
   await peer.connect(new ObservedTransport("server", http.transport, serverSide));
   const carrier = new HttpCarrier(async () => endpointUrl(http.port), recorder);
   return {
-    client: new ObservedTransport("client", carrier, recorder, clientOptions),
+    client: carrier,
     close: async () => {
       await carrier.close();
       await withBound(Promise.all([peer.close(), http.close()]), DELETE_BOUND_MS * 2, "stopping the in-process HTTP server");

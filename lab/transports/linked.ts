@@ -40,14 +40,17 @@ export interface LinkedPair {
   server: ObservedTransport;
 }
 
-/** The client end runs the given loop model; the server side always dispatches as shipped. */
-export function createLinkedPair(recorder: Recorder, clientModel: DispatchModel, onDeadlock: OnDeadlock = "wait"): LinkedPair {
+/** Linked ends: the server's recorded (dispatching as shipped), the client's a bare carrier. */
+export function linkedEnds(recorder: Recorder): { client: MemoryCarrier; server: ObservedTransport } {
   const clientEnd = new MemoryCarrier("client");
   const serverEnd = new MemoryCarrier("server");
   clientEnd.peer = serverEnd;
   serverEnd.peer = clientEnd;
-  return {
-    client: new ObservedTransport("client", clientEnd, recorder, { model: clientModel, onDeadlock }),
-    server: new ObservedTransport("server", serverEnd, recorder),
-  };
+  return { client: clientEnd, server: new ObservedTransport("server", serverEnd, recorder) };
+}
+
+/** Both ends recorded: the client end runs the given loop model (demos, bench). */
+export function createLinkedPair(recorder: Recorder, clientModel: DispatchModel, onDeadlock: OnDeadlock = "wait"): LinkedPair {
+  const ends = linkedEnds(recorder);
+  return { client: new ObservedTransport("client", ends.client, recorder, { model: clientModel, onDeadlock }), server: ends.server };
 }

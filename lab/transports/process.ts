@@ -11,7 +11,7 @@ import type { InProcessServer } from "../plan/peer.js";
 import { readDriverEvents } from "../plan/read-driver-events.js";
 import { sessionPlan } from "../plan/scenario.js";
 import { CALL_TIMEOUT_MS } from "../plan/bounds.js";
-import { type OpenTransport, type Pairing } from "../plan/session.js";
+import { type OpenTransport, type TransportPairing } from "../plan/session.js";
 import { ObservedTransport } from "./observed.js";
 import { childEventsFile, releaseScratch } from "../scratch.js";
 import { openStdioTransport, spawnToInitialized, StdioCarrier } from "./stdio.js";
@@ -42,7 +42,7 @@ export const openProcessTransport: OpenTransport = async (recorder, pairing) => 
 
 async function connectServer(
   recorder: Recorder,
-  pairing: Pairing,
+  pairing: TransportPairing,
   clientSide: StdioCarrier,
 ): Promise<{ close(): Promise<ChildEvidence | undefined> }> {
   const { server } = pairing;

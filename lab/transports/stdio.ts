@@ -14,7 +14,6 @@ import { CALL_TIMEOUT_MS } from "../plan/bounds.js";
 import { type OpenTransport } from "../plan/session.js";
 import { ms, StdioChild, within } from "./child-process.js";
 import type { ServerRecord } from "../plan/evidence.js";
-import { ObservedTransport } from "./observed.js";
 import { childEventsFile, releaseScratch } from "../scratch.js";
 
 export { lifecycleProblems, startedChildPids } from "./child-process.js";
@@ -129,7 +128,7 @@ export function stdioTransport(options: StdioTransportOptions = {}): OpenTranspo
     const carrier = new StdioCarrier(command, "client", recorder);
     await carrier.child.spawned();
     return {
-      client: new ObservedTransport("client", carrier, recorder, { model: sessionOptions.dispatch, ...(sessionOptions.onDeadlock && { onDeadlock: sessionOptions.onDeadlock }) }),
+      client: carrier,
       close: async () => {
         await carrier.close();
         const evidence = await carrier.child.close(options.exitGraceMs);
