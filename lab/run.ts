@@ -42,6 +42,7 @@ const COMMANDS: Record<string, Command> = {
   peers: async (argv) => (await import("./cli/peers.js")).main(argv),
   serve: async (argv) => (await import("./cli/serve.js")).main(argv),
   docs: async (argv) => (await import("./cli/docs.js")).main(argv),
+  mutate: async (argv) => (await import("./cli/mutate.js")).main(argv),
   clean: cleanMain,
 };
 

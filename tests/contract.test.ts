@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { CONTRACT_EXPECTED_DIR, ContractExpectation, contractExpectationPath, loadContractExpectation, verifyContract } from "../lab/check/contract.js";
 import { ExpectationError, parseExpectation } from "../lab/check/expectations.js";
 import { runMain } from "./support/cli.js";
-import { survivingChanges, type Json } from "./support/expectation-mutations.js";
+import { survivingChanges, type Json } from "../lab/check/mutations.js";
 import { CASE_NAMES, contractRun } from "./support/contract-runs.js";
 
 test("there are at least 12 cases, each with exactly one expected file", () => {

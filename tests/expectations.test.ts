@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { appliesTo, EXPECTED_DIR, ExpectationError, parseExpectation, TS1_PAIR } from "../lab/check/expectations.js";
 import type { DispatchModel } from "../lab/history/receive-loop.js";
 import { verify } from "../lab/check/verify.js";
-import { survivingChanges, type Json } from "./support/expectation-mutations.js";
+import { survivingChanges, type Json } from "../lab/check/mutations.js";
 import { memoryRun } from "./support/runs.js";
 
 const files = readdirSync(EXPECTED_DIR).filter((f) => /^[a-z-]+\.(sdk|serial)(\.break)?\.json$/.test(f));

@@ -27,7 +27,7 @@ import { TRANSPORTS } from "../lab/transports/index.js";
 import { StdioChild } from "../lab/transports/child-process.js";
 import { CONTRACT_CASES, findContractCase } from "../scenarios/contract/index.js";
 import { findScenario } from "../scenarios/index.js";
-import { survivingChanges, type Json } from "./support/expectation-mutations.js";
+import { survivingChanges, type Json } from "../lab/check/mutations.js";
 import { slots } from "../lab/session/slots.js";
 import { copy, memoryRun } from "./support/runs.js";
 

@@ -19,7 +19,7 @@ import { findVocabularyCase, type VocabularyCase } from "../lab/plan/vocabulary.
 import { readVersions } from "../lab/peers/versions.js";
 import type { RunRecord } from "../lab/session/pipeline.js";
 import { caseKey, KIND_NAMES, vocabularyScenario } from "../scenarios/contract/vocabulary.js";
-import { survivingChanges, type Json } from "./support/expectation-mutations.js";
+import { survivingChanges, type Json } from "../lab/check/mutations.js";
 import { slots } from "../lab/session/slots.js";
 import { copy } from "./support/runs.js";
 

@@ -15,7 +15,7 @@ import { runSession } from "../lab/session/session.js";
 import { type SessionEvidence } from "../lab/plan/session.js";
 import { openMemoryTransport } from "../lab/transports/memory.js";
 import { casesOfKind, KIND_NAMES, vocabularyScenario } from "../scenarios/contract/vocabulary.js";
-import { survivingChanges, type Json } from "./support/expectation-mutations.js";
+import { survivingChanges, type Json } from "../lab/check/mutations.js";
 
 const SERVER = "ts2";
 const runs = new Map<string, Promise<SessionEvidence>>();

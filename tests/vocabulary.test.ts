@@ -22,7 +22,7 @@ import { openMemoryTransport } from "../lab/transports/memory.js";
 import { casesOfKind, vocabularyScenario } from "../scenarios/contract/vocabulary.js";
 import { runMain } from "./support/cli.js";
 import { copy } from "./support/runs.js";
-import { survivingChanges, type Json } from "./support/expectation-mutations.js";
+import { survivingChanges, type Json } from "../lab/check/mutations.js";
 
 const runs = new Map<string, SessionEvidence>();
 const expectations = new Map<string, ContractExpectation>();

@@ -14,7 +14,7 @@ import type { Versions } from "../peers/versions.js";
 import { columnId, transportProblem } from "../peers/registry.js";
 import { TS1_CLIENT, TS1_SERVER } from "../peers/ts1/index.js";
 import type { ClientPeer, ServerPeer } from "../plan/peer.js";
-import { verify, type Verdict } from "../check/verify.js";
+import { evidenceOf, verify, type Verdict } from "../check/verify.js";
 import { driverFault } from "../check/driver-fault.js";
 
 export interface RunRecord extends SessionEvidence {
@@ -120,8 +120,7 @@ export async function runCase(
       const evidence = await runSession(scenario, transport.open, name, { dispatch, onDeadlock: options.onDeadlock, client, server, ...bound }, repeat);
       const errors = [...evidence.errors, ...transport.problems(evidence.transportEvidence)];
       // A server in another process kept its own record (lab/transports/stdio.ts serverRecord).
-      const child = serverRecordOf(evidence.transportEvidence);
-      const verdicts = verify({ events: evidence.events, wire: evidence.wire, errors, transport: name, ...(child !== undefined && { serverEvents: child && child.events }) }, expectation);
+      const verdicts = verify(evidenceOf({ ...evidence, transport: name }, errors), expectation);
       const fault = driverFault(evidence);
       runs.push({
         ...evidence,

@@ -1,5 +1,5 @@
-// Changes one value of an expectation document at a time, for tests that show every value in
-// an expected file matters: the changed expectation must fail against the real run.
+// Changes one value of an expectation document at a time, to show every value in an expected
+// file matters: the changed expectation must fail against the real run (tests, `lab mutate`).
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonPath = (string | number)[];
 
