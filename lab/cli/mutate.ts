@@ -4,11 +4,14 @@
 // expected file at a time, and checks the changed file fails against the same real evidence (a
 // parse error counts as refused). No run is repeated. Exit 0 when no change went unnoticed.
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { basename, isAbsolute, join, relative, sep } from "node:path";
 import { cardDifferences, cardKey, CARD_EXPECTED_DIR, ExpectedCard } from "../check/card-expected.js";
 import type { CellValue } from "../check/card-cell.js";
 import type { RowId } from "../check/card.js";
 import { ExpectationError, parseExpectation } from "../check/expectations.js";
+import { ContractExpectation, verifyContract } from "../check/contract.js";
+import { checkVocabularyFile, vocabularyExpectation, VocabularyFile } from "../check/vocabulary.js";
+import { findVocabularyCase } from "../plan/vocabulary.js";
 import { leafPaths, mutated, survivingChanges, type Json } from "../check/mutations.js";
 import { evidenceOf, verify } from "../check/verify.js";
 import type { SessionEvidence } from "../plan/session.js";
@@ -51,21 +54,35 @@ interface CaseReportLike {
 const isCaseReport = (d: unknown): d is CaseReportLike =>
   typeof d === "object" && d !== null && typeof (d as CaseReportLike).expectedFile === "string" && Array.isArray((d as CaseReportLike).runs);
 
-/** Each scenario expectation against every stored run that used it. */
+/** Does this text of `file`, read as its kind of expectation, fail against the run? (Throws when it does not parse.) */
+function fails(file: string, text: string, run: SessionEvidence): boolean {
+  const evidence = evidenceOf(run);
+  const bad = (verdicts: { ok: boolean }[]) => verdicts.some((v) => !v.ok);
+  if (file.includes(`${sep}contract${sep}`) && file.includes(`${sep}vocabulary${sep}`)) {
+    // a vocabulary file holds every case of its kind: the run's case is read out of it
+    const doc = checkVocabularyFile(parseExpectation(text, file, VocabularyFile), file, basename(file, ".json"), run.server);
+    const v = findVocabularyCase(run.scenario);
+    if (!v) throw new ExpectationError(`${file}: no vocabulary case ${run.scenario}`);
+    return bad(verifyContract(evidence, vocabularyExpectation(doc, v)));
+  }
+  if (file.includes(`${sep}contract${sep}`)) return bad(verifyContract(evidence, parseExpectation(text, file, ContractExpectation)));
+  return bad(verify(evidence, parseExpectation(text, file)));
+}
+
+/** Each expectation (scenario, contract or vocabulary file) against every stored run that used it. */
 export function mutateExpectations(runsByFile: Map<string, SessionEvidence[]>): MutationResult[] {
   return [...runsByFile].map(([file, runs]) => {
     const text = readFileSync(file, "utf8");
-    const fails = (changed: string, run: SessionEvidence) => verify(evidenceOf(run), parseExpectation(changed, file)).some((v) => !v.ok);
     let bad: SessionEvidence | undefined;
     try {
-      bad = runs.find((run) => fails(text, run));
+      bad = runs.find((run) => fails(file, text, run));
     } catch (error) {
       return { file, runs: runs.length, checked: 0, survivors: [], unchangedFails: error instanceof Error ? error.message.split("\n")[0]! : String(error) };
     }
     if (bad) return { file, runs: runs.length, checked: 0, survivors: [], unchangedFails: `${bad.client} -> ${bad.server} over ${bad.transport} #${bad.repeat}` };
     const { checked, survivors } = survivingChanges(JSON.parse(text) as Json, (changed) => {
       try {
-        return runs.some((run) => fails(changed, run));
+        return runs.some((run) => fails(file, changed, run));
       } catch (error) {
         return error instanceof ExpectationError;
       }
@@ -108,11 +125,13 @@ export function mutateStore(dir: string, cardDir = CARD_EXPECTED_DIR): MutationR
   const columns: CardColumnLike[] = [];
   for (const file of jsonFiles(dir)) {
     const doc = readJson(file);
-    if (isCaseReport(doc)) {
-      const expected = isAbsolute(doc.expectedFile) ? doc.expectedFile : join(PROJECT_ROOT, doc.expectedFile);
-      if (!existsSync(expected)) continue;
-      runsByFile.set(expected, [...(runsByFile.get(expected) ?? []), ...doc.runs]);
-    } else if (file.endsWith("card.json") && Array.isArray((doc as { columns?: unknown }).columns)) {
+    // a case report, or the contract's file of case reports
+    const reports = isCaseReport(doc) ? [doc] : Array.isArray((doc as { cases?: unknown })?.cases) ? (doc as { cases: unknown[] }).cases.filter(isCaseReport) : [];
+    for (const report of reports) {
+      const expected = isAbsolute(report.expectedFile) ? report.expectedFile : join(PROJECT_ROOT, report.expectedFile);
+      if (existsSync(expected)) runsByFile.set(expected, [...(runsByFile.get(expected) ?? []), ...report.runs]);
+    }
+    if (reports.length === 0 && file.endsWith("card.json") && Array.isArray((doc as { columns?: unknown }).columns)) {
       columns.push(...(doc as { columns: CardColumnLike[] }).columns);
     }
   }
