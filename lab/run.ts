@@ -1,24 +1,9 @@
-// The lab's command line: tsx lab/run.ts <scenario|all|list|contract|vocabulary|notebooks|bench|soak> [options]
+// The lab's command line: tsx lab/run.ts <scenario|all|list|contract|vocabulary|card|...> [options]
 // Exit 0 when every expectation holds, 1 when one fails, 2 on bad usage or when the run output
-// cannot be written (one line, never a stack trace).
-import { join } from "node:path";
-import { parseArgs, USAGE, UsageError, type RunArgs } from "./cli/args.js";
-import { ExpectationError } from "./check/expectations.js";
-import { compareModelWithReal, renderModelVerdict, storyFacts, type Comparison, type ModelVerdict } from "./check/model-vs-real.js";
-import { writeIndexPage } from "./cli/index-page.js";
-import { planMatrix } from "./cli/matrix.js";
-import { defaultOutDir, OutputError, runOutputPath, shown, writeAtomic, writeJsonAtomic } from "./cli/output.js";
-import { cleanMain, openInvocation, writeStoreIndex, type Invocation } from "./cli/store.js";
-import { groupNotRun, notRunLines, notRunText } from "./cli/not-run.js";
-import { runCase, type CaseReport } from "./session/pipeline.js";
-import { renderRun, renderSummary, runLine } from "./render/report.js";
-import { wantsColor } from "./render/swimlane.js";
-import { svgFileName } from "./render/svg.js";
-import { writeRunSvgs } from "./cli/svg-files.js";
-import { TRANSPORT_NAMES } from "./transports/index.js";
-import { assertPinnedSdk, readVersions, VersionMismatch } from "./peers/versions.js";
-import { findScenario, SCENARIOS } from "../scenarios/index.js";
-import type { Scenario } from "./plan/scenario.js";
+// cannot be written (one line, never a stack trace). Each command's modules load only when it
+// runs, so `list`, `--help` and `peers` start about as fast as tsx itself (see `bench`).
+import { USAGE, UsageError } from "./cli/args.js";
+import { interruptHook } from "./cli/interrupt.js";
 
 type Command = (argv: string[]) => Promise<number>;
 
@@ -30,6 +15,7 @@ const COMMANDS: Record<string, Command> = {
       return 0;
     }
     if (argv.length) throw new UsageError(`list takes no arguments, not ${argv.join(" ")}`);
+    const { SCENARIOS } = await import("../scenarios/index.js");
     for (const s of SCENARIOS) console.log(`${s.name.padEnd(16)} ${s.summary}`);
     return 0;
   },
@@ -43,150 +29,17 @@ const COMMANDS: Record<string, Command> = {
   serve: async (argv) => (await import("./cli/serve.js")).main(argv),
   docs: async (argv) => (await import("./cli/docs.js")).main(argv),
   mutate: async (argv) => (await import("./cli/mutate.js")).main(argv),
-  clean: cleanMain,
+  clean: async (argv) => (await import("./cli/store.js")).cleanMain(argv),
 };
 
-/** The invocation under way, for the signal handler: what finished is on disk, this says how much. */
-let current: { inv: Invocation; done: number; total: number } | undefined;
-
-/** Interrupted: the finished sessions are on disk already; write the pages, say so in one line. */
-function interrupted(signal: string): void {
-  if (!current) return;
-  const { inv, done, total } = current;
-  try {
-    writeAtomic(join(inv.dir, "interrupted.txt"), `${signal} after ${done} of ${total} cases\n`);
-    writeIndexPage(inv.dir);
-    writeStoreIndex(inv.root);
-  } catch (error) {
-    console.error(`error: ${(error as Error).message}`);
-  }
-  console.error(`interrupted after ${done} of ${total} cases; evidence in ${shown(inv.dir)}`);
-}
-
-async function runScenarios(args: RunArgs): Promise<number> {
-  const versions = readVersions();
-  assertPinnedSdk(versions);
-  const scenarios: Scenario[] = args.target === "all" ? [...SCENARIOS] : [findScenario(args.target)!];
-  // Load every expectation before running anything: a malformed file is a usage error.
-  const matrix = planMatrix({ ...args, scenarios, all: args.target === "all" });
-  const notRun = [...matrix.unavailable];
-  for (const s of scenarios) {
-    const skipped = s.notOver?.transports.filter((t) => args.transports.includes(t)) ?? [];
-    if (skipped.length) notRun.push({ subject: `${s.name} over ${skipped.join(", ")}`, why: s.notOver!.why });
-  }
-  const groups = groupNotRun(notRun);
-  const lines = notRunLines(groups);
-  for (const line of lines) console.error(line);
-  const color = !args.json && wantsColor(process.stdout);
-  // A folder of its own in the store, made before any session runs (a bad root is exit 2).
-  const inv = openInvocation(args.outDir ?? defaultOutDir(), args.target);
-  const outDir = inv.dir;
-  if (groups.length) writeAtomic(join(outDir, "not-run.txt"), notRunText(groups));
-  if (lines.some((l) => l.endsWith("…"))) console.error(`not run: the full reasons are in ${shown(join(outDir, "not-run.txt"))}`);
-  current = { inv, done: 0, total: matrix.work.length };
-  // `all` says one line per run; --verbose (or one scenario) shows each run's swimlane and checks.
-  const oneLine = args.target === "all" && !args.verbose;
-  const reports: CaseReport[] = [];
-  const written = new Set<string>();
-  const suffix = args.onDeadlock === "break" ? ".break" : "";
-  for (const { scenario, column, expectation } of matrix.work) {
-    // Each session's evidence is written the moment it finishes, before anything is judged, so
-    // a failing run or an interrupt keeps it.
-    let writeError: unknown;
-    const save = (sofar: CaseReport) => {
-      if (writeError) return;
-      try {
-        const file = runOutputPath(outDir, scenario.name, sofar.column, suffix);
-        writeJsonAtomic(file, sofar);
-        written.add(file);
-        for (const svg of writeRunSvgs(outDir, { ...sofar, runs: sofar.runs.slice(-1) }, suffix)) written.add(svg);
-      } catch (error) {
-        writeError = error; // the case runs on; the error is raised once it is printed
-      }
-    };
-    let report: CaseReport | undefined;
-    try {
-      report = await runCase(
-        scenario,
-        column.loop,
-        { client: column.client, server: column.server, transports: args.transports, repeat: args.repeat, onDeadlock: args.onDeadlock, expectedDir: args.expectedDir, onRun: save },
-        versions,
-        expectation,
-      );
-      save(report);
-    } finally {
-      // If a write failed, what ran is still printed before the one-line error.
-      if (report) reports.push(report);
-      if (!args.json && report) for (const run of report.runs) console.log(oneLine ? runLine(report, run, color) : `${renderRun(report, run, color)}\n`);
-      else if (writeError) console.log(JSON.stringify(reports.map((r) => jsonSummary(r, outDir)), null, 2));
-    }
-    if (writeError) throw writeError;
-    current.done++;
-  }
-  const models = modelChecks(reports);
-  if (models.length > 0) writeJsonAtomic(join(outDir, "model-vs-real.json"), models);
-  // The page lists every run in the folder, this command's and earlier ones'.
-  writeIndexPage(outDir);
-  writeStoreIndex(inv.root);
-  current = undefined;
-  if (args.json) console.log(JSON.stringify(reports.map((r) => jsonSummary(r, outDir)), null, 2));
-  else console.log(`${renderSummary(reports, color, { outDir: shown(outDir), files: [...written].map((f) => shown(f)) }, oneLine)}${models.map((m) => `\n\n${renderModelVerdict(m)}`).join("")}`);
-  return reports.every((r) => r.ok) && models.every((m) => m.ok) ? 0 : 1;
-}
-
-/** Every comparison the nested runs allow (same server, same transport): the serial model and
- *  py-inline each against the real 1.29.0 client (py1), and the model against py-inline. */
-function modelChecks(reports: CaseReport[]): ModelVerdict[] {
-  const nested = reports.filter((r) => r.scenario === "nested" && r.onDeadlock === "wait");
-  const pairs: [Comparison, (r: CaseReport) => boolean, string][] = [
-    ["model-vs-py1", (r) => r.client === "ts1" && r.dispatch === "serial", "py1"],
-    ["py-inline-vs-py1", (r) => r.client === "py-inline", "py1"],
-    ["model-vs-py-inline", (r) => r.client === "ts1" && r.dispatch === "serial", "py-inline"],
-  ];
-  const verdicts: ModelVerdict[] = [];
-  for (const [comparison, isModel, realClient] of pairs) {
-    for (const model of nested.filter(isModel)) {
-      const real = nested.find((r) => r.client === realClient && r.server === model.server);
-      const a = model.runs.find((run) => real?.runs.some((r) => r.transport === run.transport));
-      const b = a && real?.runs.find((run) => run.transport === a.transport);
-      if (a && b) {
-        verdicts.push(compareModelWithReal(storyFacts(a), storyFacts(b), comparison));
-        break;
-      }
-    }
-  }
-  return verdicts;
-}
-
-function jsonSummary(report: CaseReport, outDir: string) {
-  const suffix = report.onDeadlock === "break" ? ".break" : "";
-  return {
-    scenario: report.scenario,
-    client: report.client,
-    server: report.server,
-    dispatch: report.dispatch,
-    onDeadlock: report.onDeadlock,
-    ok: report.ok,
-    output: {
-      report: runOutputPath(outDir, report.scenario, report.column, suffix),
-      svgs: report.runs.map((run) => join(outDir, svgFileName(report.scenario, report.column, suffix, run.transport, run.repeat))),
-    },
-    runs: report.runs.map((run) => ({
-      transport: run.transport,
-      repeat: run.repeat,
-      ok: run.ok,
-      durationMs: run.durationMs,
-      failed: run.verdicts.filter((v) => !v.ok),
-    })),
-    parity: report.parity.map((p) => ({
-      repeat: p.repeat,
-      transport: p.transport,
-      ok: p.ok,
-      allowed: p.allowed,
-      client: { ok: p.result.ok, firstDifference: p.result.firstDifference ?? null },
-      server: p.server === null ? null : { ok: p.server.ok, firstDifference: p.server.firstDifference ?? null },
-    })),
-  };
+/** Errors that are the user's input or the machine's state: one line, exit 2. */
+async function oneLine(error: unknown): Promise<string | undefined> {
+  const [{ ExpectationError }, { VersionMismatch }, { OutputError }] = await Promise.all([
+    import("./check/expectations.js"),
+    import("./peers/versions.js"),
+    import("./cli/output.js"),
+  ]);
+  return error instanceof ExpectationError || error instanceof VersionMismatch || error instanceof OutputError ? error.message : undefined;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -197,12 +50,8 @@ export async function main(argv: string[]): Promise<number> {
       console.log(USAGE);
       return 0;
     }
-    const args = parseArgs(argv, TRANSPORT_NAMES());
-    if (args.rest.length) throw new UsageError(`unknown option ${args.rest.join(", ")}`);
-    if (args.target !== "all" && !findScenario(args.target)) {
-      throw new UsageError(`unknown scenario '${args.target}'. Valid: ${[...SCENARIOS.map((s) => s.name), "all", ...Object.keys(COMMANDS)].join(", ")}`);
-    }
-    return await runScenarios(args);
+    const { scenariosMain } = await import("./cli/run-scenarios.js");
+    return await scenariosMain(argv, Object.keys(COMMANDS));
   } catch (error) {
     if (error instanceof UsageError) {
       // One line: what is wrong, and where the usage is.
@@ -210,8 +59,9 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`error: ${error.message} (usage: tsx lab/run.ts ${command}--help)`);
       return 2;
     }
-    if (error instanceof ExpectationError || error instanceof VersionMismatch || error instanceof OutputError) {
-      console.error(`error: ${error.message}`);
+    const line = await oneLine(error);
+    if (line !== undefined) {
+      console.error(`error: ${line}`);
       return 2;
     }
     throw error;
@@ -224,7 +74,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   // The evidence of every finished session is on disk already; the handler writes the pages.
   for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const)
     process.once(signal, () => {
-      interrupted(signal);
+      interruptHook()?.(signal);
       process.exit(code);
     });
   process.exitCode = await main(process.argv.slice(2));
