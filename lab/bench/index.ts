@@ -200,6 +200,13 @@ export async function main(argv: string[] = []): Promise<number> {
   console.log(
     `stdio parity run (3 scenarios x 2 models x 2 repeats, memory + stdio): ${round(stdio.parityRunWallMs! / 1000, 2)} s wall, of which stdio sessions ${round(stdio.parityRunStdioMs! / 1000, 2)} s   (no goal)`,
   );
+  const cli = (await import("./cli.js")).benchCliStart();
+  report(
+    `CLI start, median of 7 interleaved: list ${cli.listMs} ms, --help ${cli.helpMs} ms vs tsx -e 0 ${cli.floorMs} ms: ${cli.ratio}x (the slower of the two)`,
+    "CLI start",
+    "<= 1.3x",
+    cli.ratio <= 1.3,
+  );
   await (await import("./python.js")).benchPython();
   const card = await (await import("./card.js")).benchCard();
   const s = (ms: number) => `${round(ms / 1000, 1)} s`;
