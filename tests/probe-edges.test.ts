@@ -10,7 +10,7 @@ import { lifecycleProblems } from "../lab/transports/child-process.js";
 import { TS1_CLIENT } from "../lab/peers/ts1/index.js";
 import { MIN_PINGS_FOR_SERIAL } from "../lab/peers/ts1/probe-judge.js";
 import { type SessionEvidence } from "../lab/plan/session.js";
-import { main as serveMain } from "../lab/cli/serve.js";
+import { runMain } from "./support/cli.js";
 import { EDGE_SCENARIO, NEVER_LIMIT_MS, NO_CAPABILITY_SCENARIO, PROBE_SCENARIO, probeRun, SERVE_TSX, TOO_FAST_SCENARIO } from "./support/probe.js";
 
 type Structured = Record<string, unknown> & { elicitation: Record<string, unknown>; pings: Record<string, number> };
@@ -98,18 +98,17 @@ test("serve through tsx (tsx lab/run.ts serve): only JSON-RPC on stdout, the pro
   assert.match(String(serverChildOf(run.transportEvidence)?.stderr), "serving calculate and the probe tools");
 });
 
-test("serve with an argument: one line on stderr, exit 2, and no server started", async () => {
-  const lines: string[] = [];
-  const error = console.error;
-  console.error = (...args: unknown[]) => void lines.push(args.join(" "));
-  try {
-    assert.is(await serveMain(["--fault", "die-mid-call"]), 2);
-  } finally {
-    console.error = error;
+test("serve with an unknown argument: one line on stderr, exit 2, and no server started", async () => {
+  const r = await runMain(["serve", "--fault", "die-mid-call"]);
+  assert.is(r.code, 2);
+  const lines = r.stderr.trim().split("\n");
+  assert.is(lines.length, 1, r.stderr);
+  assert.match(lines[0]!, /^error: serve: unknown option --fault \(usage: tsx lab\/run.ts serve --help\)$/);
+  for (const [args, why] of [[["--port", "1"], "--port goes with --http"], [["--once", "--http"], "--once serves stdio only"], [["--report"], "--report needs a value"]] as const) {
+    const bad = await runMain(["serve", ...args]);
+    assert.is(bad.code, 2);
+    assert.match(bad.stderr, why);
   }
-  assert.is(lines.length, 1);
-  assert.match(lines[0]!, /^error: serve takes no arguments \(got --fault die-mid-call\); usage: tsx lab\/run.ts serve, no options/);
-  assert.not.match(lines[0]!, "\n");
 });
 
 test.run();

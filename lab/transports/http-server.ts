@@ -28,7 +28,10 @@ export interface ServeOptions {
 
 export async function serveStreamableHttp(options: ServeOptions = {}): Promise<HttpMcpServer> {
   const faults = new Set(options.faults ?? []);
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+  // Made once the port is known: the SDK's DNS-rebinding protection (off unless enabled,
+  // server/webStandardStreamableHttp.js:80, :143-161) answers 403 to a Host or Origin that is not
+  // this server's own loopback address, as the spec asks of Streamable HTTP servers.
+  let transport!: StreamableHTTPServerTransport;
   const server = createServer((req, res) => void handle(req, res));
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -66,6 +69,12 @@ export async function serveStreamableHttp(options: ServeOptions = {}): Promise<H
     server.listen(options.port ?? 0, HTTP_HOST, () => (server.off("error", reject), resolve()));
   });
   const port = (server.address() as AddressInfo).port;
+  transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    enableDnsRebindingProtection: true,
+    allowedHosts: [`${HTTP_HOST}:${port}`, `localhost:${port}`],
+    allowedOrigins: [`http://${HTTP_HOST}:${port}`, `http://localhost:${port}`],
+  });
   // Tests set this, so the suite can check that no server the lab started still listens.
   if (process.env.LAB_LISTEN_LOG) appendFileSync(process.env.LAB_LISTEN_LOG, `${process.pid} ${port}\n`);
   let closing: Promise<void> | undefined;

@@ -1,58 +1,80 @@
-// npm test: the test files in two uvu processes at once (the machine has two cores, and much of
-// a test's time is spent waiting on child processes), then one summary in uvu's own words, so
+// npm test: the test files in GROUPS (three) uvu processes at once (the machine has two cores, and
+// much of a test's time is spent waiting on child processes), then one summary in uvu's own words, so
 // .ci/run reads "Total:", "Passed:" and "Skipped:" as ever; Skipped is the sum of what each uvu
-// run reported (a test.skip), never a constant. Files are dealt to the two groups by their
-// measured weight (heaviest first, to the lighter group); each group is an ordinary uvu run.
+// run reported (a test.skip), never a constant. Files are dealt to the groups by their
+// time in the last run here (build/test-durations.json, written by this runner; heaviest first,
+// to the lighter group); each group is an ordinary uvu run.
 import { spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PROJECT_ROOT } from "../../lab/paths.js";
+import { BUILD_DIR, PROJECT_ROOT } from "../../lab/paths.js";
 
-/** Seconds each file took alone on a quiet 2-core machine (2026-12-03; the browser test as with Chromium); others count 3. */
-const WEIGHT: Record<string, number> = {
-  "probe.test.ts": 17, "py-peers.test.ts": 10, "py1-peers.test.ts": 4, "driver-faults.test.ts": 8,
-  "index-page-browser.test.ts": 8, "stdio.test.ts": 8, "svg.test.ts": 7, "cancel.test.ts": 6,
-  "expectations.test.ts": 6, "mermaid.test.ts": 6, "probe-edges.test.ts": 6, "scenarios.test.ts": 6,
-  "color.test.ts": 5, "http.test.ts": 5, "notebooks.test.ts": 5, "py-vocabulary.test.ts": 5,
-  "scratch.test.ts": 5, "cancel-clients.test.ts": 4, "cli.test.ts": 4, "deadlock.test.ts": 4,
-  "probe-judge.test.ts": 4, "soak.test.ts": 4, "typecheck.test.ts": 4, "card.test.ts": 5,
-  "cli-output.test.ts": 3, "verifier-mutations.test.ts": 3, "vocabulary.test.ts": 3,
-  "contract-mutations.test.ts": 2, "contract.test.ts": 2, "index-page.test.ts": 2,
-  "peers-axis.test.ts": 2, "py-modern.test.ts": 3, "ts2-peers.test.ts": 2, "ts2-vocabulary.test.ts": 2,
-  "zz-no-child-left.test.ts": 2, "interrupt.test.ts": 10, "ci-tools.test.ts": 4, "hostile-input.test.ts": 5, "render-text.test.ts": 1, "versions.test.ts": 1,
-};
+/** What each file took in the last run here, recorded by this runner (build/, not committed):
+ *  the weights files are dealt by. A file never timed here counts as the median of those that were. */
+const DURATIONS = join(BUILD_DIR, "test-durations.json");
+const recorded: Record<string, number> = (() => {
+  try {
+    return JSON.parse(readFileSync(DURATIONS, "utf8")) as Record<string, number>;
+  } catch {
+    return {};
+  }
+})();
+const known = Object.values(recorded).sort((a, b) => a - b);
+const fallback = known.length ? known[Math.floor(known.length / 2)]! : 3;
+const WEIGHT = (file: string) => recorded[file] ?? fallback;
 const GROUPS = 3;
 /** Every wait has a bound: the whole suite. */
 const BOUND_MS = 600_000;
 
 const files = readdirSync(join(PROJECT_ROOT, "tests")).filter((f) => f.endsWith(".test.ts")).sort();
 const groups: { files: string[]; weight: number }[] = Array.from({ length: GROUPS }, () => ({ files: [], weight: 0 }));
-for (const file of [...files].sort((a, b) => (WEIGHT[b] ?? 3) - (WEIGHT[a] ?? 3))) {
+for (const file of [...files].sort((a, b) => WEIGHT(b) - WEIGHT(a) || a.localeCompare(b))) {
   const lightest = groups.reduce((a, b) => (b.weight < a.weight ? b : a));
   lightest.files.push(file);
-  lightest.weight += WEIGHT[file] ?? 3;
+  lightest.weight += WEIGHT(file);
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const started = performance.now();
 
-function runGroup(group: string[]): Promise<{ output: string; code: number | null }> {
+/** When each file's name appeared in its group's output (uvu prints it as the file starts). */
+const seen: { file: string; at: number; group: number }[] = [];
+const groupEnded: number[] = [];
+
+function runGroup(group: string[], index: number): Promise<{ output: string; code: number | null }> {
   const pattern = `^(${group.map(escape).join("|")})$`;
   const uvu = join(PROJECT_ROOT, "node_modules", "uvu", "bin.js");
   const child = spawn(process.execPath, ["--import", "tsx", uvu, "tests", pattern, "--no-color"], { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  child.stdout.on("data", (chunk: Buffer) => {
+    const text = chunk.toString("utf8");
+    for (const line of text.split("\n")) if (group.includes(line.trim())) seen.push({ file: line.trim(), at: performance.now(), group: index });
+    output += text;
+  });
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   const timer = setTimeout(() => child.kill("SIGKILL"), BOUND_MS);
   return new Promise((resolve) =>
     child.on("close", (code) => {
       clearTimeout(timer);
+      groupEnded[index] = performance.now();
       resolve({ output, code });
     }),
   );
 }
 
-const results = await Promise.all(groups.filter((g) => g.files.length).map((g) => runGroup(g.files)));
+const results = await Promise.all(groups.filter((g) => g.files.length).map((g, i) => runGroup(g.files, i)));
+// Each file's time: from its name to the next file's in the same group (or the group's end).
+const durations: Record<string, number> = { ...recorded };
+for (const [i, s] of seen.entries()) {
+  const next = seen.slice(i + 1).find((n) => n.group === s.group);
+  durations[s.file] = Math.round(((next?.at ?? groupEnded[s.group] ?? s.at) - s.at) / 100) / 10;
+}
+try {
+  mkdirSync(BUILD_DIR, { recursive: true });
+  writeFileSync(DURATIONS, `${JSON.stringify(durations, null, 2)}\n`);
+} catch {
+  // the weights are an optimisation: a read-only build/ only loses them
+}
 const count = (output: string, word: string) => Number(new RegExp(`^ *${word}: *(\\d+)`, "m").exec(output)?.[1] ?? 0);
 let total = 0;
 let passed = 0;

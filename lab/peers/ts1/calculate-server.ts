@@ -8,7 +8,7 @@ import { registerAskField } from "./ask-field.js";
 import { askAndCalculate, ELICITATION_MESSAGE, ELICITATION_TIMEOUT_MS, protocolError } from "./ask-form.js";
 import { registerCancelTools, watchedCall, type ServerNote } from "./cancel-tools.js";
 import { registerConcurrencyTools } from "./concurrency-tools.js";
-import { registerProbeTools } from "./probe-tools.js";
+import { registerProbeTools, type ProbeListener } from "./probe-tools.js";
 import { requestedSchema, type CalculateResult } from "../../plan/form.js";
 import { POLICIES, type Policy } from "../../plan/tool-suite.js";
 import { askByUrl } from "./url-mode.js";
@@ -18,7 +18,7 @@ export const SERVER_INFO = { name: "mcp-reentrancy-lab", version: "0.1.0" };
 
 
 /** `note` records the server's own events (a tool whose call was cancelled); absent: none. */
-export function createCalculateServer(note?: ServerNote): McpServer {
+export function createCalculateServer(note?: ServerNote, onProbe?: ProbeListener): McpServer {
   const mcp = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
   const server = mcp.server;
 
@@ -60,7 +60,7 @@ export function createCalculateServer(note?: ServerNote): McpServer {
   }
 
   registerConcurrencyTools(mcp);
-  registerProbeTools(mcp);
+  registerProbeTools(mcp, onProbe);
   registerCancelTools(mcp, note);
   registerAskField(mcp);
   return mcp;

@@ -10,10 +10,21 @@ import { ObservedTransport } from "../../transports/observed.js";
 import { Recorder } from "../../history/timeline.js";
 import { CHILD_FAULTS, dieOnElicitation, FAULT_LIFETIME_MS, GARBAGE_LINE, type ChildFault } from "./child-faults.js";
 import { HTTP_FAULTS, type HttpFault } from "../../transports/http-faults.js";
+import { ONCE_LIMIT_MS, probeOnce } from "./probe-once.js";
 
 function argValue(argv: readonly string[], flag: string): string | undefined {
   const i = argv.indexOf(flag);
   return i === -1 ? undefined : argv[i + 1];
+}
+
+function onceLimit(argv: readonly string[]): number {
+  const text = argValue(argv, "--limit-ms");
+  const n = text === undefined ? ONCE_LIMIT_MS.default : Number(text);
+  if (!Number.isInteger(n) || n < ONCE_LIMIT_MS.min || n > ONCE_LIMIT_MS.max) {
+    process.stderr.write(`serve: --limit-ms takes ${ONCE_LIMIT_MS.min}..${ONCE_LIMIT_MS.max} (got ${String(text)})\n`);
+    process.exit(2);
+  }
+  return n;
 }
 
 const KNOWN_FAULTS: readonly string[] = [...CHILD_FAULTS, ...HTTP_FAULTS];
@@ -44,7 +55,9 @@ async function main(): Promise<void> {
     return serveHttpChild({ faults, eventsFile, port: Number(argValue(argv, "--port") ?? 0) });
   }
   const recorder = eventsFile ? new Recorder() : undefined;
-  const mcp = createCalculateServer(recorder && ((kind, fields) => recorder.event("server", kind, fields)));
+  // serve --once: ends after the probes (lab/peers/ts1/probe-once.ts); exit code = the verdict
+  const once = argv.includes("--once") ? probeOnce(argValue(argv, "--report"), onceLimit(argv), (code) => process.exit(code)) : undefined;
+  const mcp = createCalculateServer(recorder && ((kind, fields) => recorder.event("server", kind, fields)), once?.listener);
   const stdio = new StdioServerTransport();
   const transport = recorder ? new ObservedTransport("server", stdio, recorder) : stdio;
   // What the server sends in one synchronous run (fan-out's 8 requests, liveness's request and
@@ -57,7 +70,8 @@ async function main(): Promise<void> {
       process.stdout.cork();
       process.nextTick(() => process.stdout.uncork());
     }
-    return sendOne(message);
+    const sent = sendOne(message);
+    return once ? sent.then(() => once.sent(message)) : sent;
   };
 
   if (faults.has("die-mid-call")) dieOnElicitation(transport);
@@ -100,6 +114,7 @@ async function main(): Promise<void> {
         process.exitCode = 1;
       }
     }
+    once?.end("the client ended the session");
     mcp.close().catch((error: unknown) => {
       process.stderr.write(`child-server: close failed: ${String(error)}\n`);
       process.exitCode = 1;

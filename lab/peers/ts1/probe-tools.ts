@@ -27,8 +27,12 @@ function result(structured: Record<string, unknown>, text: string): CallToolResu
   return { content: [{ type: "text", text }], structuredContent: structured };
 }
 
-export function registerProbeTools(mcp: McpServer): void {
+/** Told each probe's structured result just before it is returned (serve --once). */
+export type ProbeListener = (probe: "receive_loop" | "fan_out", result: Record<string, unknown>) => void;
+
+export function registerProbeTools(mcp: McpServer, onProbe?: ProbeListener): void {
   const server = mcp.server;
+  const told = (probe: "receive_loop" | "fan_out", structured: Record<string, unknown>, text: string) => (onProbe?.(probe, structured), result(structured, text));
 
   mcp.registerTool(
     "probe_receive_loop",
@@ -47,7 +51,8 @@ export function registerProbeTools(mcp: McpServer): void {
       const judgement = judgeLoop(observation);
       const text = loopParagraph(observation, judgement);
       const e = observation.elicitation;
-      return result(
+      return told(
+        "receive_loop",
         {
           probe: "receive_loop",
           verdict: judgement.verdict,
@@ -85,7 +90,7 @@ export function registerProbeTools(mcp: McpServer): void {
       const replies = [...(observation.replies ?? [])]
         .sort((a, b) => a.seq - b.seq)
         .map((r) => ({ request: r.request, outcome: r.outcome, atMs: r.atMs, ...(r.action !== undefined && { action: r.action }), ...(r.error && { error: r.error }) }));
-      return result({ probe: "fan_out", n, limitMs, replies, ...inference, observation, text }, text);
+      return told("fan_out", { probe: "fan_out", n, limitMs, replies, ...inference, observation, text }, text);
     },
   );
 }
