@@ -42,6 +42,12 @@ async function oneLine(error: unknown): Promise<string | undefined> {
   return error instanceof ExpectationError || error instanceof VersionMismatch || error instanceof OutputError ? error.message : undefined;
 }
 
+let runner: typeof import("./cli/run-scenarios.js") | undefined;
+/** The scenario runner, loaded on first use; once loaded, main() reaches it without an await. */
+export async function scenarioRunner(): Promise<typeof import("./cli/run-scenarios.js")> {
+  return (runner ??= await import("./cli/run-scenarios.js"));
+}
+
 export async function main(argv: string[]): Promise<number> {
   try {
     const command = argv[0] !== undefined ? COMMANDS[argv[0]] : undefined;
@@ -50,7 +56,7 @@ export async function main(argv: string[]): Promise<number> {
       console.log(USAGE);
       return 0;
     }
-    const { scenariosMain } = await import("./cli/run-scenarios.js");
+    const { scenariosMain } = runner ?? (await scenarioRunner());
     return await scenariosMain(argv, Object.keys(COMMANDS));
   } catch (error) {
     if (error instanceof UsageError) {
@@ -72,10 +78,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   // Interrupted or terminated: leave through process.exit so that the exit handlers run (stdio
   // children killed by their handles, the children's event files removed).
   // The evidence of every finished session is on disk already; the handler writes the pages.
-  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const)
-    process.once(signal, () => {
-      interruptHook()?.(signal);
-      process.exit(code);
-    });
+  // `serve` owns its signals: its HTTP server closes its session and port before it exits.
+  if (process.argv[2] !== "serve") {
+    for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const)
+      process.once(signal, () => {
+        interruptHook()?.(signal);
+        process.exit(code);
+      });
+  }
   process.exitCode = await main(process.argv.slice(2));
 }

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RUN_OUTPUT_DIR } from "../lab/paths.js";
 import { ROOT, runCli, runMain } from "./support/cli.js";
+import { scenarioRunner } from "../lab/run.js";
 
 const RUN = ["prefetch", "--dispatch", "sdk", "--transport", "memory", "--repeat", "1"];
 const STACK = /^\s+at /m;
@@ -58,6 +59,8 @@ test("the real CLI: a bad --out is one line on stderr and exit 2, no stack trace
 });
 
 test("a write that fails after the run: the run is still printed, then one line naming the file, exit 2", async () => {
+  // loaded first, so that main() makes the invocation's folder before its first await
+  await scenarioRunner();
   for (const json of [false, true]) {
     const out = join(scratch, `taken-${json}`);
     // main() makes the invocation's folder before its first await; a file then takes its place,

@@ -41,10 +41,9 @@ export async function serveHttpChild({ faults, eventsFile, port }: HttpChildOpti
   await mcp.connect(transport);
   process.stdout.write(`${JSON.stringify({ port: http.port })}\n`);
 
-  let closing = false;
-  const shutdown = () => {
-    if (closing) return;
-    closing = true;
+  let closing: Promise<unknown> | undefined;
+  const shutdown = (): Promise<unknown> => (closing ??= close());
+  const close = () => {
     if (eventsFile && recorder) {
       try {
         writeFileSync(eventsFile, JSON.stringify({ events: recorder.events, wire: recorder.wire }));
@@ -55,13 +54,16 @@ export async function serveHttpChild({ faults, eventsFile, port }: HttpChildOpti
     }
     // Closing the server clears its timers; closing HTTP ends every connection: nothing is left
     // to run, and the process exits 0 by itself.
-    Promise.all([mcp.close(), http.close()]).catch((error: unknown) => {
+    return Promise.all([mcp.close(), http.close()]).catch((error: unknown) => {
       process.stderr.write(`child-server: close failed: ${String(error)}\n`);
       process.exitCode = 1;
     });
   };
-  process.stdin.once("end", shutdown);
-  process.stdin.once("close", shutdown);
+  process.stdin.once("end", () => void shutdown());
+  process.stdin.once("close", () => void shutdown());
+  // serve --http from a terminal: Ctrl-C closes the session, the server and its port, then exits
+  // (stdin, still open, would keep the process alive)
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void shutdown().then(() => process.exit()));
   process.stdin.resume();
-  process.stdout.on("error", shutdown);
+  process.stdout.on("error", () => void shutdown());
 }
