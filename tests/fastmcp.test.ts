@@ -12,9 +12,14 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { expectationFor } from "../lab/check/expectations.js";
 import { verify } from "../lab/check/verify.js";
-import { FASTMCP_CLIENT } from "../lab/peers/fastmcp/index.js";
+import { FASTMCP_CLIENT, fastmcpClient } from "../lab/peers/fastmcp/index.js";
+import { TS1_SERVER } from "../lab/peers/ts1/index.js";
+import { TS2_SERVER } from "../lab/peers/ts2/index.js";
 import { readVersions } from "../lab/peers/versions.js";
+import type { ServerPeer } from "../lab/plan/peer.js";
 import { runCase, type RunRecord } from "../lab/session/pipeline.js";
+import { runSession } from "../lab/session/session.js";
+import { openProcessTransport } from "../lab/transports/process.js";
 import { findScenario } from "../scenarios/index.js";
 import { copy } from "./support/runs.js";
 
@@ -64,6 +69,29 @@ test("corrupted fastmcp evidence is rejected: a late nested reply, a probe on th
   const left = declined.events.find((e) => e.kind === "callback.left" && e.detail?.call === "first")!;
   left.detail = { ...left.detail, action: "decline" };
   assert.ok(failed(declined).includes("callback answers"), failed(declined).join("; "));
+});
+
+// FastMCP's default mode, not a registered peer: what it really does against each kind of server.
+const AUTO = fastmcpClient("fastmcp-auto", "auto", "FastMCP 4.0.10's Client with its default mode='auto'");
+const autoRun = (server: ServerPeer) => runSession(findScenario("nested")!, openProcessTransport, "stdio", { dispatch: "sdk", client: AUTO, server });
+const clientRequests = (run: Pick<RunRecord, "wire">) => run.wire.filter((f) => f.from === "client" && f.label.frameType === "request").map((f) => f.label.method);
+const errorOf = (run: Pick<RunRecord, "wire">, method: string) => (run.wire.find((f) => f.label.method === method && f.label.frameType === "error")?.message as unknown as { error?: { code: number } } | undefined)?.error?.code;
+
+test("mode auto against ts1: server/discover first, -32601, then the initialize handshake (client.py:878-885)", async () => {
+  const run = await autoRun(TS1_SERVER);
+  assert.equal(run.errors, []);
+  assert.equal(clientRequests(run).slice(0, 3), ["server/discover", "initialize", "tools/list"]);
+  assert.is(errorOf(run, "server/discover"), -32601);
+  assert.is(run.events.find((e) => e.kind === "protocol.negotiated")?.detail?.protocolVersion, "2025-11-25");
+  assert.is(run.wire.filter((f) => f.label.method === "elicitation/create" && f.label.frameType === "request").length, 2);
+});
+
+test("mode auto against ts2: the probe is answered and 2026-07-28 adopted: no initialize, no elicitation/create", async () => {
+  const run = await autoRun(TS2_SERVER);
+  assert.equal(run.errors, []);
+  assert.is(clientRequests(run)[0], "server/discover");
+  assert.is(run.events.find((e) => e.kind === "protocol.negotiated")?.detail?.protocolVersion, "2026-07-28");
+  assert.not.ok(run.wire.some((f) => f.label.method === "initialize" || f.label.method === "elicitation/create"));
 });
 
 /** The driver alone on a plan: exit status and stderr, nothing on the wire (stdin closed). */

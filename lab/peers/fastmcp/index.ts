@@ -10,17 +10,29 @@ import { envProblem, FASTMCP_ENV } from "../py/setup.js";
 
 const CLIENT_PY = join(LAB_DIR, "peers", "fastmcp", "client.py");
 
-export const FASTMCP_CLIENT: ClientPeer = {
-  name: "fastmcp",
-  sdk: "fastmcp 4.0.10 (on mcp 2.3.0)",
-  loops: ["sdk"],
-  meaning:
-    "FastMCP 4.0.10's Client(transport, elicitation_handler=...) pinned to mode='legacy': fastmcp/client/elicitation.py wraps the handler into mcp 2.3.0's elicitation callback, which the SDK's JSONRPCDispatcher runs in a task spawned per inbound request",
-  era: "2025-11-25",
-  unavailable: () => envProblem(FASTMCP_ENV),
-  driver: {
-    kind: "process",
-    // -B: client.py imports plan.py, pipe.py and driver_events.py from lab/peers/py; no __pycache__ in the tree
-    command: (planFile, eventsFile) => ({ command: FASTMCP_ENV.python, args: ["-B", CLIENT_PY, "--plan", planFile, "--events", eventsFile] }),
-  },
-};
+/** How the Client negotiates at connect (its `mode`, fastmcp/client/client.py:124-136): the peer pins
+ *  `legacy`, as the scenarios are written for 2025-11-25's server-to-client elicitation/create; `auto`
+ *  (FastMCP's default, :439) probes server/discover first and adopts 2026-07-28 where a server offers it. */
+export type FastmcpMode = "legacy" | "auto";
+
+export function fastmcpClient(name: string, mode: FastmcpMode, meaning: string): ClientPeer {
+  return {
+    name,
+    sdk: "fastmcp 4.0.10 (on mcp 2.3.0)",
+    loops: ["sdk"],
+    meaning,
+    era: mode === "legacy" ? "2025-11-25" : "auto",
+    unavailable: () => envProblem(FASTMCP_ENV),
+    driver: {
+      kind: "process",
+      // -B: client.py imports plan.py, pipe.py and driver_events.py from lab/peers/py; no __pycache__ in the tree
+      command: (planFile, eventsFile) => ({ command: FASTMCP_ENV.python, args: ["-B", CLIENT_PY, "--plan", planFile, "--events", eventsFile, "--mode", mode] }),
+    },
+  };
+}
+
+export const FASTMCP_CLIENT = fastmcpClient(
+  "fastmcp",
+  "legacy",
+  "FastMCP 4.0.10's Client(transport, elicitation_handler=...) pinned to mode='legacy': fastmcp/client/elicitation.py wraps the handler into mcp 2.3.0's elicitation callback, which the SDK's JSONRPCDispatcher runs in a task spawned per inbound request",
+);
