@@ -10,7 +10,7 @@ import { PROJECT_ROOT } from "../../lab/paths.js";
 
 /** Seconds each file took alone on a quiet 2-core machine (2026-12-03; the browser test as with Chromium); others count 3. */
 const WEIGHT: Record<string, number> = {
-  "probe.test.ts": 17, "py-peers.test.ts": 10, "py1-peers.test.ts": 4, "driver-faults.test.ts": 8,
+  "probe.test.ts": 17, "py-peers.test.ts": 10, "py1-peers.test.ts": 4, "fastmcp.test.ts": 4, "driver-faults.test.ts": 8,
   "index-page-browser.test.ts": 8, "stdio.test.ts": 8, "svg.test.ts": 7, "cancel.test.ts": 6,
   "expectations.test.ts": 6, "mermaid.test.ts": 6, "probe-edges.test.ts": 6, "scenarios.test.ts": 6,
   "color.test.ts": 5, "http.test.ts": 5, "notebooks.test.ts": 5, "py-vocabulary.test.ts": 5,
