@@ -2,7 +2,8 @@
 // the ts1 server (in the lab's process, so the server's frames are on the timeline). It must pass its
 // hand-written expectation; mode='legacy' sends no server/discover probe and declares the SDK's own
 // elicitation {form, url}; corrupted copies of this evidence must be rejected; and a plan FastMCP's
-// public Client cannot run is refused by the driver in one line before anything is sent.
+// public Client cannot run is refused by the driver in one line before anything is sent. Besides it,
+// FastMCP's default mode='auto' against each server peer: what the probe really meets (findings-fastmcp.md).
 import "./support/child-pids.js";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -13,6 +14,8 @@ import * as assert from "uvu/assert";
 import { expectationFor } from "../lab/check/expectations.js";
 import { verify } from "../lab/check/verify.js";
 import { FASTMCP_CLIENT, fastmcpClient } from "../lab/peers/fastmcp/index.js";
+import { PY_SERVER } from "../lab/peers/py/index.js";
+import { PY1_SERVER } from "../lab/peers/py1/index.js";
 import { TS1_SERVER } from "../lab/peers/ts1/index.js";
 import { TS2_SERVER } from "../lab/peers/ts2/index.js";
 import { readVersions } from "../lab/peers/versions.js";
@@ -92,6 +95,17 @@ test("mode auto against ts2: the probe is answered and 2026-07-28 adopted: no in
   assert.is(clientRequests(run)[0], "server/discover");
   assert.is(run.events.find((e) => e.kind === "protocol.negotiated")?.detail?.protocolVersion, "2026-07-28");
   assert.not.ok(run.wire.some((f) => f.label.method === "initialize" || f.label.method === "elicitation/create"));
+});
+
+test("mode auto against the Python servers: py1 refuses the probe (-32602) and gets initialize; py adopts 2026-07-28 and its ctx.elicit tools end -32600", async () => {
+  const [old, modern] = await Promise.all([autoRun(PY1_SERVER), autoRun(PY_SERVER)]);
+  assert.equal([...old.errors, ...modern.errors], []);
+  assert.equal(clientRequests(old).slice(0, 2), ["server/discover", "initialize"]);
+  assert.is(errorOf(old, "server/discover"), -32602);
+  assert.is(clientRequests(modern)[0], "server/discover");
+  assert.not.ok(modern.wire.some((f) => f.label.method === "initialize" || f.label.method === "elicitation/create"));
+  const results = modern.events.filter((e) => e.kind === "tool.result").map((e) => (e.detail?.result as { status?: string; code?: number } | undefined));
+  assert.equal(results.map((r) => [r?.status, r?.code]), [["protocol_error", -32600], ["protocol_error", -32600]]);
 });
 
 /** The driver alone on a plan: exit status and stderr, nothing on the wire (stdin closed). */

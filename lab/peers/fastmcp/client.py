@@ -21,6 +21,7 @@ from fastmcp.client import ClientTransport
 from fastmcp.client.elicitation import ElicitResult
 from fastmcp.client.transports.base import TransportOptions
 from mcp import ClientSession, MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "py"))
@@ -116,7 +117,9 @@ class Driver:
         self.callbacks += 1
         call = self.label
         ids: dict[str, Any] = {"id": context.request_id, "method": "elicitation/create"}
-        where: dict[str, Any] = {"n": self.callbacks, "call": call}
+        # Under mode='auto' on a 2026-07-28 server the id is an input request's key, not a wire id (client.py:1294-1302).
+        embedded = self.client is not None and self.client.protocol_version in MODERN_PROTOCOL_VERSIONS
+        where: dict[str, Any] = {"n": self.callbacks, "call": call, **({"embedded": True} if embedded else {})}
         self.events.write("callback.entered", **ids, detail=where)
         if self.form_opened is not None:
             self.form_opened.set()
@@ -204,7 +207,7 @@ class Driver:
             await client.__aenter__()  # negotiates by self.mode (client.py:839-891)
             version = client.protocol_version
         finally:
-            era = None if version is None else "modern" if version.startswith("2026") else "legacy"
+            era = None if version is None else "modern" if version in MODERN_PROTOCOL_VERSIONS else "legacy"
             self.events.write("protocol.negotiated", detail={"negotiation": self.mode, "protocolVersion": version, "era": era})
         try:
             if self.plan.listToolsFirst:
