@@ -61,11 +61,6 @@ def refusal(plan: SessionPlan) -> str | None:
     if declared is not None and declared not in DECLARABLE:
         return (f"elicitation capability {declared}: the Client cannot declare it; ClientSession declares "
                 "elicitation {form, url} whenever a callback is set (mcp/client/session.py:634-636)")
-    limits = sorted({c.callback.nested.timeoutMs for c in plan.calls if c.callback and c.callback.nested})
-    if len(limits) > 1:
-        return (f"nested limits {limits} ms: list_tools_mcp() and ping() take no timeout "
-                "(fastmcp/client/mixins/tools.py:34-39, client.py:1399-1402); the Client's one timeout is every "
-                "request's read timeout (client.py:499, :558), so one session holds one nested limit")
     return None
 
 
@@ -82,29 +77,31 @@ class Driver:
         self.callbacks = 0
         self.running: dict[str, set[anyio.Event]] = {}
         self.form_opened: anyio.Event | None = None
-        limits = [c.callback.nested.timeoutMs for c in plan.calls if c.callback and c.callback.nested]
-        # The Client's timeout bounds the nested request (the plan's limit); tools/call passes its own.
-        self.request_timeout = (limits[0] if limits else plan.callTimeoutMs) / 1000
         self.client: Client[OwnStdio] | None = None
 
     def connect(self) -> Client[OwnStdio]:
         """The Client, built on the loop (its session state holds anyio events, client.py:218-232)."""
         handler = self.elicitation if "elicitation" in self.plan.capabilities else None
-        self.client = Client(OwnStdio(), elicitation_handler=handler, timeout=self.request_timeout,
-                             init_timeout=self.plan.callTimeoutMs / 1000, client_info=CLIENT_INFO, mode=self.mode)
+        limit = self.plan.callTimeoutMs / 1000  # every request's read timeout (client.py:499, :558)
+        self.client = Client(OwnStdio(), elicitation_handler=handler, timeout=limit, init_timeout=limit,
+                             client_info=CLIENT_INFO, mode=self.mode)
         return self.client
 
     async def nested(self, nested: Nested) -> types.ListToolsResult | None:
-        """The nested request through the Client itself, bounded by the Client's timeout: the SDK's read
-        timeout raises MCPError 408 and sends a courtesy cancel (mcp/shared/jsonrpc_dispatcher.py:421-442)."""
+        """The nested request through the Client itself. list_tools_mcp() and ping() take no timeout
+        (fastmcp/client/mixins/tools.py:34-39, client.py:1399-1402) and the Client's one timeout is every
+        request's: the plan's limit is the caller's own scope around the await, as an app would bound it.
+        On expiry FastMCP cancels its call task (client.py:1222-1226), the SDK sends its courtesy cancel
+        ("caller cancelled", jsonrpc_dispatcher.py:443-452) and fail_after raises TimeoutError."""
         self.events.write("nested.sent", method=nested.method)
         try:
             assert self.client is not None
-            if nested.method == "tools/list":
-                result = await self.client.list_tools_mcp()
-            else:
-                await self.client.ping()
-                result = types.ListToolsResult(tools=[])
+            with anyio.fail_after(nested.timeoutMs / 1000):
+                if nested.method == "tools/list":
+                    result = await self.client.list_tools_mcp()
+                else:
+                    await self.client.ping()
+                    result = types.ListToolsResult(tools=[])
         except Exception as error:
             self.events.write("nested.failed", method=nested.method, detail=error_detail(error))
             return None
