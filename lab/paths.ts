@@ -14,5 +14,7 @@ export const NOTEBOOKS_DIR = join(PROJECT_ROOT, "notebooks");
 export const PY_VENV_DIR = join(PROJECT_ROOT, ".venv");
 /** the Python SDK 1.29.0 peers' virtual environment (git-ignored) */
 export const PY1_VENV_DIR = join(PROJECT_ROOT, ".venv-py1");
+/** the FastMCP 4.0.10 client peer's virtual environment (git-ignored) */
+export const FASTMCP_VENV_DIR = join(PROJECT_ROOT, ".venv-fastmcp");
 /** files the lab hands to its children (a stdio child's own events), one folder per user */
 export const SCRATCH_DIR = join(tmpdir(), `mcp-reentrancy-lab-${process.getuid?.() ?? "user"}`);

@@ -43,6 +43,7 @@ export async function setup(): Promise<number> {
   const py = await import("./peers/py/setup.js");
   ok = (await step("py venv", () => py.setupPythonEnv(py.PY_ENV))) && ok;
   ok = (await step("py1 venv", () => py.setupPythonEnv(py.PY1_ENV))) && ok;
+  ok = (await step("fastmcp venv", () => py.setupPythonEnv(py.FASTMCP_ENV))) && ok;
   for (const build of PEER_BUILDS) ok = (await step(build.name, () => runCachedBuild(build))) && ok;
   return ok ? 0 : 1;
 }

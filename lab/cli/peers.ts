@@ -21,8 +21,9 @@ export async function main(argv: string[] = []): Promise<number> {
   console.log("python environments");
   for (const env of PYTHON_ENVS) {
     const why = envProblem(env);
-    const { mcp, interpreter } = envInfo(env);
-    console.log(`  ${env.label.padEnd(11)} ${why === undefined ? "ready      " : "UNAVAILABLE"} mcp ${mcp ?? "not installed"} · ${env.python} -> ${interpreter ?? "none"}${why === undefined ? "" : ` · ${why}`}`);
+    const { versions, interpreter } = envInfo(env);
+    const shown = Object.entries(versions).map(([name, version]) => `${name} ${version ?? "not installed"}`).join(" · ");
+    console.log(`  ${env.label.padEnd(14)} ${why === undefined ? "ready      " : "UNAVAILABLE"} ${shown} · ${env.python} -> ${interpreter ?? "none"}${why === undefined ? "" : ` · ${why}`}`);
   }
   const missing = [...CLIENT_PEERS.map((p) => ({ p, role: "client" })), ...SERVER_PEERS.map((p) => ({ p, role: "server" }))].filter(({ p }) => p.unavailable() !== undefined);
   if (strict && missing.length > 0) {

@@ -31,6 +31,8 @@ export const PROBE_TABLE: { client: string; loop: DispatchModel; verdict: LoopVe
   { client: "ts2", loop: "sdk", verdict: "concurrent" },
   // the real serial client: Python SDK 1.29.0 as shipped (mcp/shared/session.py:376), not a model
   { client: "py1", loop: "sdk", verdict: "serial" },
+  // FastMCP 4.0.10 runs its handler on mcp 2.3.0's dispatcher, which spawns each inbound request (jsonrpc_dispatcher.py:623)
+  { client: "fastmcp", loop: "sdk", verdict: "concurrent" },
   { client: "go", loop: "sdk", verdict: "concurrent" },
   { client: "rmcp", loop: "sdk", verdict: "concurrent" },
   { client: "kotlin-0.14", loop: "sdk", verdict: "serial" },

@@ -5,10 +5,8 @@
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -21,6 +19,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERS
 from pydantic import ValidationError
 
 from modern import GivenStreams, RoundObservingClient
+from driver_events import Events, SdkLogNotes, one_line
 from pipe import own_stdio
 from plan import AnswerData, Behaviour, CallData, Nested, SessionPlan
 
@@ -29,45 +28,6 @@ CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-py", version="0.1
 GIVE_UP_REASON = "the client gave up on the call while its form was open"
 INLINE = frozenset({"elicitation/create"})  # the SDK's documented inline ordering (1.x receive loop)
 MODERN = "2026-07-28"
-
-
-class Events:
-    """One JSON object per line, flushed; t_ns is read as the line is written, right when the thing happens."""
-
-    def __init__(self, path: str) -> None:
-        self._file = open(path, "w", encoding="utf-8")
-
-    def write(self, kind: str, *, id: int | str | None = None, method: str | None = None,
-              detail: dict[str, Any] | None = None) -> None:
-        event = {"t_ns": time.monotonic_ns(), "kind": kind, "id": id, "method": method, "detail": detail}
-        self._file.write(json.dumps({key: value for key, value in event.items() if value is not None}) + "\n")
-        self._file.flush()
-
-    def close(self) -> None:
-        self._file.close()
-
-
-class SdkLogNotes(logging.Handler):
-    """Keeps the dispatcher's own word on late replies and abandoned waiters as `note` events."""
-
-    KEPT = ("dropping response", "waiter for request id", "courtesy cancel", "gave up")
-
-    def __init__(self, events: Events) -> None:
-        super().__init__(logging.DEBUG)
-        self.events = events
-
-    def emit(self, record: logging.LogRecord) -> None:
-        message = record.getMessage()
-        if record.levelno >= logging.WARNING or message.startswith(self.KEPT):
-            self.events.write("note", detail={"sdkLog": message, "logger": record.name, "level": record.levelname})
-
-
-def one_line(error: BaseException) -> str:
-    """The failure as one stderr line (the lab quotes a driver's last stderr line); pydantic's own text spans many."""
-    if isinstance(error, ValidationError):
-        fields = ", ".join(f"{'.'.join(map(str, e['loc'])) or '(root)'}: {e['msg']}" for e in error.errors())
-        return f"{error.error_count()} validation errors for {error.title}: {fields}"
-    return " ".join(str(error).split())
 
 
 def error_detail(error: BaseException) -> dict[str, Any]:

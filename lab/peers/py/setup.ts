@@ -1,6 +1,7 @@
 // The Python peers' environments: one venv per hash-pinned requirements file, each holding exactly
-// its pinned packages: .venv for mcp 2.3.0 (lab/peers/py/requirements.txt) and .venv-py1 for
-// mcp 1.29.0 (lab/peers/py1/requirements.txt), both git-ignored. `npm ci` runs the set-up
+// its pinned packages: .venv for mcp 2.3.0 (lab/peers/py/requirements.txt), .venv-py1 for
+// mcp 1.29.0 (lab/peers/py1/requirements.txt) and .venv-fastmcp for FastMCP 4.0.10 on mcp 2.3.0
+// (lab/peers/fastmcp/requirements.txt), all git-ignored. `npm ci` runs the set-up
 // (prepare); it is quick when a venv is current (a stamp holds its requirements' hash). Without
 // Python >= 3.10 it says so in one line and the rest of the lab still runs; `peers` then shows
 // the Python peers unavailable.
@@ -8,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { LAB_DIR, PROJECT_ROOT, PY1_VENV_DIR, PY_VENV_DIR } from "../../paths.js";
+import { FASTMCP_VENV_DIR, LAB_DIR, PROJECT_ROOT, PY1_VENV_DIR, PY_VENV_DIR } from "../../paths.js";
 
 /** A venv built from one requirements file. */
 export interface PythonEnv {
@@ -18,15 +19,18 @@ export interface PythonEnv {
   dir: string;
   /** the venv's own interpreter: spawn this, never `python3` from PATH (it may be a shim) */
   python: string;
+  /** the distributions `peers` shows the installed version of, the env's own first */
+  shows: readonly string[];
 }
 
-function pythonEnv(label: string, requirements: string, dir: string): PythonEnv {
-  return { label, requirements, dir, python: join(dir, "bin", "python") };
+function pythonEnv(label: string, requirements: string, dir: string, shows: readonly string[] = ["mcp"]): PythonEnv {
+  return { label, requirements, dir, python: join(dir, "bin", "python"), shows };
 }
 
 export const PY_ENV = pythonEnv("mcp 2.3.0", join(LAB_DIR, "peers", "py", "requirements.txt"), PY_VENV_DIR);
 export const PY1_ENV = pythonEnv("mcp 1.29.0", join(LAB_DIR, "peers", "py1", "requirements.txt"), PY1_VENV_DIR);
-export const PYTHON_ENVS = [PY_ENV, PY1_ENV];
+export const FASTMCP_ENV = pythonEnv("fastmcp 4.0.10", join(LAB_DIR, "peers", "fastmcp", "requirements.txt"), FASTMCP_VENV_DIR, ["fastmcp", "mcp"]);
+export const PYTHON_ENVS = [PY_ENV, PY1_ENV, FASTMCP_ENV];
 
 export const REQUIREMENTS = PY_ENV.requirements;
 export const VENV_PYTHON = PY_ENV.python;
@@ -45,13 +49,19 @@ export function envProblem(env: PythonEnv): string | undefined {
   return undefined;
 }
 
-/** What `peers` shows of a venv: the mcp version installed in it (its dist-info) and the real interpreter. */
-export function envInfo(env: PythonEnv): { mcp: string | undefined; interpreter: string | undefined } {
-  if (!existsSync(env.python)) return { mcp: undefined, interpreter: undefined };
+/** What `peers` shows of a venv: each shown distribution's installed version (its dist-info, undefined
+ *  when absent) and the real interpreter. */
+export function envInfo(env: PythonEnv): { versions: Record<string, string | undefined>; interpreter: string | undefined } {
+  const versions: Record<string, string | undefined> = Object.fromEntries(env.shows.map((name) => [name, undefined]));
+  if (!existsSync(env.python)) return { versions, interpreter: undefined };
   const lib = join(env.dir, "lib");
   const site = readdirSync(lib).map((d) => join(lib, d, "site-packages")).find((d) => existsSync(d));
-  const dist = site && readdirSync(site).find((d) => /^mcp-[^-]+\.dist-info$/.test(d));
-  return { mcp: dist?.slice(4, -".dist-info".length), interpreter: realpathSync(env.python) };
+  const dists = site ? readdirSync(site) : [];
+  for (const name of env.shows) {
+    const dist = dists.find((d) => d.startsWith(`${name}-`) && /^[^-]+-[^-]+\.dist-info$/.test(d));
+    versions[name] = dist?.slice(name.length + 1, -".dist-info".length);
+  }
+  return { versions, interpreter: realpathSync(env.python) };
 }
 
 export const venvProblem = (): string | undefined => envProblem(PY_ENV);

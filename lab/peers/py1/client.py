@@ -6,11 +6,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 import sys
-import time
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
@@ -26,34 +24,12 @@ from pydantic import ValidationError
 from pipe import own_stdio
 
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "py"))
+from driver_events import Events, one_line  # noqa: E402  (the one event writer, shared)
 from plan import AnswerData, Behaviour, CallData, Nested, SessionPlan  # noqa: E402  (shared with the 2.3.0 driver)
 
 CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-py1", version="0.1.0")
 # Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/perform.ts GIVE_UP_REASON.
 GIVE_UP_REASON = "the client gave up on the call while its form was open"
-
-
-class Events:
-    """One JSON object per line, flushed; t_ns is read as the line is written, right when the thing happens."""
-
-    def __init__(self, path: str) -> None:
-        self._file = open(path, "w", encoding="utf-8")
-
-    def write(self, kind: str, *, id: int | str | None = None, method: str | None = None,
-              detail: dict[str, Any] | None = None) -> None:
-        event = {"t_ns": time.monotonic_ns(), "kind": kind, "id": id, "method": method, "detail": detail}
-        self._file.write(json.dumps({key: value for key, value in event.items() if value is not None}) + "\n")
-        self._file.flush()
-
-    def close(self) -> None:
-        self._file.close()
-
-
-def one_line(error: BaseException) -> str:
-    if isinstance(error, ValidationError):
-        fields = ", ".join(f"{'.'.join(map(str, e['loc'])) or '(root)'}: {e['msg']}" for e in error.errors())
-        return f"{error.error_count()} validation errors for {error.title}: {fields}"
-    return " ".join(str(error).split())
 
 
 def error_detail(error: BaseException) -> dict[str, Any]:

@@ -1,0 +1,38 @@
+// The FastMCP peer (`fastmcp`): the Python framework FastMCP 4.0.10 on the Python SDK mcp 2.3.0, from
+// its own pinned venv (.venv-fastmcp). The client is a driver program in its own process (client.py)
+// that uses fastmcp.Client's public API only; it speaks MCP on its stdin/stdout and the lab records
+// the wire on its side of the pipe. There is no FastMCP server peer: the lab's Python servers are the
+// SDK's own (py, py1).
+import { join } from "node:path";
+import { LAB_DIR } from "../../paths.js";
+import type { ClientPeer } from "../../plan/peer.js";
+import { envProblem, FASTMCP_ENV } from "../py/setup.js";
+
+const CLIENT_PY = join(LAB_DIR, "peers", "fastmcp", "client.py");
+
+/** How the Client negotiates at connect (its `mode`, fastmcp/client/client.py:124-136): the peer pins
+ *  `legacy`, as the scenarios are written for 2025-11-25's server-to-client elicitation/create; `auto`
+ *  (FastMCP's default, :439) probes server/discover first and adopts 2026-07-28 where a server offers it. */
+export type FastmcpMode = "legacy" | "auto";
+
+export function fastmcpClient(name: string, mode: FastmcpMode, meaning: string): ClientPeer {
+  return {
+    name,
+    sdk: "fastmcp 4.0.10 (on mcp 2.3.0)",
+    loops: ["sdk"],
+    meaning,
+    era: mode === "legacy" ? "2025-11-25" : "auto",
+    unavailable: () => envProblem(FASTMCP_ENV),
+    driver: {
+      kind: "process",
+      // -B: client.py imports plan.py, pipe.py and driver_events.py from lab/peers/py; no __pycache__ in the tree
+      command: (planFile, eventsFile) => ({ command: FASTMCP_ENV.python, args: ["-B", CLIENT_PY, "--plan", planFile, "--events", eventsFile, "--mode", mode] }),
+    },
+  };
+}
+
+export const FASTMCP_CLIENT = fastmcpClient(
+  "fastmcp",
+  "legacy",
+  "FastMCP 4.0.10's Client(transport, elicitation_handler=...) pinned to mode='legacy': fastmcp/client/elicitation.py wraps the handler into mcp 2.3.0's elicitation callback, which the SDK's JSONRPCDispatcher runs in a task spawned per inbound request",
+);

@@ -1,0 +1,56 @@
+# The one writer of the lab's DriverEvent vocabulary (lab/plan/driver-events.ts) for every Python client
+# driver (py, py1, fastmcp): pure standard library and pydantic, so each venv can import it from here.
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from pydantic import ValidationError
+
+KINDS = frozenset({
+    "call.started", "callback.entered", "callback.left", "callback.aborted", "nested.sent", "nested.ok",
+    "nested.failed", "tool.result", "protocol.negotiated", "round.input_required", "round.answered", "note",
+})
+
+
+class Events:
+    """One JSON object per line, flushed; t_ns is read as the line is written, right when the thing happens."""
+
+    def __init__(self, path: str) -> None:
+        self._file = open(path, "w", encoding="utf-8")
+
+    def write(self, kind: str, *, id: int | str | None = None, method: str | None = None,
+              detail: dict[str, Any] | None = None) -> None:
+        if kind not in KINDS:  # the lab would refuse the line; say so where it is written
+            raise ValueError(f"not a DriverEvent kind: {kind!r}")
+        event = {"t_ns": time.monotonic_ns(), "kind": kind, "id": id, "method": method, "detail": detail}
+        self._file.write(json.dumps({key: value for key, value in event.items() if value is not None}) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+
+class SdkLogNotes(logging.Handler):
+    """Keeps the mcp 2.x dispatcher's own word on late replies and abandoned waiters as `note` events."""
+
+    KEPT = ("dropping response", "waiter for request id", "courtesy cancel", "gave up")
+
+    def __init__(self, events: Events) -> None:
+        super().__init__(logging.DEBUG)
+        self.events = events
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if record.levelno >= logging.WARNING or message.startswith(self.KEPT):
+            self.events.write("note", detail={"sdkLog": message, "logger": record.name, "level": record.levelname})
+
+
+def one_line(error: BaseException) -> str:
+    """The failure as one stderr line (the lab quotes a driver's last stderr line); pydantic's own text spans many."""
+    if isinstance(error, ValidationError):
+        fields = ", ".join(f"{'.'.join(map(str, e['loc'])) or '(root)'}: {e['msg']}" for e in error.errors())
+        return f"{error.error_count()} validation errors for {error.title}: {fields}"
+    return " ".join(str(error).split())
