@@ -60,7 +60,6 @@ public final class Main {
       if (v.intValue() < min || v.intValue() > max) throw bad(k, v.intValue() + " is out of range " + min + ".." + max); else return v.intValue();
     }
   }
-
   static Answer answer(JsonNode e, String at) {
     Fields f = Fields.of(e, at, Set.of("action", "content"), Set.of("action"));
     String action = f.oneOf("action", Set.of("accept", "decline", "cancel"), "accept, decline or cancel");
@@ -276,6 +275,7 @@ public final class Main {
   /** One line on stderr and exit 2: bad arguments, a bad plan, an events file that cannot be written. */
   static void refuse(String line) { System.err.println("java driver: " + line); System.exit(2); }
   public static void main(String[] args) {
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"); // the SDK's warnings, on stderr
     Map<String, String> given = new HashMap<>();
     for (int i = 0; i + 1 < args.length; i += 2) given.put(args[i], args[i + 1]);
     if (args.length != 4 || !given.keySet().equals(Set.of("--plan", "--events"))) refuse("usage: --plan PLAN.json --events EVENTS.jsonl");
