@@ -200,14 +200,14 @@ public final class Main {
       // no behaviour for this call: the answer of a client that cannot elicit (as client.py)
       Mono<Answer> steps = b == null ? Mono.error(new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(-32600, "Elicitation not supported", null))) : behave(b);
       return steps.map(a -> new ElicitResult(ElicitResult.Action.valueOf(a.action().toUpperCase(Locale.ROOT)), a.content()))
-        .doOnNext(r -> events.write("callback.left", id, "elicitation/create", with(where, "action", r.action().name().toLowerCase(Locale.ROOT)))).doOnError(e -> events.write("callback.left", id, "elicitation/create", with(where, "error", e.getClass().getSimpleName() + ": " + e.getMessage())))
+        .doOnNext(r -> events.write("callback.left", id, "elicitation/create", with(where, "action", r.action().name().toLowerCase(Locale.ROOT))))
+        .doOnError(e -> events.write("callback.left", id, "elicitation/create", with(where, "error", e.getClass().getSimpleName() + ": " + e.getMessage())))
         .doOnCancel(() -> {
           // a cancelled subscription is the only abort a Reactor handler can see; the session never cancels one
           if (b != null && b.watchAbort()) events.write("callback.aborted", id, "elicitation/create", with(where, "reason", "its subscription was cancelled"));
           events.write("callback.left", id, "elicitation/create", with(where, "error", "cancelled"));
         }).doFinally(s -> done.complete(null));
     }
-
     Mono<Answer> behave(Behaviour b) {
       Answer otherwise = b.otherwise() != null ? b.otherwise() : new Answer("cancel", null);
       Mono<Set<String>> known = Mono.fromSupplier(() -> listed);
