@@ -1,7 +1,8 @@
-// The JVM peers (lab/peers/jvm/): a missing build is one line in `unavailable()`; and ONE real
+// The JVM peers (lab/peers/jvm/): a missing build is one line in `unavailable()`; ONE real
 // kotlin-0.14 run (nested, against ts1, over stdio), shared by the tests here: the Kotlin SDK
 // 0.14.0 deadlocks on the nested request inside its elicitation handler until the driver's own
-// backstop ends the wait, and the expectation rejects that run's evidence when it is corrupted.
+// backstop ends the wait; and ONE real java run (the same case): the Java SDK 2.0.1 reads the
+// nested reply while its async handler waits. Each expectation rejects its run's evidence corrupted.
 import "./support/child-pids.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -9,7 +10,7 @@ import { expectationFor } from "../lab/check/expectations.js";
 import { resultsOf, verify } from "../lab/check/verify.js";
 import { buildProblem } from "../lab/peers/cached-build.js";
 import { JVM_BUILD } from "../lab/peers/jvm/build.js";
-import { KOTLIN_014_CLIENT, KOTLIN_CLIENT } from "../lab/peers/jvm/index.js";
+import { JAVA_CLIENT, KOTLIN_014_CLIENT, KOTLIN_CLIENT } from "../lab/peers/jvm/index.js";
 import { TS1_SERVER } from "../lab/peers/ts1/index.js";
 import { readVersions } from "../lab/peers/versions.js";
 import { runCase, type RunRecord } from "../lab/session/pipeline.js";
@@ -18,8 +19,11 @@ import { copy } from "./support/runs.js";
 
 const missing = KOTLIN_014_CLIENT.unavailable();
 let shared: Promise<RunRecord> | undefined;
-const run = () =>
-  (shared ??= runCase(findScenario("nested")!, "sdk", { client: KOTLIN_014_CLIENT, server: TS1_SERVER, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions()).then((r) => r.runs[0]!));
+let sharedJava: Promise<RunRecord> | undefined;
+const nested = (client: typeof KOTLIN_CLIENT) =>
+  runCase(findScenario("nested")!, "sdk", { client, server: TS1_SERVER, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions()).then((r) => r.runs[0]!);
+const run = () => (shared ??= nested(KOTLIN_014_CLIENT));
+const javaRun = () => (sharedJava ??= run().then(() => nested(JAVA_CLIENT))); // one JVM at a time on a small machine
 const failures = (r: RunRecord) => r.verdicts.filter((v) => !v.ok).map((v) => `${v.check}: ${v.details.join("; ")}`);
 
 test("a JVM build whose jar is missing makes its peers unavailable, in one line naming the fix", () => {
@@ -63,6 +67,37 @@ test("kotlin-0.14: the expectation rejects the real run with the nested request 
   const nested = early.find((e) => e.kind === "nested.failed")!;
   [left.seq, nested.seq] = [nested.seq, left.seq];
   assert.ok(failed(early).some((c) => c.startsWith("order: the callback gives up only after the nested request failed")), "a callback that left before its nested request failed was accepted");
+});
+
+test("java can run here (npm run setup built it)", () => {
+  const why = JAVA_CLIENT.unavailable();
+  assert.is(why, undefined, why);
+  javaRun().catch(() => undefined); // reported by the tests that read it
+});
+
+test("java -> ts1 (nested): passes expected/nested.sdk.java.json; the nested tools/list completes inside the callback", async () => {
+  const r = await javaRun();
+  assert.equal(failures(r), []);
+  assert.is(r.fault, undefined);
+  assert.equal(resultsOf(r.events), { first: { status: "calculated", computed: true, value: 21 }, recovery: { status: "calculated", computed: true, value: 21 } });
+  assert.ok(r.events.some((e) => e.kind === "nested.ok"), "the nested request returned");
+  assert.not.ok(r.events.some((e) => e.kind === "nested.failed"));
+  // the client sends no notifications/cancelled at all: mcp-core 2.0.1 has no such method
+  assert.not.ok(r.wire.some((f) => f.label.method === "notifications/cancelled"));
+});
+
+test("java: the expectation rejects the real run with the nested request failed, or the callback answering before it returned", async () => {
+  const r = await javaRun();
+  const { expectation } = expectationFor("nested", "sdk", { client: "java", server: "ts1" })!;
+  const failed = (events: typeof r.events) => verify({ events, wire: r.wire, transport: "stdio" }, expectation).filter((v) => !v.ok).map((v) => v.check);
+  assert.equal(failed(r.events), [], "the real run itself must pass");
+  const timedOut = copy(r.events).map((e) => (e.kind === "nested.ok" ? { ...e, kind: "nested.failed" as const, detail: { code: null, message: "Did not observe any item", type: "TimeoutException" } } : e));
+  assert.ok(failed(timedOut).includes("nested requests"), "a nested request that failed was accepted");
+  const early = copy(r.events);
+  const left = early.find((e) => e.kind === "callback.left" && e.detail?.call === "first")!;
+  const ok = early.find((e) => e.kind === "nested.ok")!;
+  [left.seq, ok.seq] = [ok.seq, left.seq];
+  assert.ok(failed(early).some((c) => c.startsWith("order: the nested request returns inside the callback")), "a callback that answered before its nested request returned was accepted");
 });
 
 test.run();

@@ -37,6 +37,8 @@ export const PROBE_TABLE: { client: string; loop: DispatchModel; verdict: LoopVe
   { client: "rmcp", loop: "sdk", verdict: "concurrent" },
   { client: "kotlin-0.14", loop: "sdk", verdict: "serial" },
   { client: "kotlin", loop: "sdk", verdict: "concurrent" },
+  // McpClientSession subscribes to each request's handler and reads on (McpClientSession.java:152-174)
+  { client: "java", loop: "sdk", verdict: "concurrent" },
 ];
 
 /** The probe run every client peer gets: the loop probe, the fan-out probe, then a calculate. */

@@ -1,5 +1,5 @@
 // The JVM client peers: the MCP Kotlin SDK 0.14.0, and 0.15.0 (the first release with concurrent
-// dispatch, kotlin-sdk PR #884), each a driver program in its own process
+// dispatch, kotlin-sdk PR #884), and the MCP Java SDK 2.0.1, each a driver program in its own process
 // (lab/peers/jvm/), built by one Maven build into build/jvm/ (build.ts). Each speaks MCP on its own
 // stdin/stdout; the lab records the wire on its side of the pipe.
 import { buildProblem } from "../cached-build.js";
@@ -36,4 +36,11 @@ export const KOTLIN_CLIENT = jvmClient(
   "kotlin-0.15",
   "io.modelcontextprotocol:kotlin-sdk-client 0.15.0",
   "the Kotlin SDK 0.15.0 coroutine Client as shipped: the first release whose Protocol launches each inbound handler after initialization (kotlin-sdk PR #884)",
+);
+
+export const JAVA_CLIENT = jvmClient(
+  "java",
+  "java",
+  "io.modelcontextprotocol.sdk:mcp 2.0.1",
+  "the Java SDK 2.0.1 McpAsyncClient as shipped: its McpClientSession subscribes to each inbound request's handler and returns to reading (McpClientSession.java:152-174), so an async handler's nested request is read while it waits; it sends and handles no notifications/cancelled",
 );

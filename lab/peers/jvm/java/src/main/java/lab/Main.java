@@ -1,0 +1,299 @@
+// Client peer driver `java` (the MCP Java SDK's McpAsyncClient) speaking MCP over its own stdin/stdout.
+// It executes a SessionPlan (lab/plan/behaviour.ts) and writes DriverEvent lines (lab/plan/driver-events.ts).
+// CLI: java -jar java.jar --plan PLAN.json --events EVENTS.jsonl. Public API only: McpClient.async, the
+// McpClientTransport interface, McpSchema records, McpError; Reactor is the API those methods return.
+package lab;
+
+import io.modelcontextprotocol.client.*;
+import io.modelcontextprotocol.json.*;
+import io.modelcontextprotocol.spec.*;
+import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
+import java.io.*;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.*;
+import java.time.Duration;
+import java.util.*;
+import java.util.concurrent.*;
+import java.util.concurrent.atomic.*;
+import java.util.function.Function;
+import reactor.core.*;
+import reactor.core.publisher.*;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+public final class Main {
+  static final int CLOSE_WAIT_MS = 500, BACKSTOP_MS = 1_000;
+  static final String GIVE_UP_REASON = "the client gave up on the call while its form was open"; // lab/peers/perform.ts's words
+  static final Set<String> KINDS = Set.of("call.started", "callback.entered", "callback.left", "callback.aborted", "nested.sent",
+      "nested.ok", "nested.failed", "tool.result", "protocol.negotiated", "round.input_required", "round.answered", "note");
+  static final JsonMapper JSON = JsonMapper.builder().build();
+
+  // ---- the plan, parsed strictly (the twin of lab/peers/jvm/kotlin/Plan.kt) ----
+  record Answer(String action, Map<String, Object> content) {}
+  record Nested(String method, int timeoutMs) {}
+  record Behaviour(int delayMs, Nested nested, String needTool, Answer answer, Answer otherwise, boolean watchAbort) {}
+  record Call(String label, String tool, Map<String, Object> args, Behaviour callback, Integer giveUpAfterMs, boolean awaitCallbacks) {}
+  record Plan(String scenario, Map<String, Object> capabilities, boolean listToolsFirst, List<Call> calls, int callTimeoutMs) {}
+  static final class BadPlan extends RuntimeException { BadPlan(String m) { super(m); } }
+  /** One object's fields: unknown or missing ones refuse the plan with their path. */
+  record Fields(JsonNode o, String at) {
+    static Fields of(JsonNode o, String at, Set<String> allowed, Set<String> required) {
+      if (o == null || !o.isObject()) throw new BadPlan(at + ": expected an object");
+      for (String k : o.propertyNames()) if (!allowed.contains(k)) throw new BadPlan(at + "." + k + ": unknown field");
+      for (String k : required) if (!o.has(k)) throw new BadPlan(at + "." + k + ": required");
+      return new Fields(o, at);
+    }
+    boolean has(String k) { return o.has(k); }
+    String oneOf(String k, Set<String> allowed, String words) { String v = str(k, 0); if (allowed.contains(v)) return v; else throw bad(k, "expected " + words); }
+    BadPlan bad(String k, String why) { return new BadPlan(at + "." + k + ": " + why); }
+    @SuppressWarnings("unchecked") Map<String, Object> obj(String k) {
+      if (o.get(k).isObject()) return JSON.convertValue(o.get(k), LinkedHashMap.class); else throw bad(k, "expected an object");
+    }
+    String str(String k, int min) {
+      if (o.get(k).isString() && o.get(k).stringValue().length() >= min) return o.get(k).stringValue();
+      throw bad(k, "expected a string" + (min > 0 ? " of at least " + min + " character" : ""));
+    }
+    boolean bool(String k) { if (o.get(k).isBoolean()) return o.get(k).booleanValue(); else throw bad(k, "expected a boolean"); }
+    int integer(String k, int min, int max) {
+      JsonNode v = o.get(k);
+      if (!v.isIntegralNumber() || !v.canConvertToInt()) throw bad(k, "expected an integer");
+      if (v.intValue() < min || v.intValue() > max) throw bad(k, v.intValue() + " is out of range " + min + ".." + max); else return v.intValue();
+    }
+  }
+  static Answer answer(JsonNode e, String at) {
+    Fields f = Fields.of(e, at, Set.of("action", "content"), Set.of("action"));
+    String action = f.oneOf("action", Set.of("accept", "decline", "cancel"), "accept, decline or cancel");
+    // content with decline/cancel is kept: ElicitResult's constructor checks only the action (McpSchema.java:5025-5027)
+    return new Answer(action, f.has("content") ? f.obj("content") : null);
+  }
+  static Behaviour behaviour(JsonNode e, String at) {
+    Fields f = Fields.of(e, at, Set.of("delayMs", "nested", "needTool", "answer", "otherwise", "watchAbort"), Set.of("answer"));
+    Nested nested = null;
+    if (f.has("nested")) {
+      Fields n = Fields.of(e.get("nested"), at + ".nested", Set.of("method", "timeoutMs"), Set.of("method", "timeoutMs"));
+      nested = new Nested(n.oneOf("method", Set.of("tools/list", "ping"), "tools/list or ping"), n.integer("timeoutMs", 1, 60_000));
+    }
+    return new Behaviour(f.has("delayMs") ? f.integer("delayMs", 0, 10_000) : 0, nested, f.has("needTool") ? f.str("needTool", 0) : null,
+        answer(e.get("answer"), at + ".answer"), f.has("otherwise") ? answer(e.get("otherwise"), at + ".otherwise") : null,
+        f.has("watchAbort") && f.bool("watchAbort"));
+  }
+  static Plan parsePlan(String text) {
+    JsonNode root;
+    try { root = JSON.readTree(text); } catch (RuntimeException e) { throw new BadPlan("not JSON: " + String.valueOf(e.getMessage()).lines().findFirst().orElse("")); }
+    Set<String> top = Set.of("scenario", "capabilities", "listToolsFirst", "calls", "callTimeoutMs");
+    Fields f = Fields.of(root, "$", top, top);
+    if (!root.get("calls").isArray()) throw new BadPlan("$.calls: expected an array");
+    List<Call> calls = new ArrayList<>();
+    for (int i = 0; i < root.get("calls").size(); i++) {
+      JsonNode c = root.get("calls").get(i); String at = "$.calls[" + i + "]";
+      Fields g = Fields.of(c, at, Set.of("label", "tool", "args", "callback", "giveUpAfterMs", "awaitCallbacks"), Set.of("label"));
+      calls.add(new Call(g.str("label", 1), g.has("tool") ? g.str("tool", 0) : "calculate", g.has("args") ? g.obj("args") : Map.of(),
+          g.has("callback") ? behaviour(c.get("callback"), at + ".callback") : null, g.has("giveUpAfterMs") ? g.integer("giveUpAfterMs", 1, 60_000) : null,
+          g.has("awaitCallbacks") && g.bool("awaitCallbacks")));
+    }
+    if (calls.isEmpty()) throw new BadPlan("$.calls: expected at least one call");
+    return new Plan(f.str("scenario", 1), f.obj("capabilities"), f.bool("listToolsFirst"), calls, f.integer("callTimeoutMs", 1, Integer.MAX_VALUE));
+  }
+
+  /** The one writer of driver events. t_ns: System.nanoTime(), CLOCK_MONOTONIC in OpenJDK on Linux (the lab's clock). */
+  static final class Events {
+    private final PrintWriter out; // autoflush: each line is whole when the lab reads it
+    Events(String path) throws IOException { out = new PrintWriter(Files.newBufferedWriter(Path.of(path), StandardCharsets.UTF_8), true); }
+    synchronized void write(String kind, Object id, String method, Map<String, Object> detail) {
+      if (!KINDS.contains(kind)) throw new IllegalArgumentException("not a driver event kind: " + kind);
+      Map<String, Object> line = map("t_ns", System.nanoTime(), "kind", kind);
+      if (id != null) line.put("id", id);
+      if (method != null) line.put("method", method);
+      if (detail != null) line.put("detail", detail);
+      out.println(JSON.writeValueAsString(line));
+    }
+    synchronized void close() { out.close(); }
+  }
+  static Map<String, Object> map(Object... kv) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (int i = 0; i < kv.length; i += 2) m.put((String) kv[i], kv[i + 1]);
+    return m;
+  }
+  static Map<String, Object> with(Map<String, Object> m, String k, Object v) { Map<String, Object> c = new LinkedHashMap<>(m); c.put(k, v); return c; }
+  static Set<String> names(List<McpSchema.Tool> tools) { Set<String> s = new HashSet<>(); tools.forEach(t -> s.add(t.name())); return s; }
+  static Duration backstop(int ms) { return Duration.ofMillis(ms + BACKSTOP_MS); }
+
+  /** The driver's classification of an SDK error: McpError carries the JSON-RPC error (McpError.java:32-41). */
+  static Map<String, Object> errorDetail(Throwable t) {
+    Throwable e = Exceptions.unwrap(t);
+    Integer code = e instanceof McpError m && m.getJsonRpcError() != null ? m.getJsonRpcError().code() : null;
+    return map("code", code, "message", String.valueOf(e.getMessage()), "type", e.getClass().getSimpleName());
+  }
+  /** The SDK's McpClientTransport over this process's own stdin/stdout: StdioClientTransport always starts a
+   *  server process (StdioClientTransport.java:135-170, ProcessBuilder :146), so this is its reading and writing
+   *  without one: a reader thread emits each line into a unicast sink whose flatMap hands it to the session
+   *  (as StdioClientTransport.java:245-251, 278-298). It notes each elicitation/create's id: the SDK hands
+   *  the callback only the request's params. */
+  static final class OwnStdio implements McpClientTransport {
+    final McpJsonMapper mapper = McpJsonDefaults.getMapper();
+    final Sinks.Many<McpSchema.JSONRPCMessage> inbound = Sinks.many().unicast().onBackpressureBuffer();
+    final AtomicReference<Object> lastElicit = new AtomicReference<>();
+    final OutputStream out = new FileOutputStream(FileDescriptor.out);
+    volatile boolean closing;
+    @Override public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+      return Mono.fromRunnable(() -> {
+        inbound.asFlux().flatMap(m -> Mono.just(m).transform(handler)).subscribe();
+        Thread reader = new Thread(this::read, "stdin-reader");
+        reader.setDaemon(true); // a blocking read of stdin must not keep the process alive
+        reader.start();
+      });
+    }
+    private void read() {
+      try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+        for (String line; !closing && (line = in.readLine()) != null; ) {
+          McpSchema.JSONRPCMessage m = McpSchema.deserializeJsonRpcMessage(mapper, line);
+          if (m instanceof McpSchema.JSONRPCRequest r && McpSchema.METHOD_ELICITATION_CREATE.equals(r.method())) lastElicit.set(r.id());
+          inbound.tryEmitNext(m);
+        }
+      } catch (IOException | RuntimeException e) {
+        if (!closing) System.err.println("java driver: stdin: " + e);
+      } finally {
+        inbound.tryEmitComplete();
+      }
+    }
+    @Override public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+      return Mono.fromCallable(() -> (mapper.writeValueAsString(message) + "\n").getBytes(StandardCharsets.UTF_8))
+          .doOnNext(line -> { synchronized (out) { try { out.write(line); out.flush(); } catch (IOException e) { throw new UncheckedIOException(e); } } }).then();
+    }
+    @Override public Mono<Void> closeGracefully() {
+      // the server sees EOF; the reader stays in its blocking read until the lab closes our stdin
+      return Mono.fromRunnable(() -> { closing = true; synchronized (out) { try { out.close(); } catch (IOException ignored) { } } });
+    }
+    @Override public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) { return mapper.convertValue(data, typeRef); }
+  }
+
+  // ---- the session ----
+  static final class Driver {
+    final Plan plan; final Events events;
+    final OwnStdio transport = new OwnStdio();
+    final McpAsyncClient client;
+    final AtomicInteger callbacks = new AtomicInteger();
+    final Map<String, Set<CompletableFuture<Void>>> running = new ConcurrentHashMap<>();
+    volatile String label = "";
+    volatile Set<String> listed = Set.of();
+    volatile CompletableFuture<Void> formOpened;
+    Driver(Plan plan, Events events) {
+      this.plan = plan; this.events = events;
+      McpSchema.ClientCapabilities caps = transport.mapper.convertValue(plan.capabilities(), McpSchema.ClientCapabilities.class);
+      // requestTimeout is the SDK's one limit, per client, on every request it sends (McpClientSession.java:267)
+      var spec = McpClient.async(transport).clientInfo(new McpSchema.Implementation("reentrancy-lab-client-java", "0.1.0")).capabilities(caps)
+          .requestTimeout(Duration.ofMillis(plan.callTimeoutMs())).initializationTimeout(Duration.ofMillis(plan.callTimeoutMs()));
+      // a form handler is required once elicitation is declared, and only then registered (McpAsyncClient.java:238-255)
+      if (caps.elicitation() != null) spec = spec.elicitation(this::elicitation);
+      client = spec.build();
+    }
+    /** The elicitation callback: an async handler, so nothing here blocks the thread that reads stdin. */
+    Mono<ElicitResult> elicitation(McpSchema.ElicitFormRequest request) {
+      int n = callbacks.incrementAndGet(); String call = label;
+      Object id = transport.lastElicit.get(); // the handler is applied on the reading thread, right after the note
+      Map<String, Object> where = map("n", n, "call", call);
+      events.write("callback.entered", id, "elicitation/create", where);
+      Optional.ofNullable(formOpened).ifPresent(f -> f.complete(null));
+      CompletableFuture<Void> done = new CompletableFuture<>();
+      running.computeIfAbsent(call, k -> ConcurrentHashMap.newKeySet()).add(done);
+      Behaviour b = plan.calls().stream().filter(c -> c.label().equals(call)).findFirst().map(Call::callback).orElse(null);
+      // no behaviour for this call: the answer of a client that cannot elicit (as client.py)
+      Mono<Answer> steps = b == null ? Mono.error(new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(-32600, "Elicitation not supported", null))) : behave(b);
+      return steps.map(a -> new ElicitResult(ElicitResult.Action.valueOf(a.action().toUpperCase(Locale.ROOT)), a.content()))
+        .doOnNext(r -> events.write("callback.left", id, "elicitation/create", with(where, "action", r.action().name().toLowerCase(Locale.ROOT))))
+        .doOnError(e -> events.write("callback.left", id, "elicitation/create", with(where, "error", e.getClass().getSimpleName() + ": " + e.getMessage())))
+        .doOnCancel(() -> {
+          // a cancelled subscription is the only abort a Reactor handler can see; the session never cancels one
+          if (b != null && b.watchAbort()) events.write("callback.aborted", id, "elicitation/create", with(where, "reason", "its subscription was cancelled"));
+          events.write("callback.left", id, "elicitation/create", with(where, "error", "cancelled"));
+        }).doFinally(s -> done.complete(null));
+    }
+    Mono<Answer> behave(Behaviour b) {
+      Answer otherwise = b.otherwise() != null ? b.otherwise() : new Answer("cancel", null);
+      Mono<Set<String>> known = Mono.fromSupplier(() -> listed);
+      Mono<Void> think = b.delayMs() > 0 ? Mono.delay(Duration.ofMillis(b.delayMs())).then() : Mono.empty(); // the plan's think time
+      Nested nested = b.nested();
+      Mono<Optional<Set<String>>> asked = nested == null ? known.map(Optional::of) : Mono.defer(() -> {
+        events.write("nested.sent", null, nested.method(), null);
+        // the SDK bounds a request only by the client's requestTimeout; this one's own limit is the same
+        // Reactor operator the session applies (McpClientSession.java:267), on the Mono the SDK returns
+        Mono<Set<String>> sent = nested.method().equals("tools/list") ? client.listTools().map(r -> names(r.tools())) : client.ping().then(known);
+        return sent.timeout(Duration.ofMillis(nested.timeoutMs()))
+            .map(s -> { events.write("nested.ok", null, nested.method(), null); return Optional.of(s); })
+            .onErrorResume(e -> { events.write("nested.failed", null, nested.method(), errorDetail(e)); return Mono.just(Optional.<Set<String>>empty()); });
+      });
+      return think.then(asked).map(o -> o.isEmpty() || (b.needTool() != null && !o.get().contains(b.needTool())) ? otherwise : b.answer());
+    }
+
+    /** One tools/call as tool.result records it. giveUpAfterMs, counted from the call's first form opening:
+     *  dispose the subscription to callTool's Mono, the only way to give up the SDK's API leaves. */
+    Map<String, Object> callTool(Call call) throws InterruptedException, ExecutionException {
+      CompletableFuture<Void> opened = formOpened = new CompletableFuture<>();
+      CompletableFuture<Map<String, Object>> outcome = new CompletableFuture<>();
+      Disposable sent = client.callTool(new McpSchema.CallToolRequest(call.tool(), call.args(), null)).subscribe(
+          r -> outcome.complete(map("result", r.structuredContent(), "isError", Boolean.TRUE.equals(r.isError()))),
+          e -> outcome.complete(map("error", map("code", errorDetail(e).get("code"), "message", oneLine(e)))));
+      Disposable timer = call.giveUpAfterMs() == null ? null : Mono.fromFuture(opened).then(Mono.delay(Duration.ofMillis(call.giveUpAfterMs()))).subscribe(x -> {
+        sent.dispose(); // what the SDK does on that cancel is its own: McpClientSession.java:258-267 registers no onCancel
+        outcome.complete(map("error", map("code", null, "message", "CancellationException: " + GIVE_UP_REASON + " (its subscription was disposed)")));
+      });
+      try {
+        return outcome.get(plan.callTimeoutMs() + BACKSTOP_MS, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        sent.dispose();
+        return map("error", map("code", null, "message", "TimeoutException: the driver's backstop ended the wait"));
+      } finally {
+        if (timer != null) timer.dispose();
+        formOpened = null;
+      }
+    }
+
+    void run() throws Exception {
+      McpSchema.InitializeResult init = client.initialize().block(backstop(plan.callTimeoutMs()));
+      events.write("note", null, null, map("server", init.serverInfo() != null ? init.serverInfo().name() : "?"));
+      if (plan.listToolsFirst()) listed = names(client.listTools().block(backstop(plan.callTimeoutMs())).tools());
+      for (Call call : plan.calls()) {
+        label = call.label();
+        events.write("call.started", null, null, map("call", call.label()));
+        Map<String, Object> detail = map("call", call.label());
+        detail.putAll(callTool(call));
+        events.write("tool.result", null, null, detail);
+        // a call that gave up may leave its form open: the next call waits for it (bounded)
+        if (call.awaitCallbacks()) CompletableFuture.allOf(running.getOrDefault(call.label(), Set.of()).toArray(CompletableFuture[]::new)).get(plan.callTimeoutMs(), TimeUnit.MILLISECONDS);
+      }
+      // closeGracefully: the session dismisses what is pending, then the transport closes stdout (EOF for the server)
+      boolean closed = true;
+      try { client.closeGracefully().block(Duration.ofMillis(CLOSE_WAIT_MS)); } catch (RuntimeException e) { closed = false; }
+      events.write("note", null, null, map("sessionClosed", closed));
+    }
+  }
+
+  static String oneLine(Throwable t) {
+    Throwable e = Exceptions.unwrap(t);
+    return (e.getClass().getSimpleName() + ": " + (e.getMessage() == null ? "" : e.getMessage())).replaceAll("\\s+", " ").trim();
+  }
+  /** One line on stderr and exit 2: bad arguments, a bad plan, an events file that cannot be written. */
+  static void refuse(String line) { System.err.println("java driver: " + line); System.exit(2); }
+  public static void main(String[] args) {
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"); // the SDK's warnings, on stderr
+    Map<String, String> given = new HashMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) given.put(args[i], args[i + 1]);
+    if (args.length != 4 || !given.keySet().equals(Set.of("--plan", "--events"))) refuse("usage: --plan PLAN.json --events EVENTS.jsonl");
+    Plan plan = null; Events events = null;
+    try { plan = parsePlan(Files.readString(Path.of(given.get("--plan")))); } catch (IOException | RuntimeException e) {
+      refuse("bad plan " + given.get("--plan") + ": " + (e instanceof BadPlan ? e.getMessage() : oneLine(e)));
+    }
+    try { events = new Events(given.get("--events")); } catch (IOException e) { refuse("cannot write " + given.get("--events") + ": " + oneLine(e)); }
+    int code = 0;
+    try {
+      new Driver(plan, events).run();
+    } catch (Throwable e) {
+      events.write("note", null, null, map("sessionError", errorDetail(e)));
+      System.err.println("java driver: session failed: " + oneLine(e));
+      code = 1;
+    } finally {
+      events.close();
+    }
+    System.exit(code); // Reactor's schedulers may hold threads: leave once the session is done
+  }
+}
