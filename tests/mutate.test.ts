@@ -9,10 +9,13 @@ import { mutateStore } from "../lab/cli/mutate.js";
 import { runMain } from "./support/cli.js";
 
 const out = mkdtempSync(join(tmpdir(), "lab-mutate-"));
-const stored = runMain(["nested", "--client", "py1", "--server", "ts1", "--transport", "stdio", "--repeat", "1", "--out", out]);
+// started inside the first test, never at import: runMain captures the console of this process,
+// and uvu imports every file of its group before the tests of the first one run
+let running: ReturnType<typeof runMain> | undefined;
+const stored = () => (running ??= runMain(["nested", "--client", "py1", "--server", "ts1", "--transport", "stdio", "--repeat", "1", "--out", out]));
 
 test("a real py1 run's expected file: every value matters against the stored evidence", async () => {
-  const run = await stored;
+  const run = await stored();
   assert.is(run.code, 0, run.stderr);
   const results = mutateStore(out);
   const mine = results.find((r) => r.file.endsWith("expected/nested.sdk.py1.ts1.json"));
@@ -26,7 +29,7 @@ test("a real py1 run's expected file: every value matters against the stored evi
 });
 
 test("evidence that no longer holds (the nested reply cut from the wire) is named, and mutate exits 1", async () => {
-  await stored;
+  await stored();
   const dir = join(out, "latest");
   const name = readdirSync(dir).find((f) => f.endsWith(".json") && f.startsWith("nested."))!;
   const report = JSON.parse(readFileSync(join(dir, name), "utf8"));
