@@ -56,6 +56,17 @@ export interface CardDifference {
 export const differenceText = (d: CardDifference): string =>
   d.kind === "cell" ? `${d.row}: expected ${JSON.stringify(d.expected)}, got ${JSON.stringify(d.actual)}` : d.why;
 
+/**
+ * A card that says the session fails to connect: does one of the run's errors carry its phrase
+ * (a phrase of the SDK's own error message, as the hand-written card quotes it)?
+ */
+export function connectDifferences(expected: ExpectedCard, errors: readonly string[]): CardDifference[] {
+  if (expected.connectFails === undefined) return [];
+  if (errors.some((e) => e.includes(expected.connectFails!))) return [];
+  const got = errors.join("; ") || "no error";
+  return [{ kind: "connect", path: "$.connectFails", expected: expected.connectFails, actual: got, why: `expected the session to fail with "${expected.connectFails}", got: ${got}` }];
+}
+
 /** Every cell that differs from the hand-written card, as data. */
 export function cardDifferences(expected: ExpectedCard | undefined, actual: Partial<Record<RowId, CellValue>>): CardDifference[] {
   if (!expected) return [{ kind: "no-card", path: "$", expected: "a hand-written card", actual: null, why: "no expected card written for this pairing" }];

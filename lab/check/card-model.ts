@@ -46,7 +46,8 @@ export function modelDifferences(columns: readonly CardCells[]): ModelDifference
   const out: ModelDifference[] = [];
   for (const model of columns.filter((c) => c.loop === "serial")) {
     const real = columns.find((c) => c.client === REAL_SERIAL_CLIENT && c.loop === "sdk" && c.server === model.server);
-    if (!real) continue;
+    // only within one era: a model that negotiated 2026-07-28 sends no server-to-client request to compare
+    if (!real || model.cells.protocol === undefined || model.cells.protocol.value !== real.cells.protocol?.value) continue;
     for (const { id } of CARD_ROWS) {
       const [m, r] = [model.cells[id], real.cells[id]];
       if (!m || !r || m.value === r.value) continue;

@@ -28,9 +28,11 @@ export function mutated(doc: Json, path: JsonPath): Json {
   // by the original and so, by its nature, invisible to any passing run.
   const key = String(last);
   const parentKey = String(path.at(-2));
-  if (typeof old === "number" && (key === "atLeastCallbacks" || key === "atLeastCallbackSum")) parent[last] = old * 100 + 10;
+  if (typeof old === "number" && (key === "atLeastCallbacks" || key === "atLeastCallbackSum" || (key === "callbacks" && parentKey === "peakAtLeast"))) parent[last] = old * 100 + 10;
   else if (typeof old === "number" && (key === "atMostCallbacks" || key === "atMostMs" || key === "lessThanCallbackSum")) parent[last] = 0;
   else if (typeof old === "number" && key === "nth" && parentKey === "then") parent[last] = old - 1;
+  // "the nth A before B": a later A before B is the stronger claim (every earlier A comes before it too)
+  else if (typeof old === "number" && key === "nth" && parentKey === "first") parent[last] = old * 100 + 10;
   else parent[last] = typeof old === "boolean" ? !old : typeof old === "number" ? old + 1 : typeof old === "string" ? `${old}-changed` : 0;
   return copy;
 }

@@ -5,7 +5,7 @@
 // real run (lab/check/card.ts) and compared with the hand-written card (expected/card/). Writes
 // card.json, card.md and card.svg; exit 0 when every cell is as expected, 1 when one is not.
 import { join } from "node:path";
-import { cardDifferences, cardKey, differenceText, loadExpectedCards, CARD_EXPECTED_DIR, type CardDifference, type ExpectedCard } from "../check/card-expected.js";
+import { cardDifferences, cardKey, connectDifferences, differenceText, loadExpectedCards, CARD_EXPECTED_DIR, type CardDifference, type ExpectedCard } from "../check/card-expected.js";
 import { writeIndexPage } from "./index-page.js";
 import { modelDifferences } from "../check/card-model.js";
 import { openInvocation, writeStoreIndex } from "./store.js";
@@ -111,12 +111,8 @@ async function scoreColumn(column: Column, expected: Map<string, ExpectedCard>, 
   let got: Partial<Record<RowId, CellValue>> = {};
   let differs: CardDifference[];
   if (unavailable) differs = [{ kind: "cannot-run", path: "$", expected: "the pairing runs here", actual: unavailable, why: `cannot run here: ${unavailable}` }];
-  else if (want?.connectFails !== undefined) {
-    // connectFails is a phrase of the SDK's own error message, as the hand-written card quotes it.
-    const failedAsExpected = errors.some((e) => e.includes(want.connectFails!));
-    const got = errors.join("; ") || "no error";
-    differs = failedAsExpected ? [] : [{ kind: "connect", path: "$.connectFails", expected: want.connectFails, actual: got, why: `expected the session to fail with "${want.connectFails}", got: ${got}` }];
-  } else if (errors.length > 0) differs = [{ kind: "failed", path: "$", expected: "a session without errors", actual: errors, why: `the pairing failed: ${errors.join("; ")}` }];
+  else if (want?.connectFails !== undefined) differs = connectDifferences(want, errors);
+  else if (errors.length > 0) differs = [{ kind: "failed", path: "$", expected: "a session without errors", actual: errors, why: `the pairing failed: ${errors.join("; ")}` }];
   else {
     got = cells(runs, column);
     differs = cardDifferences(want, got);

@@ -5,7 +5,7 @@
 // parse error counts as refused). No run is repeated. Exit 0 when no change went unnoticed.
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { basename, isAbsolute, join, relative, sep } from "node:path";
-import { cardDifferences, cardKey, CARD_EXPECTED_DIR, ExpectedCard } from "../check/card-expected.js";
+import { cardDifferences, cardKey, CARD_EXPECTED_DIR, connectDifferences, ExpectedCard } from "../check/card-expected.js";
 import type { CellValue } from "../check/card-cell.js";
 import type { RowId } from "../check/card.js";
 import { ExpectationError, parseExpectation } from "../check/expectations.js";
@@ -95,6 +95,8 @@ interface CardColumnLike {
   key: string;
   cells: Partial<Record<RowId, CellValue>>;
   differs: unknown[];
+  /** the pairing's session errors, which a card's connectFails is checked against */
+  errors?: string[];
 }
 
 /** Each hand-written card against the cells of its stored, passing column. */
@@ -110,7 +112,8 @@ export function mutateCards(columns: CardColumnLike[], cardDir: string): Mutatio
         .filter((path) => {
           try {
             const card = parseExpectation(JSON.stringify(mutated(doc, path)), file, ExpectedCard);
-            return cardKey(card) === c.key && cardDifferences(card, c.cells).length === 0;
+            const found = card.connectFails !== undefined ? connectDifferences(card, c.errors ?? []) : cardDifferences(card, c.cells);
+            return cardKey(card) === c.key && found.length === 0;
           } catch (error) {
             return !(error instanceof ExpectationError);
           }
