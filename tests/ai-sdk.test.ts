@@ -12,6 +12,8 @@ import { AI_SDK_CLIENT } from "../lab/peers/ai-sdk/index.js";
 import { readVersions } from "../lab/peers/versions.js";
 import type { SessionPlan } from "../lab/plan/behaviour.js";
 import { runCase, type RunRecord } from "../lab/session/pipeline.js";
+import { runSession } from "../lab/session/session.js";
+import { openMemoryTransport } from "../lab/transports/memory.js";
 import { findScenario } from "../scenarios/index.js";
 import { copy } from "./support/runs.js";
 
@@ -49,6 +51,20 @@ test("corrupted ai-sdk evidence is rejected: a late nested reply, a different an
   const last = told.wire.find((f) => f.from === "client")!;
   told.wire.push({ ...last, index: told.wire.length, message: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 0 } }, label: { ...last.label, method: "notifications/cancelled", frameType: "notification", id: undefined } });
   assert.ok(failed(told).includes("frames on the wire"), failed(told).join("; "));
+});
+
+test("declared as its type says ({elicitation: {applyDefaults}}), the ts1 server does not read it as form support: no form is sent", async () => {
+  // ClientCapabilities puts applyDefaults under elicitation (dist/index.mjs:28-30, :52-54); SDK 1.32.2
+  // turns only an empty elicitation into {form: {}} (types.js:335-345), so the server sees no form
+  // capability: its calculate tool answers unsupported (lab/peers/ts1/calculate-server.ts), as elicitInput would refuse (server/index.js:351-352).
+  const nested = findScenario("nested")!;
+  const run = await runSession({ ...nested, capabilities: { elicitation: { applyDefaults: true } } }, openMemoryTransport, "memory", { dispatch: "sdk", client: AI_SDK_CLIENT });
+  assert.equal(run.errors, []);
+  const init = run.wire.find((f) => f.label.method === "initialize" && f.from === "client")!.message as unknown as { params: { capabilities: unknown } };
+  assert.equal(init.params.capabilities, { elicitation: { applyDefaults: true } });
+  assert.not.ok(run.wire.some((f) => f.label.method === "elicitation/create"));
+  const statuses = run.events.filter((e) => e.kind === "tool.result").map((e) => (e.detail?.result as { status?: string } | null)?.status);
+  assert.equal(statuses, ["unsupported", "unsupported"]);
 });
 
 const PLAN: SessionPlan = {
