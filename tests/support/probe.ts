@@ -29,6 +29,8 @@ export const PROBE_TABLE: { client: string; loop: DispatchModel; verdict: LoopVe
   { client: "py", loop: "sdk", verdict: "concurrent" },
   { client: "py-inline", loop: "sdk", verdict: "serial" },
   { client: "ts2", loop: "sdk", verdict: "concurrent" },
+  // @ai-sdk/mcp 1.0.102: onmessage starts each inbound request's handler without awaiting it (dist/index.mjs:2320-2323)
+  { client: "ai-sdk", loop: "sdk", verdict: "concurrent" },
   // the real serial client: Python SDK 1.29.0 as shipped (mcp/shared/session.py:376), not a model
   { client: "py1", loop: "sdk", verdict: "serial" },
   // FastMCP 4.0.10 runs its handler on mcp 2.3.0's dispatcher, which spawns each inbound request (jsonrpc_dispatcher.py:623)
