@@ -208,6 +208,9 @@ export async function main(argv: string[] = []): Promise<number> {
     cli.ratio <= 1.3,
   );
   await (await import("./python.js")).benchPython();
+  for (const j of await (await import("./jvm.js")).benchJvm()) {
+    report(`${j.peer} session start (spawn -> initialize), median of 5: ${j.sessionMs} ms vs a bare java -jar of the same jar ${j.bareMs} ms: ${j.ratio}x`, `${j.peer} start`, "<= 1.3x", j.ratio <= 1.3);
+  }
   const card = await (await import("./card.js")).benchCard();
   const s = (ms: number) => `${round(ms / 1000, 1)} s`;
   report(

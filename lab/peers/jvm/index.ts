@@ -7,7 +7,7 @@ import type { ClientPeer } from "../../plan/peer.js";
 import { JVM_BUILD, jvmJar } from "./build.js";
 
 // C1 only and the default class-data sharing: start-up options, nothing the SDK can observe.
-const JVM_FLAGS = ["-XX:TieredStopAtLevel=1", "-Xshare:auto"];
+export const JVM_FLAGS = ["-XX:TieredStopAtLevel=1", "-Xshare:auto"];
 
 function jvmClient(name: string, module: string, sdk: string, meaning: string): ClientPeer {
   return {
