@@ -6,12 +6,25 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { generatedDocs } from "../lab/cli/docs.js";
-import { CARD_EXPECTED_DIR } from "../lab/check/card-expected.js";
+import { CARD_EXPECTED_DIR, cardFromExpected, loadExpectedCards } from "../lab/check/card-expected.js";
+import { CLIENT_PEERS } from "../lab/peers/registry.js";
+import { deadlockingReleases } from "../lab/render/card-summary.js";
 import { PROJECT_ROOT } from "../lab/paths.js";
 
 test("every generated part of the docs is current (npx tsx lab/run.ts docs)", () => {
   const stale = generatedDocs().filter(({ file, text }) => readFileSync(file, "utf8") !== text).map(({ file }) => relative(PROJECT_ROOT, file));
   assert.equal(stale, []);
+});
+
+test("the releases that deadlock as shipped: from the cards, the reconfigured py-inline left out; a card that says otherwise drops one", () => {
+  const cards = loadExpectedCards();
+  const card = cardFromExpected(cards, { clients: CLIENT_PEERS.map((p) => p.name), servers: [] });
+  const shipped = (client: string) => CLIENT_PEERS.find((p) => p.name === client)?.reconfigured === undefined;
+  assert.equal(deadlockingReleases(card, shipped), ["py1", "kotlin-0.14"]);
+  assert.ok(deadlockingReleases(card, () => true).includes("py-inline"), "py-inline deadlocks too, but only as the lab configures it");
+  const col = card.columns.find((c) => c.client === "py1" && c.server === "ts2")!;
+  col.expected = { ...col.expected, nested: "completes" };
+  assert.equal(deadlockingReleases(card, shipped), ["kotlin-0.14"]);
 });
 
 test("a changed expected card makes the README's block and the card page stale", () => {

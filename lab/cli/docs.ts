@@ -32,7 +32,7 @@ export function generatedDocs(cardsDir?: string): { file: string; text: string }
   const readme = readFileSync(README_FILE, "utf8");
   if (!BLOCK.test(readme)) throw new UsageError("README.md has no <!-- card:begin --> ... <!-- card:end --> block");
   return [
-    { file: README_FILE, text: readme.replace(BLOCK, (_all, begin: string, end: string) => `${begin}${renderCardSummary(card, sdk)}\n${end}`) },
+    { file: README_FILE, text: readme.replace(BLOCK, (_all, begin: string, end: string) => `${begin}${renderCardSummary(card, sdk, (client) => CLIENT_PEERS.find((p) => p.name === client)?.reconfigured === undefined)}\n${end}`) },
     { file: CARD_PAGE, text: `${CARD_PAGE_HEAD}\n${renderCardMarkdown(card, { links: false }).trim()}\n` },
   ];
 }

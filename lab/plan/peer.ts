@@ -38,6 +38,8 @@ export interface ClientPeer {
   loops: readonly DispatchModel[];
   /** what the peer is, in one line (says plainly when a loop is a model) */
   meaning: string;
+  /** set when this client is NOT its SDK as shipped: what the lab changed (an option forced) */
+  reconfigured?: string;
   /** the protocol era the client asks for */
   era: "2025-11-25" | "auto" | "2026-07-28";
   /** undefined when it can run here, else why not */

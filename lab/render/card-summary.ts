@@ -15,7 +15,16 @@ function cellText(c: CardData["columns"][number], row: RowId): string {
   return value === undefined ? "-" : String(value);
 }
 
-export function renderCardSummary(card: CardData, clientSdk: (client: string) => string): string {
+/** The clients whose every card says the nested request deadlocks, under their SDK as shipped. */
+export function deadlockingReleases(card: CardData, shipped: (client: string) => boolean): string[] {
+  const clients = [...new Set(card.columns.filter((c) => c.loop === "sdk").map((c) => c.client))];
+  return clients.filter((client) => {
+    const cols = card.columns.filter((c) => c.client === client && c.loop === "sdk" && c.connectFails === undefined);
+    return shipped(client) && cols.length > 0 && cols.every((c) => c.expected.nested === "deadlocks until the limit");
+  });
+}
+
+export function renderCardSummary(card: CardData, clientSdk: (client: string) => string, shipped: (client: string) => boolean = () => true): string {
   const titles = SUMMARY_ROWS.map((id) => CARD_ROWS.find((r) => r.id === id)!.title);
   const out = [`| client | SDK | ${titles.join(" | ")} |`, `|---|---|${titles.map(() => "---").join("|")}|`];
   const keys = [...new Set(card.columns.map((c) => `${c.client}\u0000${c.loop}`))];
@@ -31,5 +40,7 @@ export function renderCardSummary(card: CardData, clientSdk: (client: string) =>
     });
     out.push(`| ${label(first)} | ${clientSdk(first.client)} | ${cells.join(" | ")} |`);
   }
+  const releases = deadlockingReleases(card, shipped).map((c) => `${clientSdk(c)} (\`${c}\`)`);
+  if (releases.length) out.push("", "Official SDK releases whose client, as shipped, deadlocks on a nested request against every server peer:", `${releases.join(", ")}.`);
   return out.join("\n");
 }

@@ -20,6 +20,8 @@ function pythonClient(name: string, flavour: Flavour, meaning: string): ClientPe
     loops: ["sdk"],
     meaning,
     era: flavour === "modern" ? "2026-07-28" : "2025-11-25",
+    // py-inline is 2.3.0 with an option the lab forces: the 1.x ordering, not a shipped default
+    ...(flavour === "inline" && { reconfigured: "its JSONRPCDispatcher built with inline_methods={'elicitation/create'}" }),
     unavailable: venvProblem,
     driver: {
       kind: "process",
