@@ -11,6 +11,8 @@ export interface RunArgs {
   transports: string[];
   repeat: number;
   json: boolean;
+  /** --junit FILE: the checks as JUnit XML, one test case per check */
+  junit: string | undefined;
   /** all: every run's swimlane and checks, not one line per run */
   verbose: boolean;
   onDeadlock: OnDeadlock;
@@ -48,6 +50,7 @@ options:
                                  request the moment the cycle is detected (default wait;
                                  break alone means --dispatch serial; with sdk it is refused)
   --json                         print the reports as JSON instead of swimlanes
+  --junit FILE                   also write every check as JUnit XML (one test case per check)
   --verbose                      all: every run's swimlane and checks (default: one line per run)
   --out DIR                      the store's root (default run-output/): each invocation writes
                                  to DIR/<UTC time>-<command>/, DIR/latest points at the newest,
@@ -98,6 +101,7 @@ export function parseArgs(argv: string[], transportNames: string[]): RunArgs {
     transports: [...transportNames],
     repeat: 2,
     json: false,
+    junit: undefined,
     verbose: false,
     onDeadlock: "wait",
     outDir: undefined,
@@ -153,6 +157,9 @@ export function parseArgs(argv: string[], transportNames: string[]): RunArgs {
         break;
       case "--out":
         args.outDir = valueOf(argv, i++, arg);
+        break;
+      case "--junit":
+        args.junit = valueOf(argv, i++, arg);
         break;
       case "--expected": {
         args.expectedDir = existingFolder(arg, valueOf(argv, i++, arg));

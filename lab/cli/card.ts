@@ -19,7 +19,8 @@ import { type SessionEvidence } from "../plan/session.js";
 import { CLIENT_PEERS, SERVER_PEERS, transportProblem, type Column } from "../peers/registry.js";
 import { TRANSPORTS } from "../transports/index.js";
 import { RUN_OUTPUT_DIR } from "../paths.js";
-import { writeAtomic, writeJsonAtomic } from "./output.js";
+import { ensureNewReportFile, writeAtomic, writeJsonAtomic } from "./output.js";
+import { renderJunit } from "../render/junit.js";
 import { renderCardMarkdown, renderCardSvg, renderCardText, type CardData, type CardColumn } from "../render/card.js";
 import { UsageError } from "./args.js";
 import { findScenario } from "../../scenarios/index.js";
@@ -39,6 +40,8 @@ export interface CardOptions {
   loops?: string[];
   outDir: string;
   expectedDir: string;
+  /** --junit FILE: every cell as a JUnit test case */
+  junit?: string;
 }
 
 export function cardColumns(options: Pick<CardOptions, "clients" | "servers" | "loops">): Column[] {
@@ -148,7 +151,8 @@ export async function main(argv: string[]): Promise<number> {
       if (unknown.length) throw new UsageError(`card: unknown loop model '${unknown.join(", ")}' (sdk, serial)`);
     }    else if (flag === "--out") options.outDir = value();
     else if (flag === "--expected") options.expectedDir = join(value(), "card");
-    else if (flag === "--help" || flag === "-h") return console.log("usage: tsx lab/run.ts card [--client a,b] [--server a,b] [--dispatch sdk|serial] [--out DIR] [--expected DIR]"), 0;
+    else if (flag === "--junit") options.junit = ensureNewReportFile(value(), "--junit");
+    else if (flag === "--help" || flag === "-h") return console.log("usage: tsx lab/run.ts card [--client a,b] [--server a,b] [--dispatch sdk|serial] [--out DIR] [--expected DIR] [--junit FILE]"), 0;
     else throw new UsageError(`card: unknown option ${flag}`);
   }
   // The card's own folder in the store, made before anything runs.
@@ -161,6 +165,18 @@ export async function main(argv: string[]): Promise<number> {
   writeIndexPage(options.outDir);
   writeAtomic(join(options.outDir, "card.md"), renderCardMarkdown(card, { links: true }));
   writeAtomic(join(options.outDir, "card.svg"), renderCardSvg(card));
+  // one test case per pairing and row, and one per pairing for a whole-pairing difference
+  if (options.junit) {
+    const cases = card.columns.flatMap((c) => [
+      ...c.differs.filter((d) => d.row === undefined).map((d) => ({ suite: c.key, name: "the pairing", ok: false, details: [differenceText(d)] })),
+      ...CARD_ROWS.filter((row) => c.cells[row.id] !== undefined || c.expected[row.id] !== undefined).map((row) => {
+        const wrong = c.differs.filter((d) => d.row === row.id);
+        return { suite: c.key, name: row.title, ok: wrong.length === 0, details: wrong.map(differenceText) };
+      }),
+    ]);
+    const model = (card.model ?? []).map((d) => ({ suite: "serial model vs py1", name: d.path, ok: d.state === "named", details: d.state === "named" ? [] : [`model ${d.actual} · py1 ${d.expected}: ${d.why}`] }));
+    writeAtomic(options.junit, renderJunit("lab card", [...cases, ...model]));
+  }
   writeStoreIndex(inv.root);
   console.log(renderCardText(card));
   const bad = card.columns.filter((c) => c.differs.length > 0);

@@ -10,7 +10,8 @@ import { parseArgs, splitEquals, UsageError } from "./args.js";
 import { contractRow } from "../check/contract.js";
 import { runContractScenario } from "../session/contract.js";
 import { selectContractWork } from "./contract-select.js";
-import { defaultOutDir, shown, writeJsonAtomic } from "./output.js";
+import { defaultOutDir, ensureNewReportFile, shown, writeAtomic, writeJsonAtomic } from "./output.js";
+import { junitCases, renderJunit } from "../render/junit.js";
 import { openInvocation, writeStoreIndex } from "./store.js";
 import { writeIndexPage } from "./index-page.js";
 import { DISPATCH_MEANING, type CaseReport } from "../session/pipeline.js";
@@ -62,6 +63,7 @@ export async function main(argv: string[]): Promise<number> {
     throw error instanceof UsageError ? usage(error.message) : error;
   }
   const { work, skipped } = selected;
+  const junit = args.junit === undefined ? undefined : ensureNewReportFile(args.junit, "--junit");
   const inv = openInvocation(args.outDir ?? defaultOutDir(), "contract");
   const outDir = inv.dir;
   const options = { server, transports, repeat: rest.includes("--repeat") ? args.repeat : 1, expectedDir: args.expectedDir };
@@ -82,6 +84,7 @@ export async function main(argv: string[]): Promise<number> {
   const file = join(outDir, serverName === "ts1" ? "contract.json" : `contract.${serverName}.json`);
   // `rows` is the table as printed, so the index page shows it without re-deriving it.
   writeJsonAtomic(file, { command: "contract", server: serverName, serverSdk: server.sdk, dispatch: "sdk", dispatchMeaning: DISPATCH_MEANING.sdk, versions, ok, ...(skipped && { skipped }), cases: reports, rows });
+  if (junit) writeAtomic(junit, renderJunit(`lab contract --server ${serverName}`, junitCases(reports)));
   writeIndexPage(outDir);
   writeStoreIndex(inv.root);
   if (args.json) {

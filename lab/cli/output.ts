@@ -154,6 +154,17 @@ export function ensureWritableFolder(dir: string, flag = "--out"): string {
   return path;
 }
 
+/**
+ * A report file a flag names (--junit FILE, --report FILE): checked before anything runs, in the
+ * same words as --out. It is never written over: an existing file is refused. Returns its path.
+ */
+export function ensureNewReportFile(file: string, flag: string): string {
+  const path = resolve(file);
+  if (existsSync(path)) throw new OutputError(`${flag} ${file}: refused: the file exists, and the lab never writes over an earlier report`);
+  ensureWritableFolder(dirname(path), flag);
+  return path;
+}
+
 /** The store's root when --out is not given: run-output/, also for --expected DIR runs (never DIR). */
 export function defaultOutDir(_expectedDir?: string): string {
   return RUN_OUTPUT_DIR;

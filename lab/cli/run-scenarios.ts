@@ -7,11 +7,12 @@ import { onInterrupt } from "./interrupt.js";
 import { compareModelWithReal, renderModelVerdict, storyFacts, type Comparison, type ModelVerdict } from "../check/model-vs-real.js";
 import { writeIndexPage } from "./index-page.js";
 import { planMatrix } from "./matrix.js";
-import { defaultOutDir, runOutputPath, shown, writeAtomic, writeJsonAtomic } from "./output.js";
+import { defaultOutDir, ensureNewReportFile, runOutputPath, shown, writeAtomic, writeJsonAtomic } from "./output.js";
 import { openInvocation, writeStoreIndex, type Invocation } from "./store.js";
 import { groupNotRun, notRunLines, notRunText } from "./not-run.js";
 import { runCase, type CaseReport } from "../session/pipeline.js";
 import { renderRun, renderSummary, runLine } from "../render/report.js";
+import { junitCases, renderJunit } from "../render/junit.js";
 import { wantsColor } from "../render/swimlane.js";
 import { svgFileName } from "../render/svg.js";
 import { writeRunSvgs } from "./svg-files.js";
@@ -52,7 +53,9 @@ async function runScenarios(args: RunArgs): Promise<number> {
   const lines = notRunLines(groups);
   for (const line of lines) console.error(line);
   const color = !args.json && wantsColor(process.stdout);
-  // A folder of its own in the store, made before any session runs (a bad root is exit 2).
+  // A folder of its own in the store, made before any session runs (a bad root is exit 2), and the
+  // JUnit file checked as well.
+  const junit = args.junit === undefined ? undefined : ensureNewReportFile(args.junit, "--junit");
   const inv = openInvocation(args.outDir ?? defaultOutDir(), args.target);
   const outDir = inv.dir;
   if (groups.length) writeAtomic(join(outDir, "not-run.txt"), notRunText(groups));
@@ -103,6 +106,7 @@ async function runScenarios(args: RunArgs): Promise<number> {
   writeIndexPage(outDir);
   writeStoreIndex(inv.root);
   current = undefined;
+  if (junit) writeAtomic(junit, renderJunit(`lab ${args.target}`, junitCases(reports, models)));
   if (args.json) console.log(JSON.stringify(reports.map((r) => jsonSummary(r, outDir)), null, 2));
   else console.log(`${renderSummary(reports, color, { outDir: shown(outDir), files: [...written].map((f) => shown(f)) }, oneLine)}${models.map((m) => `\n\n${renderModelVerdict(m)}`).join("")}`);
   return reports.every((r) => r.ok) && models.every((m) => m.ok) ? 0 : 1;
