@@ -29,6 +29,7 @@ const COMMANDS: Record<string, Command> = {
   serve: async (argv) => (await import("./cli/serve.js")).main(argv),
   docs: async (argv) => (await import("./cli/docs.js")).main(argv),
   mutate: async (argv) => (await import("./cli/mutate.js")).main(argv),
+  against: async (argv) => (await import("./cli/against.js")).main(argv),
   clean: async (argv) => (await import("./cli/store.js")).cleanMain(argv),
 };
 

@@ -32,6 +32,7 @@ export const USAGE = `usage: tsx lab/run.ts <scenario|all|list> [options]
        tsx lab/run.ts peers                                        every peer, its version, whether it can run here
        tsx lab/run.ts clean --keep N [--out DIR]                   remove all but the N newest invocations from the store
        tsx lab/run.ts mutate DIR                                   every value of every expected file the stored runs used must matter
+       tsx lab/run.ts against --tool NAME -- <your server>          every client peer against your own stdio server: which deadlock
        tsx lab/run.ts serve                                        the server with the probe tools on stdio, for any MCP client
        tsx lab/run.ts bench [--strict]                             benchmarks, each goal met or MISSED
        tsx lab/run.ts soak [--runs N] [--transport ...] [--load K] the matrix N times, optionally under load

@@ -1,0 +1,146 @@
+// tsx lab/run.ts against --tool NAME [--args JSON] [--client a,b] [--out DIR] -- <command...>
+// Brings your own stdio server: every client peer (or those named) connects to a fresh child of
+// <command>, calls the tool once, and when the server asks for input the callback first awaits
+// tools/list on its own session (0.5 s limit), then declines. The lab records the wire between the
+// client and your server and reports, per client, what it saw: did the server ask at all, did the
+// nested request complete or wait out its limit (the deadlock), did the call end and how. These are
+// observations: the lab cannot know your server's intent and never judges its business result.
+import { join } from "node:path";
+import { UsageError, valueOf } from "./args.js";
+import { defaultOutDir, shown, writeJsonAtomic } from "./output.js";
+import { openInvocation, writeStoreIndex } from "./store.js";
+import { CLIENT_PEERS } from "../peers/registry.js";
+import type { ClientPeer, ServerPeer } from "../plan/peer.js";
+import { FORM_CAPABILITY, type Scenario } from "../plan/scenario.js";
+import type { SessionEvidence } from "../plan/session.js";
+import { runSession } from "../session/session.js";
+import { isRequest } from "../history/frames.js";
+import { replyTo } from "../check/verify.js";
+import { openProcessTransport } from "../transports/process.js";
+
+export const AGAINST_USAGE = "usage: tsx lab/run.ts against --tool NAME [--args JSON] [--client a,b] [--out DIR] -- <command that starts your stdio server>";
+export const NESTED_LIMIT_MS = 500;
+const SESSION_BOUND_MS = 30_000;
+
+export interface Observation {
+  client: string;
+  sdk: string;
+  asked: boolean;
+  /** waited out its limit: the reply was on the wire before the callback gave up (the deadlock) */
+  nested: "completed" | "waited out its limit" | "not sent" | "failed";
+  nestedError?: string;
+  call: string;
+  errors: string[];
+}
+
+function parse(argv: string[]): { tool: string; args: Record<string, unknown>; clients?: string[]; outDir?: string; command: string[] } {
+  const dash = argv.indexOf("--");
+  if (dash === -1 || dash === argv.length - 1) throw new UsageError("against: give the command that starts your stdio server after --");
+  const own = argv.slice(0, dash);
+  const out: { tool?: string; args: Record<string, unknown>; clients?: string[]; outDir?: string } = { args: {} };
+  for (let i = 0; i < own.length; i++) {
+    const flag = own[i]!;
+    if (flag === "--tool") out.tool = valueOf(own, i++, flag);
+    else if (flag === "--client") out.clients = valueOf(own, i++, flag).split(",").map((s) => s.trim());
+    else if (flag === "--out") out.outDir = valueOf(own, i++, flag);
+    else if (flag === "--args") {
+      const text = valueOf(own, i++, flag);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new UsageError(`against: --args takes a JSON object (got ${text.slice(0, 80)})`);
+      }
+      if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new UsageError("against: --args takes a JSON object");
+      out.args = parsed as Record<string, unknown>;
+    } else throw new UsageError(`against: unknown option ${flag}`);
+  }
+  if (!out.tool) throw new UsageError("against: name the tool to call with --tool NAME");
+  return { tool: out.tool, args: out.args, ...(out.clients && { clients: out.clients }), ...(out.outDir && { outDir: out.outDir }), command: argv.slice(dash + 1) };
+}
+
+/** Your server as a server peer: a fresh stdio child of your command for every session. */
+const yours = (command: string[]): ServerPeer => ({
+  name: "yours",
+  sdk: "your server",
+  meaning: command.join(" "),
+  unavailable: () => undefined,
+  child: { writesEvents: false, command: () => ({ command: command[0]!, args: command.slice(1) }) },
+});
+
+const scenario = (tool: string, args: Record<string, unknown>): Scenario => ({
+  name: "against",
+  summary: `calls ${tool} once; the callback awaits tools/list on its own session (${NESTED_LIMIT_MS} ms), then declines`,
+  capabilities: FORM_CAPABILITY,
+  listToolsFirst: false,
+  calls: [{ label: "call", tool, args, callback: { nested: { method: "tools/list", timeoutMs: NESTED_LIMIT_MS }, answer: { action: "decline" }, otherwise: { action: "decline" } } }],
+});
+
+/** What one session shows, read from its timeline. */
+export function observe(client: ClientPeer, run: SessionEvidence): Observation {
+  const asked = run.wire.some((f) => f.from === "server" && f.label.method === "elicitation/create");
+  const ok = run.events.some((e) => e.side === "client" && e.kind === "nested.ok");
+  const failed = run.events.find((e) => e.side === "client" && e.kind === "nested.failed");
+  // The deadlock's signature, by order: the nested reply was on the wire before the callback gave up.
+  const elicit = run.wire.find((f) => f.from === "server" && isRequest(f.label) && f.label.method === "elicitation/create");
+  const nestedRequest = run.wire.find((f) => elicit && f.index > elicit.index && f.from === "client" && isRequest(f.label) && f.label.method === "tools/list");
+  const reply = nestedRequest && replyTo(run.wire, nestedRequest);
+  const timedOut = failed !== undefined && reply !== undefined && reply.t < failed.t;
+  const result = run.events.find((e) => e.side === "client" && e.kind === "tool.result");
+  const detail = result?.detail as { isError?: boolean; error?: { code?: unknown; message?: unknown } } | undefined;
+  const call = !result ? "did not end (no result or error reached the client)" : detail?.error ? `ended with error ${String(detail.error.code)}` : `ended with a result${detail?.isError ? " (isError)" : ""}`;
+  return {
+    client: client.name,
+    sdk: client.sdk,
+    asked,
+    nested: !asked ? "not sent" : ok ? "completed" : timedOut ? "waited out its limit" : failed ? "failed" : "not sent",
+    ...(failed && { nestedError: `${String(failed.detail?.code ?? "no code")} ${String(failed.detail?.type ?? "")}`.trim() }),
+    call,
+    errors: run.errors,
+  };
+}
+
+export const observationLine = (o: Observation) =>
+  `${o.client.padEnd(12)} ${!o.asked ? "the server sent no elicitation/create" : `nested tools/list ${o.nested}${o.nestedError ? ` (${o.nestedError})` : ""}`} · the call ${o.call}${o.errors.length ? ` · session: ${o.errors[0]}` : ""}`;
+
+export async function main(argv: string[]): Promise<number> {
+  if (argv.includes("--help") && !argv.includes("--")) return console.log(AGAINST_USAGE), 0;
+  const options = parse(argv);
+  const wanted = options.clients ?? CLIENT_PEERS.map((p) => p.name);
+  const unknown = wanted.filter((n) => !CLIENT_PEERS.some((p) => p.name === n));
+  if (unknown.length) throw new UsageError(`against: unknown client peer ${unknown.join(", ")}; see \`peers\``);
+  // 2026-07-28 clients get no server-to-client request by design: nothing to observe here
+  const clients = CLIENT_PEERS.filter((p) => wanted.includes(p.name) && p.era !== "2026-07-28");
+  for (const p of CLIENT_PEERS.filter((p) => wanted.includes(p.name) && p.era === "2026-07-28")) console.error(`${p.name}: not run (2026-07-28: a server sends no request to the client)`);
+  const inv = openInvocation(options.outDir ?? defaultOutDir(), "against");
+  const server = yours(options.command);
+  const plan = scenario(options.tool, options.args);
+  const observations: Observation[] = [];
+  const runs: SessionEvidence[] = [];
+  for (const client of clients) {
+    const why = client.unavailable();
+    if (why) {
+      console.error(`${client.name}: not run: ${why}`);
+      continue;
+    }
+    const run = await runSession(plan, openProcessTransport, "stdio", { dispatch: "sdk", client, server, boundMs: SESSION_BOUND_MS });
+    const o = observe(client, run);
+    observations.push(o);
+    runs.push(run);
+    console.log(observationLine(o));
+    // written as each session ends: an interrupt keeps what finished
+    writeJsonAtomic(join(inv.dir, "against.json"), { command: options.command, tool: options.tool, args: options.args, observations, runs });
+  }
+  writeStoreIndex(inv.root);
+  const stuck = observations.filter((o) => o.nested === "waited out its limit").map((o) => o.client);
+  const asked = observations.some((o) => o.asked);
+  console.log(
+    !asked
+      ? `against: your server sent no elicitation/create during ${options.tool}: nothing about a callback could be seen`
+      : stuck.length
+        ? `against: deadlocks ${stuck.join(", ")} when their callbacks nest (the nested reply waited for the callback: ${NESTED_LIMIT_MS} ms limit)`
+        : "against: no client deadlocked when its callback nested",
+  );
+  console.log(`evidence in ${shown(inv.dir)}`);
+  return observations.length > 0 && observations.every((o) => o.errors.length === 0) ? 0 : 1;
+}
