@@ -14,7 +14,8 @@ const out = mkdtempSync(join(tmpdir(), "lab-against-"));
 
 test("against --tool calculate -- node build/child-server.cjs: py1 deadlocks, ts1 completes, one line each", async () => {
   await ensureChildBuilt();
-  const r = await runMain(["against", "--tool", "calculate", "--client", "ts1,py1", "--out", out, "--", process.execPath, CHILD_BUNDLE]);
+  const junit = join(out, "against.xml");
+  const r = await runMain(["against", "--tool", "calculate", "--client", "ts1,py1", "--out", out, "--junit", junit, "--", process.execPath, CHILD_BUNDLE]);
   assert.is(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /^ts1 +nested tools\/list completed · the call ended with a result$/m);
   assert.match(r.stdout, /^py1 +nested tools\/list waited out its limit \(408 McpError\) · the call ended with a result$/m);
@@ -22,6 +23,10 @@ test("against --tool calculate -- node build/child-server.cjs: py1 deadlocks, ts
   const stored = JSON.parse(readFileSync(join(out, "latest", "against.json"), "utf8"));
   assert.equal(stored.observations.map((o: { client: string; nested: string }) => [o.client, o.nested]), [["ts1", "completed"], ["py1", "waited out its limit"]]);
   assert.is(stored.runs.length, 2);
+  // for a CI job: py1's case fails, ts1's holds
+  const xml = readFileSync(junit, "utf8");
+  assert.match(xml, /<testcase classname="against calculate" name="ts1: a nested request inside the callback"\/>/);
+  assert.match(xml, /name="py1: a nested request inside the callback">\s*<failure message="py1 nested tools\/list waited out its limit/);
 });
 
 test("a tool that asks for nothing: said in one line; bad usage: exit 2", async () => {

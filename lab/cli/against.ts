@@ -1,4 +1,4 @@
-// tsx lab/run.ts against --tool NAME [--args JSON] [--client a,b] [--out DIR] -- <command...>
+// tsx lab/run.ts against --tool NAME [--args JSON] [--client a,b] [--out DIR] [--junit FILE] -- <command...>
 // Brings your own stdio server: every client peer (or those named) connects to a fresh child of
 // <command>, calls the tool once, and when the server asks for input the callback first awaits
 // tools/list on its own session (0.5 s limit), then declines. The lab records the wire between the
@@ -7,7 +7,8 @@
 // observations: the lab cannot know your server's intent and never judges its business result.
 import { join } from "node:path";
 import { UsageError, valueOf } from "./args.js";
-import { defaultOutDir, shown, writeJsonAtomic } from "./output.js";
+import { defaultOutDir, ensureNewReportFile, shown, writeAtomic, writeJsonAtomic } from "./output.js";
+import { renderJunit } from "../render/junit.js";
 import { openInvocation, writeStoreIndex } from "./store.js";
 import { CLIENT_PEERS } from "../peers/registry.js";
 import type { ClientPeer, ServerPeer } from "../plan/peer.js";
@@ -18,7 +19,7 @@ import { isRequest } from "../history/frames.js";
 import { replyTo } from "../check/verify.js";
 import { openProcessTransport } from "../transports/process.js";
 
-export const AGAINST_USAGE = "usage: tsx lab/run.ts against --tool NAME [--args JSON] [--client a,b] [--out DIR] -- <command that starts your stdio server>";
+export const AGAINST_USAGE = "usage: tsx lab/run.ts against --tool NAME [--args JSON] [--client a,b] [--out DIR] [--junit FILE] -- <command that starts your stdio server>";
 export const NESTED_LIMIT_MS = 500;
 const SESSION_BOUND_MS = 30_000;
 
@@ -33,16 +34,17 @@ export interface Observation {
   errors: string[];
 }
 
-function parse(argv: string[]): { tool: string; args: Record<string, unknown>; clients?: string[]; outDir?: string; command: string[] } {
+function parse(argv: string[]): { tool: string; args: Record<string, unknown>; clients?: string[]; outDir?: string; junit?: string; command: string[] } {
   const dash = argv.indexOf("--");
   if (dash === -1 || dash === argv.length - 1) throw new UsageError("against: give the command that starts your stdio server after --");
   const own = argv.slice(0, dash);
-  const out: { tool?: string; args: Record<string, unknown>; clients?: string[]; outDir?: string } = { args: {} };
+  const out: { tool?: string; args: Record<string, unknown>; clients?: string[]; outDir?: string; junit?: string } = { args: {} };
   for (let i = 0; i < own.length; i++) {
     const flag = own[i]!;
     if (flag === "--tool") out.tool = valueOf(own, i++, flag);
     else if (flag === "--client") out.clients = valueOf(own, i++, flag).split(",").map((s) => s.trim());
     else if (flag === "--out") out.outDir = valueOf(own, i++, flag);
+    else if (flag === "--junit") out.junit = ensureNewReportFile(valueOf(own, i++, flag), "--junit");
     else if (flag === "--args") {
       const text = valueOf(own, i++, flag);
       let parsed: unknown;
@@ -56,7 +58,7 @@ function parse(argv: string[]): { tool: string; args: Record<string, unknown>; c
     } else throw new UsageError(`against: unknown option ${flag}`);
   }
   if (!out.tool) throw new UsageError("against: name the tool to call with --tool NAME");
-  return { tool: out.tool, args: out.args, ...(out.clients && { clients: out.clients }), ...(out.outDir && { outDir: out.outDir }), command: argv.slice(dash + 1) };
+  return { tool: out.tool, args: out.args, ...(out.clients && { clients: out.clients }), ...(out.outDir && { outDir: out.outDir }), ...(out.junit && { junit: out.junit }), command: argv.slice(dash + 1) };
 }
 
 /** Your server as a server peer: a fresh stdio child of your command for every session. */
@@ -132,6 +134,16 @@ export async function main(argv: string[]): Promise<number> {
     writeJsonAtomic(join(inv.dir, "against.json"), { command: options.command, tool: options.tool, args: options.args, observations, runs });
   }
   writeStoreIndex(inv.root);
+  // For a CI job: one case per client, failing where the nested request waited out its limit
+  if (options.junit) {
+    const cases = observations.map((o) => ({
+      suite: `against ${options.tool}`,
+      name: `${o.client}: a nested request inside the callback`,
+      ok: o.nested !== "waited out its limit" && o.errors.length === 0,
+      details: [observationLine(o).replace(/\s+/g, " ")],
+    }));
+    writeAtomic(options.junit, renderJunit(`lab against --tool ${options.tool}`, cases));
+  }
   const stuck = observations.filter((o) => o.nested === "waited out its limit").map((o) => o.client);
   const asked = observations.some((o) => o.asked);
   console.log(
