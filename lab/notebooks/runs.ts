@@ -71,6 +71,8 @@ export function collectRun(run: string, root: string, result: { code: number | n
           return [];
         }
         const data = JSON.parse(readFileSync(join(out, f), "utf8")) as CaseReport | ContractOutput;
+        // only case reports and the contract's file hold case reports (e.g. against.json does not)
+        if (!("command" in data && data.command === "contract") && !("scenario" in data && "column" in data)) return [];
         // The contract command writes one file whose `cases` are ordinary case reports.
         if ("command" in data && data.command === "contract") {
           contract = true;
@@ -93,7 +95,11 @@ export const runOutDir = () => mkdtempSync(join(tmpdir(), "lab-notebook-"));
 export function cliRunner(boundMs = RUN_BOUND_MS): Runner {
   return (run) => {
     const out = runOutDir();
-    const argv = ["--import", "tsx", join(ROOT, "lab", "run.ts"), ...run.split(/\s+/), "--out", out];
+    // --out goes before a `--` (what follows it is the command of a server under test)
+    const words = run.split(/\s+/);
+    const dash = words.indexOf("--");
+    const own = dash === -1 ? [...words, "--out", out] : [...words.slice(0, dash), "--out", out, ...words.slice(dash)];
+    const argv = ["--import", "tsx", join(ROOT, "lab", "run.ts"), ...own];
     return new Promise<RunOutput>((done) => {
       execFile(
         process.execPath,
