@@ -1,9 +1,9 @@
 // The ts1 peers: @modelcontextprotocol/sdk 1.32.2's Client and the lab's calculate McpServer,
 // in this process or as a stdio child started from a V8 snapshot.
+// The SDK-bound modules load on first use, so that `peers` and `list` do not pay for them.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ClientPeer, ServerPeer } from "../../plan/peer.js";
-import { createCalculateServer } from "./calculate-server.js";
 import { CHILD_ARGS, ensureChildBuilt } from "./child-build.js";
-import { runTs1Client } from "./client.js";
 
 const SDK = "@modelcontextprotocol/sdk 1.32.2";
 
@@ -14,7 +14,7 @@ export const TS1_CLIENT: ClientPeer = {
   meaning: "the TypeScript SDK 1.32.2 Client; under `serial`, behind the lab's model of the Python SDK 1.29.0 client loop",
   era: "2025-11-25",
   unavailable: () => undefined,
-  driver: { kind: "in-process", run: runTs1Client },
+  driver: { kind: "in-process", run: async (scenario, transport, recorder) => (await import("./client.js")).runTs1Client(scenario, transport, recorder) },
 };
 
 export const TS1_SERVER: ServerPeer = {
@@ -23,9 +23,16 @@ export const TS1_SERVER: ServerPeer = {
   meaning: "the lab's calculate server on the TypeScript SDK 1.32.2 McpServer",
   unavailable: () => undefined,
   inProcess: (recorder) => {
-    const mcp = createCalculateServer((kind, fields) => recorder.event("server", kind, fields));
-    mcp.server.onerror = (error) => recorder.event("server", "sdk.error", { detail: { message: error.message } });
-    return { connect: (transport) => mcp.connect(transport), close: () => mcp.close() };
+    let mcp: McpServer | undefined;
+    return {
+      connect: async (transport) => {
+        const { createCalculateServer } = await import("./calculate-server.js");
+        mcp = createCalculateServer((kind, fields) => recorder.event("server", kind, fields));
+        mcp.server.onerror = (error) => recorder.event("server", "sdk.error", { detail: { message: error.message } });
+        await mcp.connect(transport);
+      },
+      close: async () => mcp?.close(),
+    };
   },
   child: {
     prepare: ensureChildBuilt,

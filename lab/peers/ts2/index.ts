@@ -9,8 +9,8 @@ import { CALL_TIMEOUT_MS } from "../../plan/bounds.js";
 import type { Recorder } from "../../history/timeline.js";
 import type { ClientPeer, ServerPeer } from "../../plan/peer.js";
 import { ensureTs2ChildBuilt, TS2_CHILD_ARGS } from "./build.js";
-import { runTs2Session, type Negotiation } from "./client.js";
-import { serveTs2 } from "./serve.js";
+import type { Negotiation } from "./client.js";
+// The SDK-bound modules (./client.js, ./serve.js) load on first use: `peers` and `list` do not pay for them.
 
 const SDK = "@modelcontextprotocol/client+server 2.4.0";
 
@@ -25,6 +25,7 @@ function ts2Client(name: string, negotiation: Negotiation, meaning: string): Cli
     driver: {
       kind: "in-process",
       run: async (scenario: Scenario, transport, recorder: Recorder) => {
+        const { runTs2Session } = await import("./client.js");
         const outcome = await runTs2Session(sessionPlan(scenario, CALL_TIMEOUT_MS), transport, recorder, { negotiation });
         if (outcome.errors.length > 0) throw new Error(outcome.errors.join("; "));
       },
@@ -41,9 +42,10 @@ export const TS2_SERVER: ServerPeer = {
   meaning: "the calculate server on the TypeScript SDK v2 McpServer, both eras (serveStdio decides from the opening message)",
   unavailable: () => undefined,
   inProcess: (recorder) => {
-    let handle: ReturnType<typeof serveTs2> | undefined;
+    let handle: ReturnType<typeof import("./serve.js").serveTs2> | undefined;
     return {
       connect: async (transport) => {
+        const { serveTs2 } = await import("./serve.js");
         handle = serveTs2(transport, (error) => recorder.event("server", "sdk.error", { detail: { message: error.message } }));
       },
       close: async () => handle?.close(),
