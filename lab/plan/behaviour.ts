@@ -46,6 +46,19 @@ export const Behaviour = z.strictObject({
 });
 export type Behaviour = z.infer<typeof Behaviour>;
 
+/**
+ * What the client's sampling callback does for each sampling/createMessage during a call: it
+ * thinks for delayMs, then returns SYNTHETIC_COMPLETION. No model is ever called.
+ */
+export const SamplingBehaviour = z.strictObject({ delayMs: z.int().min(0).max(10_000) });
+export type SamplingBehaviour = z.infer<typeof SamplingBehaviour>;
+export const SYNTHETIC_COMPLETION = {
+  role: "assistant",
+  content: { type: "text", text: "synthetic completion (no model was called)" },
+  model: "lab-synthetic",
+  stopReason: "endTurn",
+} as const;
+
 export const CallData = z.strictObject({
   /** `first`, `recovery`, or a contract case name */
   label: z.string().min(1),
@@ -70,6 +83,8 @@ export const CallData = z.strictObject({
    * from overlapping it. Absent: go on at once.
    */
   awaitCallbacks: z.boolean().optional(),
+  /** what the client's sampling callback does during this call (capabilities.sampling declared) */
+  sampling: SamplingBehaviour.optional(),
 });
 export type CallData = z.infer<typeof CallData>;
 

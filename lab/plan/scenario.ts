@@ -5,7 +5,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { ClientNotification, ClientRequest, ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { VALID_ANSWER } from "./form.js";
-import type { Behaviour, SessionPlan } from "./behaviour.js";
+import type { Behaviour, SamplingBehaviour, SessionPlan } from "./behaviour.js";
 import type { EventKind } from "../history/timeline.js";
 
 export interface CallbackContext {
@@ -35,6 +35,8 @@ export interface CallPlan {
   giveUpAfterMs?: number;
   /** wait for this call's callbacks before going on (lab/plan/behaviour.ts CallData) */
   awaitCallbacks?: boolean;
+  /** what the client's sampling callback does during this call (lab/plan/behaviour.ts CallData) */
+  sampling?: SamplingBehaviour;
 }
 
 export interface Scenario {
@@ -92,6 +94,7 @@ export function sessionPlan(scenario: Scenario, callTimeoutMs: number): SessionP
         ...(call.callback && { callback: call.callback }),
         ...(call.giveUpAfterMs !== undefined && { giveUpAfterMs: call.giveUpAfterMs }),
         ...(call.awaitCallbacks !== undefined && { awaitCallbacks: call.awaitCallbacks }),
+        ...(call.sampling && { sampling: call.sampling }),
       };
     }),
   };

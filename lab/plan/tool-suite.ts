@@ -16,3 +16,6 @@ export type Policy = (typeof POLICIES)[number];
 
 /** How many elicitations `fan_out` sends at once when not told. */
 export const FAN_OUT_DEFAULT = 8;
+
+/** How many sampling requests `sample_fan_out` sends at once when not told (python-sdk #2489: five). */
+export const SAMPLING_FAN_OUT_DEFAULT = 5;

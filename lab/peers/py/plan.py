@@ -30,6 +30,15 @@ class Behaviour(_Strict):
     watchAbort: bool | None = None
 
 
+class Sampling(_Strict):
+    delayMs: int = Field(ge=0, le=10_000)
+
+
+# lab/plan/behaviour.ts SYNTHETIC_COMPLETION: what a sampling callback returns (no model is called)
+SYNTHETIC_TEXT = "synthetic completion (no model was called)"
+SYNTHETIC_MODEL = "lab-synthetic"
+
+
 class CallData(_Strict):
     label: str = Field(min_length=1)
     tool: str = "calculate"
@@ -37,6 +46,7 @@ class CallData(_Strict):
     callback: Behaviour | None = None
     giveUpAfterMs: int | None = Field(default=None, ge=1, le=60_000)
     awaitCallbacks: bool | None = None
+    sampling: Sampling | None = None
 
 
 class SessionPlan(_Strict):

@@ -25,7 +25,7 @@ from pipe import own_stdio
 
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "py"))
 from driver_events import Events, one_line  # noqa: E402  (the one event writer, shared)
-from plan import AnswerData, Behaviour, CallData, Nested, SessionPlan  # noqa: E402  (shared with the 2.3.0 driver)
+from plan import SYNTHETIC_MODEL, SYNTHETIC_TEXT, AnswerData, Behaviour, CallData, Nested, SessionPlan  # noqa: E402  (shared with the 2.3.0 driver)
 
 CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-py1", version="0.1.0")
 # Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/perform.ts GIVE_UP_REASON.
@@ -60,6 +60,24 @@ class Driver:
             return None
         self.events.write("nested.ok", method=nested.method)
         return result if isinstance(result, types.ListToolsResult) else types.ListToolsResult(tools=[])
+
+    async def sampling(self, context: RequestContext[ClientSession, Any],
+                       params: types.CreateMessageRequestParams) -> types.CreateMessageResult | types.ErrorData:
+        """The sampling callback, run inside the same receive loop's await (client/session.py:580-587): think, then
+        return the lab's synthetic completion. No model is called."""
+        self.callbacks += 1
+        call = self.label
+        ids: dict[str, Any] = {"id": context.request_id, "method": "sampling/createMessage"}
+        where: dict[str, Any] = {"n": self.callbacks, "call": call}
+        self.events.write("callback.entered", **ids, detail=where)
+        plan = next((c.sampling for c in self.plan.calls if c.label == call), None)
+        if plan is None:
+            self.events.write("callback.left", **ids, detail={**where, "error": "ErrorData: no sampling planned"})
+            return types.ErrorData(code=types.INVALID_REQUEST, message="no sampling planned for this call")
+        await anyio.sleep(plan.delayMs / 1000)
+        self.events.write("callback.left", **ids, detail={**where, "action": "accept"})
+        return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=SYNTHETIC_TEXT),
+                                         model=SYNTHETIC_MODEL, stopReason="endTurn")
 
     async def elicitation(self, context: RequestContext[ClientSession, Any],
                           params: types.ElicitRequestParams) -> types.ElicitResult | types.ErrorData:
@@ -178,7 +196,9 @@ class Driver:
         timeout = timedelta(milliseconds=self.plan.callTimeoutMs)
         callback = self.elicitation if "elicitation" in self.plan.capabilities else None
         async with own_stdio() as (read, write):
+            sampling = self.sampling if "sampling" in self.plan.capabilities else None
             session = ClientSession(read, write, read_timeout_seconds=timeout, elicitation_callback=callback,
+                                    sampling_callback=sampling,
                                     logging_callback=self.on_log, message_handler=self.on_message,
                                     client_info=CLIENT_INFO)
             async with session:

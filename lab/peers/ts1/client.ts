@@ -2,7 +2,8 @@
 // over the Transport the lab hands it, and records its side of the story where it happens.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ElicitationCompleteNotificationSchema, ElicitRequestSchema, McpError, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageRequestSchema, ElicitationCompleteNotificationSchema, ElicitRequestSchema, McpError, type CreateMessageResult, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { SYNTHETIC_COMPLETION } from "../../plan/behaviour.js";
 import type { Recorder } from "../../history/timeline.js";
 import { withBound } from "../../plan/bounds.js";
 import { CALL_TIMEOUT_MS } from "../../plan/bounds.js";
@@ -62,6 +63,29 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
         throw error;
       } finally {
         extra.signal.removeEventListener("abort", aborted);
+        leave();
+      }
+    });
+  }
+
+  // Sampling: the call's own sampling behaviour, think time then a synthetic completion.
+  if (scenario.capabilities.sampling) {
+    client.setRequestHandler(CreateMessageRequestSchema, async (request, extra): Promise<CreateMessageResult> => {
+      const n = ++callbacks;
+      const call = label;
+      const plan = scenario.calls.find((c) => c.label === call)?.sampling;
+      const ids = { id: extra.requestId, origin: "server" as const, method: request.method };
+      recorder.event("client", "callback.entered", { ...ids, detail: { n, call } });
+      const leave = book.enter(call);
+      try {
+        if (!plan) throw new Error(`no sampling callback is planned during '${call}'`);
+        await new Promise<void>((resolve) => setTimeout(resolve, plan.delayMs));
+        recorder.event("client", "callback.left", { ...ids, detail: { n, call, action: "accept" } });
+        return { ...SYNTHETIC_COMPLETION, content: { ...SYNTHETIC_COMPLETION.content } };
+      } catch (error) {
+        recorder.event("client", "callback.left", { ...ids, detail: { n, call, error: String(error) } });
+        throw error;
+      } finally {
         leave();
       }
     });

@@ -1,6 +1,6 @@
 // Two more tools on the same synthetic server, for the other shapes of the receive-loop cause:
 // fan_out (many server-to-client requests at once) and liveness (a ping while a callback runs).
-import { FAN_OUT_DEFAULT } from "../../plan/tool-suite.js";
+import { FAN_OUT_DEFAULT, SAMPLING_FAN_OUT_DEFAULT } from "../../plan/tool-suite.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { EmptyResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -30,6 +30,26 @@ export function registerConcurrencyTools(mcp: McpServer): void {
       const answers = await Promise.all(Array.from({ length: n }, (_, i) => ask(`${MESSAGE} (${i + 1} of ${n})`)));
       const accepted = answers.filter((a) => a.action === "accept" && CalculateForm.safeParse(a.content).success).length;
       return structured({ status: "all_answered", requests: n, accepted });
+    },
+  );
+
+  // python-sdk #2489's shape: n sampling requests at once. The client's answers are synthetic
+  // completions; nothing here reads what they say, only that each came back.
+  mcp.registerTool(
+    "sample_fan_out",
+    {
+      description: "Sends n sampling/createMessage requests at once and waits for all of them (synthetic: no model is asked for anything real).",
+      inputSchema: { n: z.int().min(1).max(16).optional() },
+    },
+    async ({ n = SAMPLING_FAN_OUT_DEFAULT }, extra) => {
+      if (server.getClientCapabilities()?.sampling === undefined) return structured({ status: "unsupported", requests: 0, answered: 0 });
+      const ask = (i: number) =>
+        server.createMessage(
+          { messages: [{ role: "user", content: { type: "text", text: `Synthetic: reply with anything (${i + 1} of ${n})` } }], maxTokens: 8 },
+          { timeout: TIMEOUT_MS, relatedRequestId: extra.requestId },
+        );
+      const answers = await Promise.all(Array.from({ length: n }, (_, i) => ask(i)));
+      return structured({ status: "all_answered", requests: n, answered: answers.length });
     },
   );
 
