@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from modern import GivenStreams, RoundObservingClient
 from driver_events import Events, SdkLogNotes, one_line
 from pipe import own_stdio
-from plan import AnswerData, Behaviour, CallData, Nested, SessionPlan
+from plan import SYNTHETIC_MODEL, SYNTHETIC_TEXT, AnswerData, Behaviour, CallData, Nested, SessionPlan
 
 CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-py", version="0.1.0")
 # Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/perform.ts GIVE_UP_REASON.
@@ -60,6 +60,23 @@ class Driver:
             return None
         self.events.write("nested.ok", method=nested.method)
         return result if isinstance(result, types.ListToolsResult) else types.ListToolsResult(tools=[])
+
+    async def sampling(self, context: ClientRequestContext,
+                       params: types.CreateMessageRequestParams) -> types.CreateMessageResult | types.ErrorData:
+        """The sampling callback: think, then the lab's synthetic completion (no model is called)."""
+        self.callbacks += 1
+        call = self.label
+        ids: dict[str, Any] = {"id": context.request_id, "method": "sampling/createMessage"}
+        where: dict[str, Any] = {"n": self.callbacks, "call": call}
+        self.events.write("callback.entered", **ids, detail=where)
+        plan = next((c.sampling for c in self.plan.calls if c.label == call), None)
+        if plan is None:
+            self.events.write("callback.left", **ids, detail={**where, "error": "ErrorData: no sampling planned"})
+            return types.ErrorData(code=types.INVALID_REQUEST, message="no sampling planned for this call")
+        await anyio.sleep(plan.delayMs / 1000)
+        self.events.write("callback.left", **ids, detail={**where, "action": "accept"})
+        return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=SYNTHETIC_TEXT),
+                                         model=SYNTHETIC_MODEL, stop_reason="endTurn")
 
     async def elicitation(self, context: ClientRequestContext,
                           params: types.ElicitRequestParams) -> types.ElicitResult | types.ErrorData:
@@ -172,7 +189,8 @@ class Driver:
                 await self.run_modern(read, write, timeout, callback)
                 return
             options: dict[str, Any] = {"read_timeout_seconds": timeout, "elicitation_callback": callback,
-                                       "client_info": CLIENT_INFO}
+                                       "client_info": CLIENT_INFO,
+                                       **({"sampling_callback": self.sampling} if "sampling" in self.plan.capabilities else {})}
             session = (ClientSession(dispatcher=JSONRPCDispatcher(read, write, inline_methods=INLINE), **options)
                        if self.inline else ClientSession(read, write, **options))
             async with session:
