@@ -34,4 +34,21 @@ test("the toy's nested expectation can fail: the ts1 file does not apply to it",
   assert.match((report as Error).message, /no expectation written for nested under serial with client toy/);
 });
 
+
+test("every in-process server attaches its SDK to the transport within connect()'s first step (a relayed driver may already be writing)", async () => {
+  const { SERVER_PEERS } = await import("../lab/peers/registry.js");
+  const { linkedEnds } = await import("../lab/transports/linked.js");
+  const { Recorder } = await import("../lab/history/timeline.js");
+  for (const peer of SERVER_PEERS.filter((p) => p.inProcess)) {
+    const recorder = new Recorder();
+    const ends = linkedEnds(recorder);
+    const server = peer.inProcess!(recorder);
+    const connecting = server.connect(ends.server);
+    // synchronously after the call: a frame arriving now must find a handler
+    assert.ok(ends.server.onmessage !== undefined, `${peer.name}: onmessage is not set when connect() returns its promise`);
+    await connecting;
+    await server.close();
+  }
+});
+
 test.run();

@@ -1,8 +1,10 @@
 // The ts1 peers: @modelcontextprotocol/sdk 1.32.2's Client and the lab's calculate McpServer,
 // in this process or as a stdio child started from a V8 snapshot.
-// The SDK-bound modules load on first use, so that `peers` and `list` do not pay for them.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// The client's module loads on first use (`peers` and `list` do not pay for it). The server's
+// does not: connect() must attach the SDK to the transport at once, since a relayed driver may
+// already be writing (a frame that arrived before the SDK attached would be lost).
 import type { ClientPeer, ServerPeer } from "../../plan/peer.js";
+import { createCalculateServer } from "./calculate-server.js";
 import { CHILD_ARGS, ensureChildBuilt } from "./child-build.js";
 
 const SDK = "@modelcontextprotocol/sdk 1.32.2";
@@ -23,16 +25,9 @@ export const TS1_SERVER: ServerPeer = {
   meaning: "the lab's calculate server on the TypeScript SDK 1.32.2 McpServer",
   unavailable: () => undefined,
   inProcess: (recorder) => {
-    let mcp: McpServer | undefined;
-    return {
-      connect: async (transport) => {
-        const { createCalculateServer } = await import("./calculate-server.js");
-        mcp = createCalculateServer((kind, fields) => recorder.event("server", kind, fields));
-        mcp.server.onerror = (error) => recorder.event("server", "sdk.error", { detail: { message: error.message } });
-        await mcp.connect(transport);
-      },
-      close: async () => mcp?.close(),
-    };
+    const mcp = createCalculateServer((kind, fields) => recorder.event("server", kind, fields));
+    mcp.server.onerror = (error) => recorder.event("server", "sdk.error", { detail: { message: error.message } });
+    return { connect: (transport) => mcp.connect(transport), close: () => mcp.close() };
   },
   child: {
     prepare: ensureChildBuilt,

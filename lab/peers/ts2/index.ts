@@ -10,7 +10,9 @@ import type { Recorder } from "../../history/timeline.js";
 import type { ClientPeer, ServerPeer } from "../../plan/peer.js";
 import { ensureTs2ChildBuilt, TS2_CHILD_ARGS } from "./build.js";
 import type { Negotiation } from "./client.js";
-// The SDK-bound modules (./client.js, ./serve.js) load on first use: `peers` and `list` do not pay for them.
+// The client's module loads on first use; the server's does not: connect() must attach the SDK to
+// the transport at once, since a relayed driver may already be writing.
+import { serveTs2 } from "./serve.js";
 
 const SDK = "@modelcontextprotocol/client+server 2.4.0";
 
@@ -42,10 +44,9 @@ export const TS2_SERVER: ServerPeer = {
   meaning: "the calculate server on the TypeScript SDK v2 McpServer, both eras (serveStdio decides from the opening message)",
   unavailable: () => undefined,
   inProcess: (recorder) => {
-    let handle: ReturnType<typeof import("./serve.js").serveTs2> | undefined;
+    let handle: ReturnType<typeof serveTs2> | undefined;
     return {
       connect: async (transport) => {
-        const { serveTs2 } = await import("./serve.js");
         handle = serveTs2(transport, (error) => recorder.event("server", "sdk.error", { detail: { message: error.message } }));
       },
       close: async () => handle?.close(),
