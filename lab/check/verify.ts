@@ -5,8 +5,6 @@ import { median } from "./stats.js";
 import type { EventSelector, Expectation, TimingRule } from "./expectations.js";
 import { classify, FrameBook, isReply, isRequest, resultOf, withdrawnRequests } from "../history/frames.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
-import { serverRecordOf } from "../plan/evidence.js";
-import type { SessionEvidence } from "../plan/session.js";
 
 export interface Evidence {
   events: TimelineEvent[];
@@ -18,13 +16,6 @@ export interface Evidence {
   /** the server's own events when it ran in another process (null: it wrote none); absent: the
    *  server's events are in `events` (in memory, or a client driver in another process) */
   serverEvents?: TimelineEvent[] | null;
-}
-
-/** What a session's record is verified as: its timeline and wire, the server's own record when it
- *  kept one in another process, and the errors of the session and its transport. */
-export function evidenceOf(session: SessionEvidence, errors: string[] = session.errors): Evidence {
-  const child = serverRecordOf(session.transportEvidence);
-  return { events: session.events, wire: session.wire, errors, transport: session.transport, ...(child !== undefined && { serverEvents: child && child.events }) };
 }
 
 export interface Verdict {

@@ -14,7 +14,8 @@ import type { Versions } from "../peers/versions.js";
 import { columnId, transportProblem } from "../peers/registry.js";
 import { TS1_CLIENT, TS1_SERVER } from "../peers/ts1/index.js";
 import type { ClientPeer, ServerPeer } from "../plan/peer.js";
-import { evidenceOf, verify, type Verdict } from "../check/verify.js";
+import { verify, type Verdict } from "../check/verify.js";
+import { evidenceOf } from "../check/evidence-of.js";
 import { driverFault } from "../check/driver-fault.js";
 
 export interface RunRecord extends SessionEvidence {

@@ -22,6 +22,7 @@ from modern import GivenStreams, RoundObservingClient
 from driver_events import Events, SdkLogNotes, one_line
 from pipe import own_stdio
 from plan import SYNTHETIC_MODEL, SYNTHETIC_TEXT, AnswerData, Behaviour, CallData, Nested, SessionPlan
+from sampling import sampling_turn
 
 CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-py", version="0.1.0")
 # Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/perform.ts GIVE_UP_REASON.
@@ -65,16 +66,9 @@ class Driver:
                        params: types.CreateMessageRequestParams) -> types.CreateMessageResult | types.ErrorData:
         """The sampling callback: think, then the lab's synthetic completion (no model is called)."""
         self.callbacks += 1
-        call = self.label
-        ids: dict[str, Any] = {"id": context.request_id, "method": "sampling/createMessage"}
-        where: dict[str, Any] = {"n": self.callbacks, "call": call}
-        self.events.write("callback.entered", **ids, detail=where)
-        plan = next((c.sampling for c in self.plan.calls if c.label == call), None)
-        if plan is None:
-            self.events.write("callback.left", **ids, detail={**where, "error": "ErrorData: no sampling planned"})
+        plan = next((c.sampling for c in self.plan.calls if c.label == self.label), None)
+        if not await sampling_turn(self.events, context.request_id, self.callbacks, self.label, plan):
             return types.ErrorData(code=types.INVALID_REQUEST, message="no sampling planned for this call")
-        await anyio.sleep(plan.delayMs / 1000)
-        self.events.write("callback.left", **ids, detail={**where, "action": "accept"})
         return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=SYNTHETIC_TEXT),
                                          model=SYNTHETIC_MODEL, stop_reason="endTurn")
 

@@ -26,6 +26,7 @@ from pipe import own_stdio
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "py"))
 from driver_events import Events, one_line  # noqa: E402  (the one event writer, shared)
 from plan import SYNTHETIC_MODEL, SYNTHETIC_TEXT, AnswerData, Behaviour, CallData, Nested, SessionPlan  # noqa: E402  (shared with the 2.3.0 driver)
+from sampling import sampling_turn  # noqa: E402  (shared with the 2.3.0 driver)
 
 CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-py1", version="0.1.0")
 # Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/perform.ts GIVE_UP_REASON.
@@ -66,16 +67,9 @@ class Driver:
         """The sampling callback, run inside the same receive loop's await (client/session.py:580-587): think, then
         return the lab's synthetic completion. No model is called."""
         self.callbacks += 1
-        call = self.label
-        ids: dict[str, Any] = {"id": context.request_id, "method": "sampling/createMessage"}
-        where: dict[str, Any] = {"n": self.callbacks, "call": call}
-        self.events.write("callback.entered", **ids, detail=where)
-        plan = next((c.sampling for c in self.plan.calls if c.label == call), None)
-        if plan is None:
-            self.events.write("callback.left", **ids, detail={**where, "error": "ErrorData: no sampling planned"})
+        plan = next((c.sampling for c in self.plan.calls if c.label == self.label), None)
+        if not await sampling_turn(self.events, context.request_id, self.callbacks, self.label, plan):
             return types.ErrorData(code=types.INVALID_REQUEST, message="no sampling planned for this call")
-        await anyio.sleep(plan.delayMs / 1000)
-        self.events.write("callback.left", **ids, detail={**where, "action": "accept"})
         return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=SYNTHETIC_TEXT),
                                          model=SYNTHETIC_MODEL, stopReason="endTurn")
 
