@@ -15,8 +15,7 @@ import type { ClientPeer, ServerPeer } from "../plan/peer.js";
 import { FORM_CAPABILITY, type Scenario } from "../plan/scenario.js";
 import type { SessionEvidence } from "../plan/session.js";
 import { runSession } from "../session/session.js";
-import { isRequest } from "../history/frames.js";
-import { replyTo } from "../check/verify.js";
+import { storyFacts } from "../check/model-vs-real.js";
 import { openProcessTransport } from "../transports/process.js";
 
 export const AGAINST_USAGE = "usage: tsx lab/run.ts against --tool NAME [--args JSON] [--client a,b] [--out DIR] [--junit FILE] -- <command that starts your stdio server>";
@@ -83,11 +82,9 @@ export function observe(client: ClientPeer, run: SessionEvidence): Observation {
   const asked = run.wire.some((f) => f.from === "server" && f.label.method === "elicitation/create");
   const ok = run.events.some((e) => e.side === "client" && e.kind === "nested.ok");
   const failed = run.events.find((e) => e.side === "client" && e.kind === "nested.failed");
-  // The deadlock's signature, by order: the nested reply was on the wire before the callback gave up.
-  const elicit = run.wire.find((f) => f.from === "server" && isRequest(f.label) && f.label.method === "elicitation/create");
-  const nestedRequest = run.wire.find((f) => elicit && f.index > elicit.index && f.from === "client" && isRequest(f.label) && f.label.method === "tools/list");
-  const reply = nestedRequest && replyTo(run.wire, nestedRequest);
-  const timedOut = failed !== undefined && reply !== undefined && reply.t < failed.t;
+  // The deadlock's signature, by order (the same fact model-vs-real reads): the nested reply was on
+  // the wire before the callback gave up.
+  const timedOut = failed !== undefined && storyFacts(run).replyBeforeLimit;
   const result = run.events.find((e) => e.side === "client" && e.kind === "tool.result");
   const detail = result?.detail as { isError?: boolean; error?: { code?: unknown; message?: unknown } } | undefined;
   const call = !result ? "did not end (no result or error reached the client)" : detail?.error ? `ended with error ${String(detail.error.code)}` : `ended with a result${detail?.isError ? " (isError)" : ""}`;
