@@ -1,7 +1,7 @@
 // Executes a callback Behaviour (lab/plan/behaviour.ts) for the TypeScript drivers: the same
 // steps every driver takes, in the same order, with the SDK-specific request passed in.
 import { setTimeout as delay } from "node:timers/promises";
-import type { AnswerData, Behaviour } from "../plan/behaviour.js";
+import type { AnswerData, Behaviour, SamplingBehaviour } from "../plan/behaviour.js";
 import type { EventKind, Side, TimelineEvent } from "../history/timeline.js";
 
 export interface PerformContext {
@@ -83,4 +83,11 @@ export async function perform(behaviour: Behaviour, ctx: PerformContext): Promis
     if (error instanceof Aborted) return otherwise;
     throw error;
   }
+}
+
+/** A sampling or roots callback's steps (lab/plan/behaviour.ts SamplingBehaviour): think, then the
+ *  nested request if planned, whose failure changes nothing here (the caller recorded it). */
+export async function performPlain(behaviour: SamplingBehaviour, nested: PerformContext["nested"]): Promise<void> {
+  if (behaviour.delayMs) await delay(behaviour.delayMs);
+  if (behaviour.nested) await nested(behaviour.nested.method, behaviour.nested.timeoutMs).catch(() => undefined);
 }

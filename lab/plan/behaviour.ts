@@ -19,16 +19,18 @@ export const AnswerData = z.strictObject({
 });
 export type AnswerData = z.infer<typeof AnswerData>;
 
+/** A request a callback sends on its own session, awaited with this limit. */
+export const Nested = z.strictObject({
+  method: z.enum(["tools/list", "ping"]),
+  timeoutMs: z.int().min(1).max(60_000),
+});
+export type Nested = z.infer<typeof Nested>;
+
 export const Behaviour = z.strictObject({
   /** the callback's own think time before anything else (a user reading the form) */
   delayMs: z.int().min(0).max(10_000).optional(),
   /** a request sent on the callback's own session, awaited with this limit */
-  nested: z
-    .strictObject({
-      method: z.enum(["tools/list", "ping"]),
-      timeoutMs: z.int().min(1).max(60_000),
-    })
-    .optional(),
+  nested: Nested.optional(),
   /** answer `otherwise` unless this tool is known: from the nested tools/list if there is one,
    *  else from the listing the session made before its first call */
   needTool: z.string().optional(),
@@ -48,10 +50,23 @@ export type Behaviour = z.infer<typeof Behaviour>;
 
 /**
  * What the client's sampling callback does for each sampling/createMessage during a call: it
- * thinks for delayMs, then returns SYNTHETIC_COMPLETION. No model is ever called.
+ * thinks for delayMs, then sends `nested` on its own session if planned (nested.sent, then
+ * nested.ok or nested.failed, as in an elicitation callback), then returns SYNTHETIC_COMPLETION
+ * whatever the nested request gave: the nested outcome is the lesson, the completion only ends
+ * the request. No model is ever called.
  */
-export const SamplingBehaviour = z.strictObject({ delayMs: z.int().min(0).max(10_000) });
+export const SamplingBehaviour = z.strictObject({ delayMs: z.int().min(0).max(10_000), nested: Nested.optional() });
 export type SamplingBehaviour = z.infer<typeof SamplingBehaviour>;
+/**
+ * What the client's roots callback does for each roots/list during a call: the same steps as the
+ * sampling callback, then it returns SYNTHETIC_ROOTS (callback.left records action "accept").
+ */
+export const RootsBehaviour = SamplingBehaviour;
+export type RootsBehaviour = SamplingBehaviour;
+export const SYNTHETIC_ROOTS = [
+  { uri: "file:///synthetic/lab-root-a", name: "lab-root-a" },
+  { uri: "file:///synthetic/lab-root-b", name: "lab-root-b" },
+] as const;
 export const SYNTHETIC_COMPLETION = {
   role: "assistant",
   content: { type: "text", text: "synthetic completion (no model was called)" },
@@ -85,6 +100,8 @@ export const CallData = z.strictObject({
   awaitCallbacks: z.boolean().optional(),
   /** what the client's sampling callback does during this call (capabilities.sampling declared) */
   sampling: SamplingBehaviour.optional(),
+  /** what the client's roots callback does during this call (capabilities.roots declared) */
+  roots: RootsBehaviour.optional(),
 });
 export type CallData = z.infer<typeof CallData>;
 

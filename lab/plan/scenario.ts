@@ -5,7 +5,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { ClientNotification, ClientRequest, ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { VALID_ANSWER } from "./form.js";
-import type { Behaviour, SamplingBehaviour, SessionPlan } from "./behaviour.js";
+import type { Behaviour, RootsBehaviour, SamplingBehaviour, SessionPlan } from "./behaviour.js";
 import type { EventKind } from "../history/timeline.js";
 
 export interface CallbackContext {
@@ -37,6 +37,8 @@ export interface CallPlan {
   awaitCallbacks?: boolean;
   /** what the client's sampling callback does during this call (lab/plan/behaviour.ts CallData) */
   sampling?: SamplingBehaviour;
+  /** what the client's roots callback does during this call (lab/plan/behaviour.ts CallData) */
+  roots?: RootsBehaviour;
 }
 
 export interface Scenario {
@@ -95,6 +97,7 @@ export function sessionPlan(scenario: Scenario, callTimeoutMs: number): SessionP
         ...(call.giveUpAfterMs !== undefined && { giveUpAfterMs: call.giveUpAfterMs }),
         ...(call.awaitCallbacks !== undefined && { awaitCallbacks: call.awaitCallbacks }),
         ...(call.sampling && { sampling: call.sampling }),
+        ...(call.roots && { roots: call.roots }),
       };
     }),
   };

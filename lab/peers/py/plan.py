@@ -31,12 +31,16 @@ class Behaviour(_Strict):
 
 
 class Sampling(_Strict):
+    """Also the roots callback's plan (lab/plan/behaviour.ts RootsBehaviour)."""
     delayMs: int = Field(ge=0, le=10_000)
+    nested: Nested | None = None
 
 
 # lab/plan/behaviour.ts SYNTHETIC_COMPLETION: what a sampling callback returns (no model is called)
 SYNTHETIC_TEXT = "synthetic completion (no model was called)"
 SYNTHETIC_MODEL = "lab-synthetic"
+# lab/plan/behaviour.ts SYNTHETIC_ROOTS: what a roots callback returns
+SYNTHETIC_ROOTS = [("file:///synthetic/lab-root-a", "lab-root-a"), ("file:///synthetic/lab-root-b", "lab-root-b")]
 
 
 class CallData(_Strict):
@@ -47,6 +51,7 @@ class CallData(_Strict):
     giveUpAfterMs: int | None = Field(default=None, ge=1, le=60_000)
     awaitCallbacks: bool | None = None
     sampling: Sampling | None = None
+    roots: Sampling | None = None
 
 
 class SessionPlan(_Strict):

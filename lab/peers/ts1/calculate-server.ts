@@ -8,6 +8,7 @@ import { registerAskField } from "./ask-field.js";
 import { askAndCalculate, ELICITATION_MESSAGE, ELICITATION_TIMEOUT_MS, protocolError } from "./ask-form.js";
 import { registerCancelTools, watchedCall, type ServerNote } from "./cancel-tools.js";
 import { registerConcurrencyTools } from "./concurrency-tools.js";
+import { registerSamplingRootsTools } from "./sampling-roots-tools.js";
 import { registerProbeTools, type ProbeListener } from "./probe-tools.js";
 import { requestedSchema, type CalculateResult } from "../../plan/form.js";
 import { POLICIES, type Policy } from "../../plan/tool-suite.js";
@@ -60,6 +61,7 @@ export function createCalculateServer(note?: ServerNote, onProbe?: ProbeListener
   }
 
   registerConcurrencyTools(mcp);
+  registerSamplingRootsTools(mcp);
   registerProbeTools(mcp, onProbe);
   registerCancelTools(mcp, note);
   registerAskField(mcp);

@@ -2,14 +2,14 @@
 // over the Transport the lab hands it, and records its side of the story where it happens.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CreateMessageRequestSchema, ElicitationCompleteNotificationSchema, ElicitRequestSchema, McpError, type CreateMessageResult, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { SYNTHETIC_COMPLETION } from "../../plan/behaviour.js";
+import { CreateMessageRequestSchema, ElicitationCompleteNotificationSchema, ElicitRequestSchema, ListRootsRequestSchema, McpError, type CreateMessageResult, type ElicitResult, type ListRootsResult } from "@modelcontextprotocol/sdk/types.js";
+import { SYNTHETIC_COMPLETION, SYNTHETIC_ROOTS } from "../../plan/behaviour.js";
 import type { Recorder } from "../../history/timeline.js";
 import { withBound } from "../../plan/bounds.js";
 import { CALL_TIMEOUT_MS } from "../../plan/bounds.js";
 import type { CallbackContext, Scenario } from "../../plan/scenario.js";
 import { CallBook } from "../call-book.js";
-import { perform, recordedNested } from "../perform.js";
+import { perform, performPlain, recordedNested } from "../perform.js";
 
 export const CLIENT_INFO = { name: "reentrancy-lab-client", version: "0.1.0" };
 
@@ -26,6 +26,10 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
   let callbacks = 0;
   const book = new CallBook();
   const nested = recordedNested(recorder, errorInfo);
+  const nestedRequest = async (method: "tools/list" | "ping", timeout: number) =>
+    method === "tools/list"
+      ? (await nested(method, () => client.listTools(undefined, { timeout }))).tools.map((t) => t.name)
+      : void (await nested(method, () => client.ping({ timeout })));
   if (scenario.capabilities.elicitation) {
     client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
       const n = ++callbacks;
@@ -51,10 +55,7 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
           : ((await perform(plan.callback!, {
               listedTools,
               signal: extra.signal,
-              nested: async (method, timeout) =>
-                method === "tools/list"
-                  ? (await nested(method, () => client.listTools(undefined, { timeout }))).tools.map((t) => t.name)
-                  : void (await nested(method, () => client.ping({ timeout }))),
+              nested: nestedRequest,
             })) as ElicitResult);
         recorder.event("client", "callback.left", { ...ids, detail: { n, call, action: answer.action } });
         return answer;
@@ -68,27 +69,31 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
     });
   }
 
-  // Sampling: the call's own sampling behaviour, think time then a synthetic completion.
+  // Sampling and roots: the call's own plan, think time and a nested request, then the synthetic answer.
+  const plainCallback = <R>(kind: "sampling" | "roots", answer: () => R) => async (request: { method: string }, extra: { requestId: string | number }): Promise<R> => {
+    const n = ++callbacks;
+    const call = label;
+    const plan = scenario.calls.find((c) => c.label === call)?.[kind];
+    const ids = { id: extra.requestId, origin: "server" as const, method: request.method };
+    recorder.event("client", "callback.entered", { ...ids, detail: { n, call } });
+    const leave = book.enter(call);
+    try {
+      if (!plan) throw new Error(`no ${kind} callback is planned during '${call}'`);
+      await performPlain(plan, nestedRequest);
+      recorder.event("client", "callback.left", { ...ids, detail: { n, call, action: "accept" } });
+      return answer();
+    } catch (error) {
+      recorder.event("client", "callback.left", { ...ids, detail: { n, call, error: String(error) } });
+      throw error;
+    } finally {
+      leave();
+    }
+  };
   if (scenario.capabilities.sampling) {
-    client.setRequestHandler(CreateMessageRequestSchema, async (request, extra): Promise<CreateMessageResult> => {
-      const n = ++callbacks;
-      const call = label;
-      const plan = scenario.calls.find((c) => c.label === call)?.sampling;
-      const ids = { id: extra.requestId, origin: "server" as const, method: request.method };
-      recorder.event("client", "callback.entered", { ...ids, detail: { n, call } });
-      const leave = book.enter(call);
-      try {
-        if (!plan) throw new Error(`no sampling callback is planned during '${call}'`);
-        await new Promise<void>((resolve) => setTimeout(resolve, plan.delayMs));
-        recorder.event("client", "callback.left", { ...ids, detail: { n, call, action: "accept" } });
-        return { ...SYNTHETIC_COMPLETION, content: { ...SYNTHETIC_COMPLETION.content } };
-      } catch (error) {
-        recorder.event("client", "callback.left", { ...ids, detail: { n, call, error: String(error) } });
-        throw error;
-      } finally {
-        leave();
-      }
-    });
+    client.setRequestHandler(CreateMessageRequestSchema, plainCallback("sampling", (): CreateMessageResult => ({ ...SYNTHETIC_COMPLETION, content: { ...SYNTHETIC_COMPLETION.content } })));
+  }
+  if (scenario.capabilities.roots) {
+    client.setRequestHandler(ListRootsRequestSchema, plainCallback("roots", (): ListRootsResult => ({ roots: SYNTHETIC_ROOTS.map((r) => ({ ...r })) })));
   }
 
   try {
