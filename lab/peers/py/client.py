@@ -21,8 +21,8 @@ from pydantic import ValidationError
 from modern import GivenStreams, RoundObservingClient
 from driver_events import Events, SdkLogNotes, one_line
 from pipe import own_stdio
-from plan import SYNTHETIC_MODEL, SYNTHETIC_TEXT, AnswerData, Behaviour, CallData, Nested, SessionPlan
-from sampling import sampling_turn
+from plan import SYNTHETIC_MODEL, SYNTHETIC_ROOTS, SYNTHETIC_TEXT, AnswerData, Behaviour, CallData, Nested, SessionPlan
+from sampling import plain_turn
 
 CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-py", version="0.1.0")
 # Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/perform.ts GIVE_UP_REASON.
@@ -64,13 +64,23 @@ class Driver:
 
     async def sampling(self, context: ClientRequestContext,
                        params: types.CreateMessageRequestParams) -> types.CreateMessageResult | types.ErrorData:
-        """The sampling callback: think, then the lab's synthetic completion (no model is called)."""
+        """The sampling callback: think, nest if planned, then the lab's synthetic completion (no model is called)."""
         self.callbacks += 1
         plan = next((c.sampling for c in self.plan.calls if c.label == self.label), None)
-        if not await sampling_turn(self.events, context.request_id, self.callbacks, self.label, plan):
+        if not await plain_turn(self.events, context.request_id, "sampling/createMessage", self.callbacks, self.label, plan,
+                                lambda nested: self.nested(context.session, nested)):
             return types.ErrorData(code=types.INVALID_REQUEST, message="no sampling planned for this call")
         return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=SYNTHETIC_TEXT),
                                          model=SYNTHETIC_MODEL, stop_reason="endTurn")
+
+    async def roots(self, context: ClientRequestContext) -> types.ListRootsResult | types.ErrorData:
+        """The roots callback: the same steps, then the lab's two synthetic roots."""
+        self.callbacks += 1
+        plan = next((c.roots for c in self.plan.calls if c.label == self.label), None)
+        if not await plain_turn(self.events, context.request_id, "roots/list", self.callbacks, self.label, plan,
+                                lambda nested: self.nested(context.session, nested)):
+            return types.ErrorData(code=types.INVALID_REQUEST, message="no roots planned for this call")
+        return types.ListRootsResult(roots=[types.Root(uri=uri, name=name) for uri, name in SYNTHETIC_ROOTS])
 
     async def elicitation(self, context: ClientRequestContext,
                           params: types.ElicitRequestParams) -> types.ElicitResult | types.ErrorData:
@@ -184,7 +194,8 @@ class Driver:
                 return
             options: dict[str, Any] = {"read_timeout_seconds": timeout, "elicitation_callback": callback,
                                        "client_info": CLIENT_INFO,
-                                       **({"sampling_callback": self.sampling} if "sampling" in self.plan.capabilities else {})}
+                                       **({"sampling_callback": self.sampling} if "sampling" in self.plan.capabilities else {}),
+                                       **({"list_roots_callback": self.roots} if "roots" in self.plan.capabilities else {})}
             session = (ClientSession(dispatcher=JSONRPCDispatcher(read, write, inline_methods=INLINE), **options)
                        if self.inline else ClientSession(read, write, **options))
             async with session:

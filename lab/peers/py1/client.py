@@ -25,8 +25,8 @@ from pipe import own_stdio
 
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "py"))
 from driver_events import Events, one_line  # noqa: E402  (the one event writer, shared)
-from plan import SYNTHETIC_MODEL, SYNTHETIC_TEXT, AnswerData, Behaviour, CallData, Nested, SessionPlan  # noqa: E402  (shared with the 2.3.0 driver)
-from sampling import sampling_turn  # noqa: E402  (shared with the 2.3.0 driver)
+from plan import SYNTHETIC_MODEL, SYNTHETIC_ROOTS, SYNTHETIC_TEXT, AnswerData, Behaviour, CallData, Nested, SessionPlan  # noqa: E402  (shared with the 2.3.0 driver)
+from sampling import plain_turn  # noqa: E402  (shared with the 2.3.0 driver)
 
 CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-py1", version="0.1.0")
 # Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/perform.ts GIVE_UP_REASON.
@@ -64,14 +64,23 @@ class Driver:
 
     async def sampling(self, context: RequestContext[ClientSession, Any],
                        params: types.CreateMessageRequestParams) -> types.CreateMessageResult | types.ErrorData:
-        """The sampling callback, run inside the same receive loop's await (client/session.py:580-587): think, then
-        return the lab's synthetic completion. No model is called."""
+        """The sampling callback: think, nest if planned, then the lab's synthetic completion (no model is called)."""
         self.callbacks += 1
         plan = next((c.sampling for c in self.plan.calls if c.label == self.label), None)
-        if not await sampling_turn(self.events, context.request_id, self.callbacks, self.label, plan):
+        if not await plain_turn(self.events, context.request_id, "sampling/createMessage", self.callbacks, self.label, plan,
+                                lambda nested: self.nested(context.session, nested)):
             return types.ErrorData(code=types.INVALID_REQUEST, message="no sampling planned for this call")
         return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=SYNTHETIC_TEXT),
                                          model=SYNTHETIC_MODEL, stopReason="endTurn")
+
+    async def roots(self, context: RequestContext[ClientSession, Any]) -> types.ListRootsResult | types.ErrorData:
+        """The roots callback: the same steps, then the lab's two synthetic roots."""
+        self.callbacks += 1
+        plan = next((c.roots for c in self.plan.calls if c.label == self.label), None)
+        if not await plain_turn(self.events, context.request_id, "roots/list", self.callbacks, self.label, plan,
+                                lambda nested: self.nested(context.session, nested)):
+            return types.ErrorData(code=types.INVALID_REQUEST, message="no roots planned for this call")
+        return types.ListRootsResult(roots=[types.Root(uri=uri, name=name) for uri, name in SYNTHETIC_ROOTS])
 
     async def elicitation(self, context: RequestContext[ClientSession, Any],
                           params: types.ElicitRequestParams) -> types.ElicitResult | types.ErrorData:
@@ -193,6 +202,7 @@ class Driver:
             sampling = self.sampling if "sampling" in self.plan.capabilities else None
             session = ClientSession(read, write, read_timeout_seconds=timeout, elicitation_callback=callback,
                                     sampling_callback=sampling,
+                                    list_roots_callback=self.roots if "roots" in self.plan.capabilities else None,
                                     logging_callback=self.on_log, message_handler=self.on_message,
                                     client_info=CLIENT_INFO)
             async with session:
