@@ -3,6 +3,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { AnswerData, Behaviour, SamplingBehaviour } from "../plan/behaviour.js";
 import type { EventKind, Side, TimelineEvent } from "../history/timeline.js";
+import type { CallBook } from "./call-book.js";
 
 export interface PerformContext {
   /** the tool names the session listed before its first call */
@@ -85,9 +86,42 @@ export async function perform(behaviour: Behaviour, ctx: PerformContext): Promis
   }
 }
 
-/** A sampling or roots callback's steps (lab/plan/behaviour.ts SamplingBehaviour): think, then the
- *  nested request if planned, whose failure changes nothing here (the caller recorded it). */
-export async function performPlain(behaviour: SamplingBehaviour, nested: PerformContext["nested"]): Promise<void> {
-  if (behaviour.delayMs) await delay(behaviour.delayMs);
-  if (behaviour.nested) await nested(behaviour.nested.method, behaviour.nested.timeoutMs).catch(() => undefined);
+/** What a sampling or roots callback needs from its TypeScript driver's session. */
+export interface PlainSession {
+  rec: EventSink;
+  book: CallBook;
+  /** the session's callback counter, shared with the elicitation callback */
+  nextN(): number;
+  /** the label of the tools/call in progress */
+  label(): string;
+  calls: readonly { label: string; sampling?: SamplingBehaviour; roots?: SamplingBehaviour }[];
+  nested: PerformContext["nested"];
+}
+
+/**
+ * A sampling or roots callback (lab/plan/behaviour.ts SamplingBehaviour), recorded where it
+ * happens: think, then the nested request if planned, whose failure changes nothing here (the
+ * nested recorder kept it); then `answer`. No plan for the call: the callback fails.
+ */
+export function plainCallback<R>(s: PlainSession, kind: "sampling" | "roots", answer: () => R) {
+  return async (method: string, id: string | number): Promise<R> => {
+    const n = s.nextN();
+    const call = s.label();
+    const plan = s.calls.find((c) => c.label === call)?.[kind];
+    const ids = { id, origin: "server" as const, method };
+    s.rec.event("client", "callback.entered", { ...ids, detail: { n, call } });
+    const leave = s.book.enter(call);
+    try {
+      if (!plan) throw new Error(`no ${kind} callback is planned during '${call}'`);
+      if (plan.delayMs) await delay(plan.delayMs);
+      if (plan.nested) await s.nested(plan.nested.method, plan.nested.timeoutMs).catch(() => undefined);
+      s.rec.event("client", "callback.left", { ...ids, detail: { n, call, action: "accept" } });
+      return answer();
+    } catch (error) {
+      s.rec.event("client", "callback.left", { ...ids, detail: { n, call, error: String(error) } });
+      throw error;
+    } finally {
+      leave();
+    }
+  };
 }

@@ -9,7 +9,7 @@ import { withBound } from "../../plan/bounds.js";
 import { CALL_TIMEOUT_MS } from "../../plan/bounds.js";
 import type { CallbackContext, Scenario } from "../../plan/scenario.js";
 import { CallBook } from "../call-book.js";
-import { perform, performPlain, recordedNested } from "../perform.js";
+import { perform, plainCallback, recordedNested, type PlainSession } from "../perform.js";
 
 export const CLIENT_INFO = { name: "reentrancy-lab-client", version: "0.1.0" };
 
@@ -70,30 +70,14 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
   }
 
   // Sampling and roots: the call's own plan, think time and a nested request, then the synthetic answer.
-  const plainCallback = <R>(kind: "sampling" | "roots", answer: () => R) => async (request: { method: string }, extra: { requestId: string | number }): Promise<R> => {
-    const n = ++callbacks;
-    const call = label;
-    const plan = scenario.calls.find((c) => c.label === call)?.[kind];
-    const ids = { id: extra.requestId, origin: "server" as const, method: request.method };
-    recorder.event("client", "callback.entered", { ...ids, detail: { n, call } });
-    const leave = book.enter(call);
-    try {
-      if (!plan) throw new Error(`no ${kind} callback is planned during '${call}'`);
-      await performPlain(plan, nestedRequest);
-      recorder.event("client", "callback.left", { ...ids, detail: { n, call, action: "accept" } });
-      return answer();
-    } catch (error) {
-      recorder.event("client", "callback.left", { ...ids, detail: { n, call, error: String(error) } });
-      throw error;
-    } finally {
-      leave();
-    }
-  };
+  const plain: PlainSession = { rec: recorder, book, nextN: () => ++callbacks, label: () => label, calls: scenario.calls, nested: nestedRequest };
   if (scenario.capabilities.sampling) {
-    client.setRequestHandler(CreateMessageRequestSchema, plainCallback("sampling", (): CreateMessageResult => ({ ...SYNTHETIC_COMPLETION, content: { ...SYNTHETIC_COMPLETION.content } })));
+    const answer = plainCallback(plain, "sampling", (): CreateMessageResult => ({ ...SYNTHETIC_COMPLETION, content: { ...SYNTHETIC_COMPLETION.content } }));
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => answer(request.method, extra.requestId));
   }
   if (scenario.capabilities.roots) {
-    client.setRequestHandler(ListRootsRequestSchema, plainCallback("roots", (): ListRootsResult => ({ roots: SYNTHETIC_ROOTS.map((r) => ({ ...r })) })));
+    const answer = plainCallback(plain, "roots", (): ListRootsResult => ({ roots: SYNTHETIC_ROOTS.map((r) => ({ ...r })) }));
+    client.setRequestHandler(ListRootsRequestSchema, (request, extra) => answer(request.method, extra.requestId));
   }
 
   try {

@@ -4,11 +4,11 @@
 // 'elicitation/create'. On 2025-11-25 that handler answers the server's elicitation/create; on
 // 2026-07-28 the v2 client calls the same handler locally for each input request of an
 // input_required round, then retries the tools/call with the answers.
-import type { ElicitResult, Transport } from "@modelcontextprotocol/client";
+import type { CreateMessageResult, ElicitResult, ListRootsResult, Transport } from "@modelcontextprotocol/client";
 import { withBound } from "../../plan/bounds.js";
-import type { SessionPlan } from "../../plan/behaviour.js";
+import { SYNTHETIC_COMPLETION, SYNTHETIC_ROOTS, type SessionPlan } from "../../plan/behaviour.js";
 import { CallBook } from "../call-book.js";
-import { perform, recordedNested, type EventSink } from "../perform.js";
+import { perform, plainCallback, recordedNested, type EventSink, type PlainSession } from "../perform.js";
 import { errorInfo } from "./errors.js";
 import { RoundObservingClient } from "./observed-client.js";
 
@@ -53,6 +53,10 @@ export async function runTs2Session(
   const book = new CallBook();
   client.onRound = ({ kind, round, keys }) => rec.event("client", `round.${kind}`, { method: "tools/call", detail: { call: label, round, keys } });
   const nested = recordedNested(rec, errorInfo);
+  const nestedRequest = async (method: "tools/list" | "ping", timeout: number) =>
+    method === "tools/list"
+      ? (await nested(method, () => client.listTools(undefined, { timeout }))).tools.map((t) => t.name)
+      : void (await nested(method, () => client.ping({ timeout })));
 
   if (plan.capabilities.elicitation !== undefined) {
     client.setRequestHandler("elicitation/create", async (request, ctx): Promise<ElicitResult> => {
@@ -74,10 +78,7 @@ export async function runTs2Session(
         const answer = await perform(behaviour, {
           listedTools,
           signal,
-          nested: async (method, timeout) =>
-            method === "tools/list"
-              ? (await nested(method, () => client.listTools(undefined, { timeout }))).tools.map((t) => t.name)
-              : void (await nested(method, () => client.ping({ timeout }))),
+          nested: nestedRequest,
         });
         rec.event("client", "callback.left", { ...ids, detail: { n, call, action: answer.action } });
         return answer as ElicitResult;
@@ -89,6 +90,17 @@ export async function runTs2Session(
         leave();
       }
     });
+  }
+
+  // Sampling and roots (2025-11-25 only: in 2026-07-28 no server sends them), as the ts1 driver does.
+  const plain: PlainSession = { rec, book, nextN: () => ++callbacks, label: () => label, calls: plan.calls, nested: nestedRequest };
+  if (plan.capabilities.sampling !== undefined) {
+    const answer = plainCallback(plain, "sampling", (): CreateMessageResult => ({ ...SYNTHETIC_COMPLETION, content: { ...SYNTHETIC_COMPLETION.content } }));
+    client.setRequestHandler("sampling/createMessage", (request, ctx) => answer(request.method, ctx.mcpReq.id));
+  }
+  if (plan.capabilities.roots !== undefined) {
+    const answer = plainCallback(plain, "roots", (): ListRootsResult => ({ roots: SYNTHETIC_ROOTS.map((r) => ({ ...r })) }));
+    client.setRequestHandler("roots/list", (request, ctx) => answer(request.method, ctx.mcpReq.id));
   }
 
   try {
