@@ -1,7 +1,8 @@
 # Server peer `py`: an mcp 2.3.0 MCPServer over stdio (mcp.run(), both protocol eras) mirroring the ts1 server:
 # calculate(policy), calculate_resolve, fan_out(n), liveness, with lab/form.ts CalculateResult shapes;
 # policy url mirrors lab/peers/ts1/url-mode.ts (ctx.elicit_url, then notifications/elicitation/complete);
-# ask_field(kind): one field of the 2025-11-25 form vocabulary (issue #16; models in vocabulary.py).
+# ask_field(kind): one field of the 2025-11-25 form vocabulary (issue #16; models in vocabulary.py);
+# summarize, roots_count, sample_fan_out(n): requests other than a form (request_tools.py, shared with py1).
 # CLI: server.py   (stdin/stdout carry JSON-RPC only; the SDK's logging goes to stderr)
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from request_tools import register_request_tools  # summarize, roots_count, sample_fan_out (shared with py1)
 import vocabulary  # lab/peers/py/vocabulary.py, next to this file (the script's own folder is on sys.path)
 
 SERVER_NAME, SERVER_VERSION = "mcp-reentrancy-lab-py", "0.1.0"
@@ -222,6 +224,7 @@ def build() -> MCPServer:
         await all_or_tool_error(elicit, ping)
         return result({"status": "answered", "action": outcome["answer"].action, "pinged": True})
 
+    register_request_tools(mcp, Context, types, result, lambda ctx: ctx.client_capabilities, ELICITATION_TIMEOUT_S)
     return mcp
 
 

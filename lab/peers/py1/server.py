@@ -4,6 +4,7 @@
 #                      raw: ctx.session.elicit_form, the raw answer reported, never computed; unchecked: the guard
 #                      skipped on purpose; url: ctx.elicit_url, then notifications/elicitation/complete
 #   fan_out(n), liveness, calculate_linked, calculate_limited (the cancellation tools, lab/peers/ts1/cancel-tools.ts),
+#   summarize, roots_count, sample_fan_out(n) (lab/peers/py/request_tools.py, shared with the 2.3.0 server),
 #   ask_field(kind) (the form vocabulary, vocabulary.py: 1.29.0 refuses every non-primitive field before sending)
 # Not here, with why: calculate_resolve (Resolve/Elicit are 2.x: mcp.server.mcpserver does not exist in 1.29.0).
 # CLI: server.py   (stdin/stdout carry JSON-RPC only; the SDK's logging goes to stderr)
@@ -12,6 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import logging
+import os
 import sys
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -26,7 +28,9 @@ from mcp.shared.exceptions import McpError
 from mcp.shared.message import ServerMessageMetadata
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-import vocabulary  # lab/peers/py1/vocabulary.py, next to this file (the script's own folder is on sys.path)
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "py"))
+from request_tools import register_request_tools  # noqa: E402  (shared with the 2.3.0 server)
+import vocabulary  # noqa: E402  lab/peers/py1/vocabulary.py, next to this file (the script's own folder is on sys.path)
 
 SERVER_NAME = "mcp-reentrancy-lab-py1"
 ELICITATION_MESSAGE = "Synthetic arithmetic inputs only: how many units, and the value of one unit?"
@@ -239,6 +243,9 @@ def build() -> FastMCP:
     ) -> types.CallToolResult:
         return result(await ask_after_ping(ctx, pingFirst, limitMs / 1000))
 
+    register_request_tools(mcp, Context, types, result,
+                           lambda ctx: ctx.session.client_params.capabilities if ctx.session.client_params else None,
+                           ELICITATION_TIMEOUT_S)
     return mcp
 
 
