@@ -2,7 +2,10 @@
 // behaviour.ts CallData): the current call's give-up limit, armed when its first form opens (so the
 // form is open when the client gives up, however loaded the machine), and the callbacks still
 // running for each call (awaitCallbacks waits for them, bounded by the caller).
-import { GIVE_UP_REASON } from "./perform.js";
+
+/** Why the client gave up on a call (CallData.giveUpAfterMs); the SDK puts it in notifications/cancelled.
+ *  Every driver uses these words (lab/peers/py/client.py too). */
+export const GIVE_UP_REASON = "the client gave up on the call while its form was open";
 
 export class CallBook {
   private readonly running = new Map<string, Set<Promise<void>>>();

@@ -16,9 +16,6 @@ export interface PerformContext {
   signal?: AbortSignal;
 }
 
-/** Why the client gave up on a call (CallData.giveUpAfterMs); the SDK puts it in notifications/cancelled.
- *  Every driver uses these words (lab/peers/py/client.py too). */
-export const GIVE_UP_REASON = "the client gave up on the call while its form was open";
 
 /** Where a TypeScript driver records (the Recorder of lab/history/timeline.ts fits). */
 export interface EventSink {

@@ -30,7 +30,7 @@ from pipe import own_stdio  # noqa: E402  (mcp 2.3.0 streams, the same SDK as th
 from plan import AnswerData, Behaviour, CallData, Nested, SessionPlan  # noqa: E402
 
 CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-fastmcp", version="0.1.0")
-# Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/perform.ts GIVE_UP_REASON.
+# Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/call-book.ts GIVE_UP_REASON.
 GIVE_UP_REASON = "the client gave up on the call while its form was open"
 # What ClientSession declares whenever a callback is set (mcp/client/session.py:634-636); FastMCP passes no other.
 DECLARABLE = ({"form": {}}, {"form": {}, "url": {}})

@@ -20,7 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The words of lab/peers/perform.ts GIVE_UP_REASON.
+// The words of lab/peers/call-book.ts GIVE_UP_REASON.
 const giveUpReason = "the client gave up on the call while its form was open"
 
 // The handler is handed no JSON-RPC id; idTag carries it from this driver's Connection in

@@ -25,7 +25,7 @@ from plan import SYNTHETIC_MODEL, SYNTHETIC_ROOTS, SYNTHETIC_TEXT, AnswerData, B
 from sampling import plain_turn
 
 CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-py", version="0.1.0")
-# Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/perform.ts GIVE_UP_REASON.
+# Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/call-book.ts GIVE_UP_REASON.
 GIVE_UP_REASON = "the client gave up on the call while its form was open"
 INLINE = frozenset({"elicitation/create"})  # the SDK's documented inline ordering (1.x receive loop)
 MODERN = "2026-07-28"

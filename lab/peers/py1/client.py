@@ -29,7 +29,7 @@ from plan import SYNTHETIC_MODEL, SYNTHETIC_ROOTS, SYNTHETIC_TEXT, AnswerData, B
 from sampling import plain_turn  # noqa: E402  (shared with the 2.3.0 driver)
 
 CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-py1", version="0.1.0")
-# Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/perform.ts GIVE_UP_REASON.
+# Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/call-book.ts GIVE_UP_REASON.
 GIVE_UP_REASON = "the client gave up on the call while its form was open"
 
 

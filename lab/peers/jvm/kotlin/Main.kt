@@ -50,7 +50,7 @@ import java.util.concurrent.atomic.AtomicReference
 import kotlin.system.exitProcess
 import kotlin.time.Duration.Companion.milliseconds
 
-// Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/perform.ts GIVE_UP_REASON.
+// Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/call-book.ts GIVE_UP_REASON.
 const val CLOSE_WAIT_MS = 500
 const val BACKSTOP_MS = 1_000
 const val GIVE_UP_REASON = "the client gave up on the call while its form was open"

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use tokio::sync::Notify;
 
-// Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/perform.ts GIVE_UP_REASON.
+// Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/call-book.ts GIVE_UP_REASON.
 const GIVE_UP_REASON: &str = "the client gave up on the call while its form was open";
 
 // The driver contract (the SessionPlan it reads, the events it writes), in the same module.
