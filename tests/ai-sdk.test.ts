@@ -77,8 +77,8 @@ const PLAN: SessionPlan = {
 
 test("a plan the AI SDK client's public API cannot run is refused in one line with its dist line", () => {
   assert.is(aiSdkRefusal(PLAN), undefined);
-  const sampling = aiSdkRefusal({ ...PLAN, capabilities: { elicitation: { form: {} }, sampling: {} } });
-  assert.match(sampling ?? "", /^capabilities sampling: .*index\.mjs:2849-2867/);
+  const sampling = aiSdkRefusal({ ...PLAN, capabilities: { elicitation: { form: {} }, sampling: {}, experimental: {} } });
+  assert.match(sampling ?? "", /^capabilities experimental: .*index\.mjs:2849-2867/);
   const ping = aiSdkRefusal({ ...PLAN, calls: [{ ...PLAN.calls[0]!, callback: { nested: { method: "ping", timeoutMs: 500 }, answer: { action: "accept" } } }] });
   assert.match(ping ?? "", /^call a: a nested ping: .*index\.d\.ts:645-700/);
   for (const line of [sampling, ping]) assert.not.match(line ?? "", /\n/);

@@ -127,7 +127,7 @@ const PLAN = { scenario: "refusals", capabilities: { elicitation: { form: {} } }
 test("a plan FastMCP's public Client cannot run is refused in one line, with FastMCP's source line, before anything is sent", () => {
   const cases: [unknown, RegExp][] = [
     [{ ...PLAN, capabilities: { elicitation: { form: { applyDefaults: true } } } }, /elicitation capability .*mcp\/client\/session\.py:634-636/],
-    [{ ...PLAN, capabilities: { elicitation: { form: {} }, sampling: {} } }, /capabilities \['sampling'\].*client\.py:545-577/],
+    [{ ...PLAN, capabilities: { elicitation: { form: {} }, sampling: {}, experimental: {} } }, /capabilities \['experimental'\].*client\.py:545-577/],
   ];
   for (const [plan, reason] of cases) {
     const r = driverOn(plan);

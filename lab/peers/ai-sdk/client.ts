@@ -20,7 +20,9 @@ export const AI_SDK_CLOSE_BOUND_MS = 10_000;
  * else (-32601, :2849-2867), and the MCPClient interface has no ping method (dist/index.d.ts:645-700).
  */
 export function aiSdkRefusal(plan: SessionPlan): string | undefined {
-  const others = Object.keys(plan.capabilities).filter((c) => c !== "elicitation");
+  // sampling and roots go into initialize as given (:2311) and the client answers them -32601
+  // (:2849-2867): a real run shows a server that asks what the AI SDK does. Nothing else is declared.
+  const others = Object.keys(plan.capabilities).filter((c) => !["elicitation", "sampling", "roots"].includes(c));
   if (others.length > 0)
     return `capabilities ${others.join(", ")}: the client answers only ping and elicitation/create (-32601 for any other request, index.mjs:2849-2867), so declaring them would be a lie`;
   const ping = plan.calls.find((c) => c.callback?.nested?.method === "ping");

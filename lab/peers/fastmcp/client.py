@@ -27,7 +27,8 @@ from pydantic import ValidationError
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "py"))
 from driver_events import Events, SdkLogNotes, one_line  # noqa: E402  (the one event writer, shared)
 from pipe import own_stdio  # noqa: E402  (mcp 2.3.0 streams, the same SDK as this venv's)
-from plan import AnswerData, Behaviour, CallData, Nested, SessionPlan  # noqa: E402
+from plan import SYNTHETIC_MODEL, SYNTHETIC_ROOTS, SYNTHETIC_TEXT, AnswerData, Behaviour, CallData, Nested, SessionPlan  # noqa: E402
+from sampling import plain_turn  # noqa: E402  (the Python drivers' one sampling and roots callback)
 
 CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-fastmcp", version="0.1.0")
 # Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/call-book.ts GIVE_UP_REASON.
@@ -53,10 +54,10 @@ class OwnStdio(ClientTransport):
 
 def refusal(plan: SessionPlan) -> str | None:
     """What FastMCP's public Client cannot do, said before anything is sent; None when it can run the plan."""
-    others = sorted(set(plan.capabilities) - {"elicitation"})
+    others = sorted(set(plan.capabilities) - {"elicitation", "sampling", "roots"})
     if others:
-        return (f"capabilities {others}: the driver registers only an elicitation_handler, and the Client derives "
-                "every capability from the handlers it has (fastmcp/client/client.py:545-577)")
+        return (f"capabilities {others}: the driver registers elicitation, sampling and roots handlers, and the Client "
+                "derives every capability from the handlers it has (fastmcp/client/client.py:545-577)")
     declared = plan.capabilities.get("elicitation")
     if declared is not None and declared not in DECLARABLE:
         return (f"elicitation capability {declared}: the Client cannot declare it; ClientSession declares "
@@ -83,8 +84,11 @@ class Driver:
         """The Client, built on the loop (its session state holds anyio events, client.py:218-232)."""
         handler = self.elicitation if "elicitation" in self.plan.capabilities else None
         limit = self.plan.callTimeoutMs / 1000  # every request's read timeout (client.py:499, :558)
-        self.client = Client(OwnStdio(), elicitation_handler=handler, timeout=limit, init_timeout=limit,
-                             client_info=CLIENT_INFO, mode=self.mode)
+        # A sampling_handler or roots declares its capability (client.py:563-568); none is passed unplanned.
+        sampling = self.sampling if "sampling" in self.plan.capabilities else None
+        roots = self.roots if "roots" in self.plan.capabilities else None
+        self.client = Client(OwnStdio(), elicitation_handler=handler, sampling_handler=sampling, roots=roots,
+                             timeout=limit, init_timeout=limit, client_info=CLIENT_INFO, mode=self.mode)
         return self.client
 
     async def nested(self, nested: Nested) -> types.ListToolsResult | None:
@@ -145,6 +149,23 @@ class Driver:
         # The plan's answer as an ElicitResult (T = Any); FastMCP then builds and validates the SDK's
         # ElicitResult from it (elicitation.py:66-86): whatever it refuses goes out as -32603.
         return ElicitResult(action=answer.action, content=answer.content)
+
+    async def sampling(self, messages: list[Any], params: Any, context: Any) -> types.CreateMessageResult:
+        """FastMCP's SamplingHandler (sampling/__init__.py:23-31): its wrapper answers any Exception as -32603 (:62-66)."""
+        self.callbacks += 1
+        plan = next((c.sampling for c in self.plan.calls if c.label == self.label), None)
+        if not await plain_turn(self.events, context.request_id, "sampling/createMessage", self.callbacks, self.label, plan, self.nested):
+            raise RuntimeError("no sampling planned for this call")
+        return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=SYNTHETIC_TEXT),
+                                         model=SYNTHETIC_MODEL, stop_reason="endTurn")
+
+    async def roots(self, context: Any) -> list[types.Root]:
+        """FastMCP's RootsHandler (roots.py:15-18), a function so that it runs per request."""
+        self.callbacks += 1
+        plan = next((c.roots for c in self.plan.calls if c.label == self.label), None)
+        if not await plain_turn(self.events, context.request_id, "roots/list", self.callbacks, self.label, plan, self.nested):
+            raise RuntimeError("no roots planned for this call")
+        return [types.Root(uri=uri, name=name) for uri, name in SYNTHETIC_ROOTS]
 
     async def behave(self, behaviour: Behaviour) -> AnswerData:
         otherwise = behaviour.otherwise or AnswerData(action="cancel")

@@ -224,7 +224,7 @@ def build() -> MCPServer:
         await all_or_tool_error(elicit, ping)
         return result({"status": "answered", "action": outcome["answer"].action, "pinged": True})
 
-    register_request_tools(mcp, Context, types, result, lambda ctx: ctx.client_capabilities, ELICITATION_TIMEOUT_S)
+    register_request_tools(mcp, Context, types, result, lambda ctx: ctx.client_capabilities, MCPError, ELICITATION_TIMEOUT_S)
     return mcp
 
 

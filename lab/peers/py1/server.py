@@ -245,7 +245,7 @@ def build() -> FastMCP:
 
     register_request_tools(mcp, Context, types, result,
                            lambda ctx: ctx.session.client_params.capabilities if ctx.session.client_params else None,
-                           ELICITATION_TIMEOUT_S)
+                           McpError, ELICITATION_TIMEOUT_S)
     return mcp
 
 

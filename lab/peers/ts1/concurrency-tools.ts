@@ -5,6 +5,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { EmptyResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { CalculateForm, requestedSchema } from "../../plan/form.js";
+import { orRefused } from "./sampling-roots-tools.js";
 
 const TIMEOUT_MS = 10_000;
 const MESSAGE = "Synthetic arithmetic inputs only";
@@ -48,8 +49,13 @@ export function registerConcurrencyTools(mcp: McpServer): void {
           { messages: [{ role: "user", content: { type: "text", text: `Synthetic: reply with anything (${i + 1} of ${n})` } }], maxTokens: 8 },
           { timeout: TIMEOUT_MS, relatedRequestId: extra.requestId },
         );
-      const answers = await Promise.all(Array.from({ length: n }, (_, i) => ask(i)));
-      return structured({ status: "all_answered", requests: n, answered: answers.length });
+      // Every request is sent before any answer is awaited, and every answer is awaited, refusals too, so
+      // the call ends after the last reply whatever the client said; the first refusal is the result.
+      const settled = await Promise.allSettled(Array.from({ length: n }, (_, i) => ask(i)));
+      const answered = settled.filter((s) => s.status === "fulfilled").length;
+      const refusal = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+      const all = refusal ? Promise.reject(refusal.reason as Error) : Promise.resolve(answered);
+      return orRefused(all, () => ({ status: "all_answered", requests: n, answered }), { requests: n, answered });
     },
   );
 
