@@ -18,6 +18,7 @@ import { askAndCalculate, TS2_ELICITATION_MESSAGE } from "./ask-form.js";
 import { registerTs2CancelTools } from "./cancel-tools.js";
 import { registerTs2AskField } from "./ask-field.js";
 import { registerTs2ConcurrencyTools } from "./concurrency-tools.js";
+import { registerTs2RequestTools } from "./request-tools.js";
 import { clientSupportsForm, objectArgs, protocolError, structured, TS2_ELICITATION_TIMEOUT_MS } from "./server-support.js";
 
 export const TS2_SERVER_INFO = { name: "mcp-reentrancy-lab-ts2", version: "0.1.0" };
@@ -97,6 +98,7 @@ export function createTs2Server(options: { supportedProtocolVersions?: string[] 
   );
 
   registerTs2ConcurrencyTools(mcp);
+  registerTs2RequestTools(mcp);
   registerTs2CancelTools(mcp);
   registerTs2AskField(mcp);
   registerFaultTools(mcp);
