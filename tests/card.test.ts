@@ -17,6 +17,7 @@ import { FORM_CONTRACT_SCENARIO } from "../scenarios/contract/card.js";
 import { runSession } from "../lab/session/session.js";
 import { openMemoryTransport } from "../lab/transports/memory.js";
 import { type SessionEvidence } from "../lab/plan/session.js";
+import { REQUEST_CARD_SCENARIOS, requestCells } from "../lab/check/card-requests.js";
 
 
 const SCENARIOS = ["nested", "fan-out", "liveness", "call-cancelled", "server-withdraws"] as const;
@@ -25,11 +26,12 @@ const formContractRuns = new Map<string, Promise<SessionEvidence>>();
 const formContractRun = (loop: "sdk" | "serial") =>
   formContractRuns.get(loop) ?? formContractRuns.set(loop, runSession(FORM_CONTRACT_SCENARIO, openMemoryTransport, "memory", { dispatch: loop })).get(loop)!;
 
-test("cells from real runs (ts1, both loop models, in memory) match the expected card, cancellation rows included; one changed cell is named", async () => {
+test("cells from real runs (ts1, both loop models, in memory) match the expected card, cancellation and sampling/roots rows included; one changed cell is named", async () => {
   const cards = loadExpectedCards();
   for (const loop of ["sdk", "serial"] as const) {
     type Five = [SessionEvidence, SessionEvidence, SessionEvidence, SessionEvidence, SessionEvidence];
     const [nested, fanOut, liveness, callCancelled, withdraws] = (await Promise.all(SCENARIOS.map((s) => memoryRun(s, loop)))) as Five;
+    const requests = Object.fromEntries(await Promise.all(REQUEST_CARD_SCENARIOS.map(async (s) => [s, await memoryRun(s, loop)] as const)));
     const at = (run: typeof nested) => ({ events: run.events, wire: run.wire, negotiatedProtocol: negotiatedProtocol(run) });
     const cells = {
       protocol: protocolCell(at(nested)),
@@ -39,6 +41,7 @@ test("cells from real runs (ts1, both loop models, in memory) match the expected
       // in memory the server's own events are in the shared timeline (serverEvents absent)
       ...cancelCells({ "call-cancelled": callCancelled, "server-withdraws": withdraws }),
       formContract: formContractCell(await formContractRun(loop)),
+      ...requestCells(requests),
     };
     const want = cards.get(`ts1.${loop}.ts1`)!;
     assert.equal(cardDifferences(want, cells), []);

@@ -2,11 +2,12 @@
 // wire), returning data: the value compared with the hand-written card (no milliseconds in it),
 // the text shown (which may add a time), and whether the behaviour is safe. Nothing is typed in.
 import type { CellValue, Tone } from "./card-cell.js";
-import { cancelledRequestId, isRequest } from "../history/frames.js";
+import { cancelledRequestId } from "../history/frames.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
-import { peakCallbacks, replyTo, resultsOf } from "./verify.js";
+import { replyTo, resultsOf } from "./verify.js";
 import { CANCEL_CARD_ROWS } from "./card-cancel.js";
 import { CONTRACT_CARD_ROWS } from "./card-contract.js";
+import { CANNOT_ARISE, nestedOutcome, peakOf, REQUEST_CARD_ROWS, REQUEST_ROW_SCENARIO, requestsFrom } from "./card-requests.js";
 
 const BASE_ROWS = [
   { id: "protocol", title: "negotiated protocol version" },
@@ -19,7 +20,7 @@ const BASE_ROWS = [
   { id: "ping", title: "ping while a callback runs" },
 ] as const;
 /** Every row, the cancellation rows (lab/check/card-cancel.ts) last. */
-export const CARD_ROWS = [...BASE_ROWS, ...CANCEL_CARD_ROWS, ...CONTRACT_CARD_ROWS] as const;
+export const CARD_ROWS = [...BASE_ROWS, ...CANCEL_CARD_ROWS, ...CONTRACT_CARD_ROWS, ...REQUEST_CARD_ROWS] as const;
 export type RowId = (typeof CARD_ROWS)[number]["id"];
 
 /** The scenario whose run a row's cell comes from (lateAnswer also reads call-cancelled). */
@@ -36,6 +37,7 @@ export const ROW_SCENARIO: Record<RowId, string> = {
   withdrawAborts: "server-withdraws",
   lateAnswer: "server-withdraws",
   formContract: "form-contract",
+  ...REQUEST_ROW_SCENARIO,
 };
 
 
@@ -47,43 +49,18 @@ export interface RunEvidence {
 }
 
 const cell = (value: string | number, tone: Tone, text = String(value)): CellValue => ({ value, text, tone });
-const requestsFrom = (wire: WireFrame[], side: "client" | "server", method: string) =>
-  wire.filter((f) => f.from === side && isRequest(f.label) && f.label.method === method);
 
 export function protocolCell(run: RunEvidence): CellValue {
   return run.negotiatedProtocol ? cell(run.negotiatedProtocol, "n/a") : cell("no initialize result", "unexpected");
 }
 
-/** The nested request the callback sent: the client's request sent after the first elicitation arrived. */
-function nestedRequest(run: RunEvidence): WireFrame | undefined {
-  const elicit = requestsFrom(run.wire, "server", "elicitation/create")[0];
-  if (!elicit) return undefined;
-  const sent = run.events.find((e) => e.kind === "nested.sent");
-  return run.wire.find((f) => f.index > elicit.index && f.from === "client" && isRequest(f.label) && f.label.method === sent?.method);
-}
-
 export function nestedCells(run: RunEvidence): Record<"nested" | "nestedError" | "cancelNotice" | "lateReply" | "recovery", CellValue> {
   const none = cell("-", "n/a");
   const recovery = recoveryCell(run);
-  if (requestsFrom(run.wire, "server", "elicitation/create").length === 0) {
-    const arise = cell("cannot arise: no server-to-client request", "safe");
-    return { nested: arise, nestedError: none, cancelNotice: none, lateReply: none, recovery };
-  }
-  const ok = run.events.find((e) => e.kind === "nested.ok");
-  const failed = run.events.find((e) => e.kind === "nested.failed");
-  const sent = run.events.find((e) => e.kind === "nested.sent");
-  const request = nestedRequest(run);
-  const reply = request && replyTo(run.wire, request);
-  if (ok && sent) {
-    const nested = cell("completes", "safe", `completes in ${(ok.t - sent.t).toFixed(0)} ms`);
-    return { nested, nestedError: none, cancelNotice: none, lateReply: none, recovery };
-  }
-  if (!failed || !sent) return { nested: cell("no nested request seen", "unexpected"), nestedError: none, cancelNotice: none, lateReply: none, recovery };
-  // The reply was on the wire before the callback gave up: only the loop kept it from the callback.
-  const deadlock = reply !== undefined && reply.t < failed.t;
-  const nested = deadlock
-    ? cell("deadlocks until the limit", "unsafe", `deadlocks until the limit (${(failed.t - sent.t).toFixed(0)} ms)`)
-    : cell("fails without a reply on the wire", "unexpected");
+  const outcome = nestedOutcome(run, "elicitation/create");
+  if (!outcome) return { nested: CANNOT_ARISE, nestedError: none, cancelNotice: none, lateReply: none, recovery };
+  const { cell: nested, failed, request, reply } = outcome;
+  if (!failed) return { nested, nestedError: none, cancelNotice: none, lateReply: none, recovery };
   const d = failed.detail ?? {};
   const nestedError = cell(`${d.code === null || d.code === undefined ? "no code" : String(d.code)}${d.type ? ` ${String(d.type)}` : ""}`, "n/a");
   const notice = request !== undefined && run.wire.some((f) => f.from === "client" && f.label.method === "notifications/cancelled" && cancelledRequestId(f.message) === request.label.id);
@@ -115,10 +92,7 @@ function recoveryCell(run: RunEvidence): CellValue {
 }
 
 export function peakCell(run: RunEvidence): CellValue {
-  if (requestsFrom(run.wire, "server", "elicitation/create").length === 0) return cell("cannot arise: no server-to-client request", "safe");
-  // Categorical: how many overlap beyond one can depend on when a server's tasks send (load).
-  const peak = peakCallbacks(run.events);
-  return peak > 1 ? cell("several at once", "safe", `${peak} at once`) : cell("one at a time", "unsafe");
+  return peakOf(run, "elicitation/create");
 }
 
 /** Order on the wire: the client's ping reply against its answer to the pending elicitation. */

@@ -1,7 +1,7 @@
 // tsx lab/run.ts card [--client ...] [--server ...] [--dispatch sdk|serial] [--out DIR] [--expected DIR]
 // Every client peer (under each of its loop models) against every server peer, over stdio (the
-// real process boundary), once each: nested, fan-out, liveness, call-cancelled and
-// server-withdraws. Each cell is derived from a
+// real process boundary), once each: nested, fan-out, liveness, call-cancelled,
+// server-withdraws, the form contract, sampling-nested, sampling-fan-out and roots-nested. Each cell is derived from a
 // real run (lab/check/card.ts) and compared with the hand-written card (expected/card/). Writes
 // card.json, card.md and card.svg; exit 0 when every cell is as expected, 1 when one is not.
 import { join } from "node:path";
@@ -27,9 +27,10 @@ import { findScenario } from "../../scenarios/index.js";
 import { slots } from "../session/slots.js";
 import { FORM_CONTRACT_SCENARIO } from "../../scenarios/contract/card.js";
 import { formContractCell } from "../check/card-contract.js";
+import { REQUEST_CARD_SCENARIOS, requestCells } from "../check/card-requests.js";
 import { driverFault } from "../check/driver-fault.js";
 
-const CARD_SCENARIOS = [...["nested", "fan-out", "liveness", ...CANCEL_CARD_SCENARIOS].map((name) => findScenario(name)!), FORM_CONTRACT_SCENARIO];
+const CARD_SCENARIOS = [...["nested", "fan-out", "liveness", ...CANCEL_CARD_SCENARIOS, ...REQUEST_CARD_SCENARIOS].map((name) => findScenario(name)!), FORM_CONTRACT_SCENARIO];
 /** Pairings run two at a time: each is at most two processes, and the machine has two cores. */
 const PARALLEL = 2;
 
@@ -100,6 +101,7 @@ function cells(runs: Record<string, SessionEvidence>, column: Column): Partial<R
       ? cancelCells({ "call-cancelled": cancel("call-cancelled"), "server-withdraws": cancel("server-withdraws") })
       : cancelCellsNotRun()),
     formContract: formContractCell(runs[FORM_CONTRACT_SCENARIO.name]!),
+    ...requestCells(runs),
   };
 }
 

@@ -1,0 +1,96 @@
+// The report card's rows for every request a server sends besides a form (issue #29): a nested
+// request inside a sampling or a roots callback, and how many sampling callbacks run at once. Each
+// is the same order-based reading as the elicitation rows (lab/check/card.ts), for its own method;
+// a client that answers the request with an error and no callback (the AI SDK's -32601) says so.
+import type { CellValue } from "./card-cell.js";
+import { isRequest } from "../history/frames.js";
+import type { TimelineEvent, WireFrame } from "../history/timeline.js";
+import { peakCallbacks, replyTo } from "./verify.js";
+
+export const REQUEST_CARD_ROWS = [
+  { id: "samplingNested", title: "nested request inside a sampling callback" },
+  { id: "samplingPeak", title: "sampling requests at once" },
+  { id: "rootsNested", title: "nested request inside a roots callback" },
+] as const;
+type RequestRowId = (typeof REQUEST_CARD_ROWS)[number]["id"];
+
+/** The scenario each row's cell comes from. */
+export const REQUEST_ROW_SCENARIO: Record<RequestRowId, string> = {
+  samplingNested: "sampling-nested",
+  samplingPeak: "sampling-fan-out",
+  rootsNested: "roots-nested",
+};
+export const REQUEST_CARD_SCENARIOS = ["sampling-nested", "sampling-fan-out", "roots-nested"] as const;
+
+interface Run {
+  events: TimelineEvent[];
+  wire: WireFrame[];
+}
+
+const cell = (value: string, tone: CellValue["tone"], text = value): CellValue => ({ value, text, tone });
+export const CANNOT_ARISE = cell("cannot arise: no server-to-client request", "safe");
+
+export const requestsFrom = (wire: WireFrame[], side: "client" | "server", method: string) =>
+  wire.filter((f) => f.from === side && isRequest(f.label) && f.label.method === method);
+
+/** The client answered the server's first `method` request with an error, no callback entered: its code. */
+function refusedCell(run: Run, asked: WireFrame): CellValue | undefined {
+  if (run.events.some((e) => e.kind === "callback.entered")) return undefined;
+  const error = (replyTo(run.wire, asked)?.message as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+  if (!error) return undefined;
+  return cell(`refused (${String(error.code)}), no callback`, "n/a", `refused (${String(error.code)} ${String(error.message)}), no callback`);
+}
+
+export interface NestedOutcome {
+  /** the nested row's cell */
+  cell: CellValue;
+  sent?: TimelineEvent;
+  failed?: TimelineEvent;
+  /** the nested request on the wire, and its reply */
+  request?: WireFrame;
+  reply?: WireFrame;
+}
+
+/**
+ * What happened to the nested request a callback for `method` sent; undefined when the server sent
+ * no `method` request. Deadlock is read from order alone: the reply was on the wire before the
+ * callback gave up on it, so only the client's loop kept it from the callback.
+ */
+export function nestedOutcome(run: Run, method: string): NestedOutcome | undefined {
+  const asked = requestsFrom(run.wire, "server", method)[0];
+  if (!asked) return undefined;
+  const refused = refusedCell(run, asked);
+  if (refused) return { cell: refused };
+  const ok = run.events.find((e) => e.kind === "nested.ok");
+  const failed = run.events.find((e) => e.kind === "nested.failed");
+  const sent = run.events.find((e) => e.kind === "nested.sent");
+  const request = run.wire.find((f) => f.index > asked.index && f.from === "client" && isRequest(f.label) && f.label.method === sent?.method);
+  const reply = request && replyTo(run.wire, request);
+  if (ok && sent) return { cell: cell("completes", "safe", `completes in ${(ok.t - sent.t).toFixed(0)} ms`), sent, request, reply };
+  if (!failed || !sent) return { cell: cell("no nested request seen", "unexpected") };
+  const deadlock = reply !== undefined && reply.t < failed.t;
+  const nested = deadlock ? cell("deadlocks until the limit", "unsafe", `deadlocks until the limit (${(failed.t - sent.t).toFixed(0)} ms)`) : cell("fails without a reply on the wire", "unexpected");
+  return { cell: nested, sent, failed, request, reply };
+}
+
+/** How many callbacks for `method` ran at once (categorical: beyond one, the count can depend on load). */
+export function peakOf(run: Run, method: string): CellValue {
+  const asked = requestsFrom(run.wire, "server", method)[0];
+  if (!asked) return CANNOT_ARISE;
+  const refused = refusedCell(run, asked);
+  if (refused) return refused;
+  const peak = peakCallbacks(run.events);
+  return peak > 1 ? cell("several at once", "safe", `${peak} at once`) : cell("one at a time", "unsafe");
+}
+
+/** The three rows from their three runs (absent when the run was not made: the client's era lacks it). */
+export function requestCells(runs: Partial<Record<(typeof REQUEST_CARD_SCENARIOS)[number], Run>>): Partial<Record<RequestRowId, CellValue>> {
+  const nested = (run: Run | undefined, method: string) => (run ? (nestedOutcome(run, method)?.cell ?? CANNOT_ARISE) : undefined);
+  const out: Partial<Record<RequestRowId, CellValue>> = {};
+  const samplingNested = nested(runs["sampling-nested"], "sampling/createMessage");
+  const rootsNested = nested(runs["roots-nested"], "roots/list");
+  if (samplingNested) out.samplingNested = samplingNested;
+  if (runs["sampling-fan-out"]) out.samplingPeak = peakOf(runs["sampling-fan-out"], "sampling/createMessage");
+  if (rootsNested) out.rootsNested = rootsNested;
+  return out;
+}
