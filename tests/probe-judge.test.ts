@@ -11,7 +11,7 @@ import { inferFanOut, type FanOutObservation } from "../lab/peers/ts1/probe-infe
 import { judgeLoop, MIN_PINGS_FOR_SERIAL, type LoopObservation } from "../lab/peers/ts1/probe-judge.js";
 import { type SessionEvidence } from "../lab/plan/session.js";
 import { copy } from "./support/runs.js";
-import { PROBE_SCENARIO, probeRun } from "./support/probe.js";
+import { PROBE_SAMPLING_SCENARIO, PROBE_SCENARIO, probeRun } from "./support/probe.js";
 
 const result = (run: SessionEvidence, call: string) => resultsOf(run.events)[call] as Record<string, unknown>;
 const loopOf = (run: SessionEvidence) => copy(result(run, "loop").observation as LoopObservation);
@@ -28,7 +28,7 @@ test("the verdict re-derived from the tool's own observation is the tool's verdi
 
 test("receive loop: read order decides, times do not", async () => {
   const serial = loopOf(await serialRun());
-  const e = serial.elicitation!;
+  const e = serial.request!;
   // one ping read before the elicitation's reply: concurrent, with every time unchanged
   const early = copy(serial);
   early.pings[0]!.seq = -1;
@@ -36,7 +36,7 @@ test("receive loop: read order decides, times do not", async () => {
   // the concurrent run with every ping reply moved behind the elicitation's: serial
   const concurrent = loopOf(await concurrentRun());
   const late = copy(concurrent);
-  late.pings.forEach((p, i) => (p.seq = late.elicitation!.seq + 1 + i));
+  late.pings.forEach((p, i) => (p.seq = late.request!.seq + 1 + i));
   assert.is(judgeLoop(late).verdict, "serial");
   // times moved without changing order change nothing
   const shifted = copy(serial);
@@ -55,19 +55,40 @@ test("receive loop: too few pings, no ping reply, or an answer other than accept
   assert.is(judgeLoop(silent).verdict, "inconclusive");
   for (const action of ["decline", "cancel"]) {
     const refused = copy(serial);
-    refused.elicitation!.action = action;
+    refused.request!.action = action;
     assert.is(judgeLoop(refused).verdict, "not_run");
   }
   const limit = copy(serial);
-  limit.elicitation!.outcome = "limit";
+  limit.request!.outcome = "limit";
   assert.is(judgeLoop(limit).verdict, "not_run");
   const error = copy(serial);
-  error.elicitation = { ...error.elicitation!, outcome: "error", error: { code: -32601, message: "Method not found" } };
+  error.request = { ...error.request!, outcome: "error", error: { code: -32601, message: "Method not found" } };
   assert.match(judgeLoop(error).reason, "-32601");
   // an error reply to a ping is still a reply: the loop read it
   const errorPing = copy(serial);
   errorPing.pings[0] = { ...errorPing.pings[0]!, outcome: "error", seq: -1 };
   assert.is(judgeLoop(errorPing).verdict, "concurrent");
+});
+
+test("sampling: the same order decides; a completion needs no action, and the form's own rule is not applied to it", async () => {
+  const run = await probeRun(PROBE_SAMPLING_SCENARIO, TS1_CLIENT, "serial", "memory");
+  const serial = copy(result(run, "sampling").observation as LoopObservation);
+  assert.is(serial.method, "sampling/createMessage");
+  assert.is(serial.request!.action, undefined);
+  assert.is(judgeLoop(serial).verdict, "serial");
+  const early = copy(serial);
+  early.pings[0]!.seq = -1;
+  assert.is(judgeLoop(early).verdict, "concurrent");
+  // the same observation read as a form probe: no accept, so not judged
+  const asForm = copy(serial);
+  asForm.method = "elicitation/create";
+  assert.is(judgeLoop(asForm).verdict, "not_run");
+  const refused = copy(serial);
+  refused.request = { ...refused.request!, outcome: "error", error: { code: -32601, message: "Method not found" } };
+  assert.match(judgeLoop(refused).reason, "answered the sampling request with an error (-32601");
+  const undeclared = copy(serial);
+  undeclared.request = null;
+  assert.match(judgeLoop(undeclared).reason, "capabilities.sampling");
 });
 
 test("fan-out: waves follow reply times relative to the first reply; order is reported", async () => {

@@ -8,7 +8,7 @@ import { clientSideProbe } from "../lab/check/probe-timeline.js";
 import { resultsOf } from "../lab/check/verify.js";
 import { lifecycleProblems } from "../lab/transports/child-process.js";
 import { type SessionEvidence } from "../lab/plan/session.js";
-import { FAN_OUT_N, PROBE_SCENARIO, PROBE_TABLE, probeClient, probeRun, transportsFor } from "./support/probe.js";
+import { FAN_OUT_N, PROBE_SAMPLING_SCENARIO, PROBE_SCENARIO, PROBE_TABLE, probeClient, probeRun, transportsFor } from "./support/probe.js";
 
 /** LAB_PROBE_PRINT=1 prints each run's measured numbers (for the README and reports). */
 const print = (line: string) => process.env.LAB_PROBE_PRINT === "1" && console.error(`probe.test: ${line}`);
@@ -44,7 +44,7 @@ for (const row of PROBE_TABLE) {
       // the server's own read order is the order of the frames the lab recorded on the wire
       assert.is(pings.answeredWhilePending, side.pingRepliesBeforeAnswer, JSON.stringify({ pings, side }));
       assert.is(probe.answeredWhilePending, row.verdict === "concurrent");
-      assert.is(probe.firstPingReply, row.verdict === "concurrent" ? "before_elicitation_reply" : "after_elicitation_reply");
+      assert.is(probe.firstPingReply, row.verdict === "concurrent" ? "before_reply" : "after_reply");
       assert.equal((probe.elicitation as { action: string }).action, "accept");
       assert.equal((probe.elicitation as { content: unknown }).content, { ready: true });
       assert.is(typeof probe.text, "string");
@@ -68,6 +68,33 @@ for (const row of PROBE_TABLE) {
       assert.equal(structured(run, "recovery"), { status: "calculated", computed: true, value: 21 });
       print(`${name}: ${String(probe.text)}\n  client side: peak ${side.peakCallbacks} callbacks at once`);
     });
+
+    const sampling = row.sampling;
+    const samplingTitle = `${name}: probe_sampling says ${sampling ?? "(not claimed yet)"}, and so does the client's own timeline`;
+    if (sampling === undefined) test.skip(samplingTitle, () => {});
+    else
+      test(samplingTitle, async () => {
+        const run = await probeRun(PROBE_SAMPLING_SCENARIO, client, row.loop, transport);
+        assert.equal(sessionProblems(run), []);
+        const probe = structured(run, "sampling");
+        const side = clientSideProbe(run, "sampling", "sampling/createMessage");
+        assert.is(probe.method, "sampling/createMessage");
+        assert.is(probe.verdict, sampling, String(probe.text));
+        assert.match(String(probe.text), "Measured with sampling/createMessage");
+        if (sampling === "not_run") {
+          // refused with a JSON-RPC error: no callback ran on the client's side either
+          assert.is(side.loop, "no_callback", JSON.stringify(side));
+          assert.is((probe.sampling as { outcome: string }).outcome, "error");
+        } else {
+          assert.is(side.loop, sampling, JSON.stringify(side));
+          const pings = probe.pings as { answeredWhilePending: number };
+          assert.is(pings.answeredWhilePending, side.pingRepliesBeforeAnswer, JSON.stringify({ pings, side }));
+          assert.is(probe.firstPingReply, sampling === "concurrent" ? "before_reply" : "after_reply");
+          assert.is((probe.sampling as { outcome: string }).outcome, "result");
+        }
+        assert.equal(structured(run, "recovery"), { status: "calculated", computed: true, value: 21 });
+        print(`${name}: ${String(probe.text)}\n  client side: ${JSON.stringify(side)}`);
+      });
   }
 }
 

@@ -13,20 +13,22 @@ import type { ClientPeer, ServerPeer } from "../lab/plan/peer.js";
 import { FORM_CAPABILITY, type Scenario } from "../lab/plan/scenario.js";
 import { findClient } from "../lab/peers/registry.js";
 import { CHILD_BUNDLE, ensureChildBuilt } from "../lab/peers/ts1/child-build.js";
+import { overallVerdict } from "../lab/peers/ts1/probe-once.js";
 import { runSession } from "../lab/session/session.js";
 import { openProcessTransport } from "../lab/transports/process.js";
 import { PROBE_CALLBACK_MS } from "./support/probe.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lab-serve-once-"));
 const ACCEPT_READY = { action: "accept" as const, content: { ready: true } };
-const probes = (fanOut: boolean): Scenario => ({
-  name: fanOut ? "probe-once" : "probe-once-loop-only",
+const probes = (fanOut: boolean, sampling = false): Scenario => ({
+  name: sampling ? "probe-once-sampling" : fanOut ? "probe-once" : "probe-once-loop-only",
   summary: "the probes, as a client's test suite would call them against serve --once",
-  capabilities: FORM_CAPABILITY,
+  capabilities: sampling ? { ...FORM_CAPABILITY, sampling: {} } : FORM_CAPABILITY,
   listToolsFirst: false,
   calls: [
     { label: "loop", tool: "probe_receive_loop", args: {}, callback: { delayMs: PROBE_CALLBACK_MS, answer: ACCEPT_READY } },
     ...(fanOut ? [{ label: "fan-out", tool: "probe_fan_out", args: { n: 3 }, callback: { delayMs: PROBE_CALLBACK_MS, answer: ACCEPT_READY } }] : []),
+    ...(sampling ? [{ label: "sampling", tool: "probe_sampling", args: {}, sampling: { delayMs: PROBE_CALLBACK_MS } }] : []),
   ],
 });
 const serveOnce = (report: string): ServerPeer => ({
@@ -37,11 +39,11 @@ const serveOnce = (report: string): ServerPeer => ({
   child: { prepare: ensureChildBuilt, writesEvents: false, command: () => ({ command: process.execPath, args: [CHILD_BUNDLE, "--once", "--report", report] }) },
 });
 
-async function once(clientName: string, fanOut: boolean) {
+async function once(clientName: string, fanOut: boolean, sampling = false) {
   const client = findClient(clientName) as ClientPeer;
   assert.is(client.unavailable(), undefined, `${clientName} can run here`);
-  const report = join(dir, `${clientName}-${fanOut}.json`);
-  const run = await runSession(probes(fanOut), openProcessTransport, "stdio", { dispatch: "sdk", client, server: serveOnce(report) });
+  const report = join(dir, `${clientName}-${fanOut}-${sampling}.json`);
+  const run = await runSession(probes(fanOut, sampling), openProcessTransport, "stdio", { dispatch: "sdk", client, server: serveOnce(report) });
   return { run, exitCode: serverChildOf(run.transportEvidence)?.exitCode, report: JSON.parse(readFileSync(report, "utf8")) };
 }
 
@@ -49,7 +51,7 @@ test("a concurrent client (ts1): both probes answered, exit 0, report says concu
   const { run, exitCode, report } = await once("ts1", true);
   assert.equal(run.errors, []);
   assert.is(exitCode, 0);
-  assert.equal([report.verdict, report.exitCode, report.ended], ["concurrent", 0, "both probes answered"]);
+  assert.equal([report.verdict, report.exitCode, report.ended], ["concurrent", 0, "the probes answered"]);
   assert.is(report.receiveLoop.verdict, "concurrent");
   assert.is(report.fanOut.probe, "fan_out");
 });
@@ -68,6 +70,27 @@ test("a client that closes after the loop probe ends the run with that verdict",
   const { exitCode, report } = await once("ts1", false);
   assert.is(exitCode, 0);
   assert.equal([report.verdict, report.ended, report.fanOut], ["concurrent", "the client ended the session", null]);
+});
+
+test("a client that declared sampling: the run waits for probe_sampling too, and the report carries it", async () => {
+  const { run, exitCode, report } = await once("ts1", true, true);
+  assert.equal(run.errors, []);
+  assert.equal([exitCode, report.verdict, report.ended], [0, "concurrent", "the probes answered"]);
+  assert.equal([report.sampling.probe, report.sampling.method, report.sampling.verdict], ["sampling", "sampling/createMessage", "concurrent"]);
+});
+
+test("a loop serial for forms only (py-inline) is serial: a form probe's serial is not hidden by a concurrent sampling probe", async () => {
+  const { exitCode, report } = await once("py-inline", true, true);
+  assert.equal([exitCode, report.verdict, report.receiveLoop.verdict, report.sampling.verdict], [1, "serial", "serial", "concurrent"]);
+});
+
+test("the overall verdict: serial under either probe; a sampling probe that could not tell holds concurrent back; one not run changes nothing", () => {
+  assert.is(overallVerdict("concurrent", "serial"), "serial");
+  assert.is(overallVerdict("serial", "concurrent"), "serial");
+  assert.is(overallVerdict("concurrent", "inconclusive"), "inconclusive");
+  assert.is(overallVerdict("concurrent", "not_run"), "concurrent");
+  assert.is(overallVerdict("concurrent", undefined), "concurrent");
+  assert.is(overallVerdict("not_run", "concurrent"), "not_run");
 });
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));

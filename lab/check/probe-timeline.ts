@@ -4,18 +4,19 @@
 // frames are recorded as it sends them, a client in another process has its replies recorded
 // where the lab reads them and its callback events on the same monotonic clock.
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
+import type { ProbedMethod } from "../plan/tool-suite.js";
 import { peakCallbacks } from "./verify.js";
 
 export type ClientSideLoop = "concurrent" | "serial" | "no_ping_reply" | "no_callback";
 
 export interface ClientSideProbe {
   call: string;
-  /** the elicitation callback of this call left (answered) at this time */
+  /** the callback of this call (elicitation or sampling, as probed) left (answered) at this time */
   callbackLeftAt: number | null;
   /** replies to the server's pings recorded during this call, before / after the callback left */
   pingRepliesBefore: number;
   pingRepliesAfter: number;
-  /** ping replies on the wire before the client's reply to this call's first elicitation, in
+  /** ping replies on the wire before the client's reply to this call's first probed request, in
    *  the order the lab recorded the frames (the order the server reads them) */
   pingRepliesBeforeAnswer: number | null;
   /** what the client's timeline shows: a ping answered while the callback ran, or none */
@@ -32,14 +33,14 @@ function callSpan(events: TimelineEvent[], call: string): { from: number; to: nu
   return started && ended ? { from: started.t, to: ended.t } : undefined;
 }
 
-export function clientSideProbe(record: { events: TimelineEvent[]; wire: WireFrame[] }, call: string): ClientSideProbe {
+export function clientSideProbe(record: { events: TimelineEvent[]; wire: WireFrame[] }, call: string, method: ProbedMethod = "elicitation/create"): ClientSideProbe {
   const ofCall = record.events.filter((e) => e.side === "client" && (e.kind === "callback.entered" || e.kind === "callback.left") && e.detail?.call === call);
   const left = ofCall.find((e) => e.kind === "callback.left");
   const span = callSpan(record.events, call);
   const pingReplies = span
     ? record.wire.filter((f) => f.from === "client" && f.label.method === "ping" && f.label.origin === "server" && (f.label.frameType === "result" || f.label.frameType === "error") && f.t >= span.from && f.t <= span.to)
     : [];
-  const asked = span ? record.wire.find((f) => f.from === "server" && f.label.method === "elicitation/create" && f.label.frameType === "request" && f.t >= span.from && f.t <= span.to) : undefined;
+  const asked = span ? record.wire.find((f) => f.from === "server" && f.label.method === method && f.label.frameType === "request" && f.t >= span.from && f.t <= span.to) : undefined;
   const answer = asked && record.wire.find((f) => f.from === "client" && f.replyTo === asked.index);
   const before = left ? pingReplies.filter((f) => f.t < left.t).length : 0;
   const after = left ? pingReplies.filter((f) => f.t > left.t).length : 0;

@@ -1,5 +1,6 @@
 // `docs [--check]`: the parts of the documentation that are generated from hand-written files,
-// never edited by hand: the README's card block (the deadlock rows of the expected cards) and
+// never edited by hand: the README's card blocks (the deadlock rows of the expected cards, and
+// their sampling and roots rows) and
 // notebooks/reference/card.md (the whole expected card). --check writes nothing and exits 1
 // naming each stale part; tests/docs.test.ts runs it.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -8,12 +9,13 @@ import { cardFromExpected, loadExpectedCards } from "../check/card-expected.js";
 import { NOTEBOOKS_DIR, PROJECT_ROOT } from "../paths.js";
 import { CLIENT_PEERS, SERVER_PEERS } from "../peers/registry.js";
 import { renderCardMarkdown } from "../render/card.js";
-import { renderCardSummary } from "../render/card-summary.js";
+import { renderCardSummary, REQUEST_SUMMARY_ROWS, SUMMARY_ROWS } from "../render/card-summary.js";
 import { UsageError } from "./args.js";
 
 export const README_FILE = join(PROJECT_ROOT, "README.md");
 export const CARD_PAGE = join(NOTEBOOKS_DIR, "reference", "card.md");
 const BLOCK = /(<!-- card:begin -->\n)[\s\S]*?(<!-- card:end -->)/;
+const REQUESTS_BLOCK = /(<!-- requests:begin -->\n)[\s\S]*?(<!-- requests:end -->)/;
 
 const CARD_PAGE_HEAD = `# The report card, every pairing
 
@@ -31,8 +33,11 @@ export function generatedDocs(cardsDir?: string): { file: string; text: string }
   const sdk = (client: string) => CLIENT_PEERS.find((p) => p.name === client)?.sdk ?? "?";
   const readme = readFileSync(README_FILE, "utf8");
   if (!BLOCK.test(readme)) throw new UsageError("README.md has no <!-- card:begin --> ... <!-- card:end --> block");
+  if (!REQUESTS_BLOCK.test(readme)) throw new UsageError("README.md has no <!-- requests:begin --> ... <!-- requests:end --> block");
+  const shipped = (client: string) => CLIENT_PEERS.find((p) => p.name === client)?.reconfigured === undefined;
+  const summary = (rows: typeof SUMMARY_ROWS) => (_all: string, begin: string, end: string) => `${begin}${renderCardSummary(card, sdk, shipped, rows)}\n${end}`;
   return [
-    { file: README_FILE, text: readme.replace(BLOCK, (_all, begin: string, end: string) => `${begin}${renderCardSummary(card, sdk, (client) => CLIENT_PEERS.find((p) => p.name === client)?.reconfigured === undefined)}\n${end}`) },
+    { file: README_FILE, text: readme.replace(BLOCK, summary(SUMMARY_ROWS)).replace(REQUESTS_BLOCK, summary(REQUEST_SUMMARY_ROWS)) },
     { file: CARD_PAGE, text: `${CARD_PAGE_HEAD}\n${renderCardMarkdown(card, { links: false }).trim()}\n` },
   ];
 }

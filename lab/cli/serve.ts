@@ -26,7 +26,7 @@ export async function main(argv: string[]): Promise<number> {
   if ((argv.includes("--report") || argv.includes("--limit-ms")) && !argv.includes("--once")) throw new UsageError("serve: --report and --limit-ms go with --once");
   if (argv.includes("--once") && argv.includes("--http")) throw new UsageError("serve: --once serves stdio only (one client's session is the run)");
   const what = argv.includes("--http") ? "Streamable HTTP on 127.0.0.1 (the port on stdout)" : "stdin/stdout; close stdin to stop";
-  process.stderr.write(`mcp-reentrancy-lab: serving calculate and the probe tools (probe_receive_loop, probe_fan_out) on ${what}${argv.includes("--once") ? "; --once: ends after the probes" : ""}\n`);
+  process.stderr.write(`mcp-reentrancy-lab: serving calculate and the probe tools (probe_receive_loop, probe_sampling, probe_fan_out) on ${what}${argv.includes("--once") ? "; --once: ends after the probes" : ""}\n`);
   // Starts the server on import (it reads the same flags from process.argv) and keeps the process
   // alive until stdin ends, SIGINT, or --once's end.
   await import("../peers/ts1/child-server.js");

@@ -19,3 +19,7 @@ export const FAN_OUT_DEFAULT = 8;
 
 /** How many sampling requests `sample_fan_out` sends at once when not told (python-sdk #2489: five). */
 export const SAMPLING_FAN_OUT_DEFAULT = 5;
+
+/** The request a receive-loop probe (probe_receive_loop, probe_sampling) keeps pending while it
+ *  pings: a client's loop may treat them differently (py-inline serializes elicitation only). */
+export type ProbedMethod = "elicitation/create" | "sampling/createMessage";

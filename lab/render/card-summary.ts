@@ -1,10 +1,12 @@
-// The report card's deadlock rows, one line per client (and loop model): what the README shows.
+// The report card's deadlock rows, and its sampling and roots rows, one line per client (and loop
+// model): what the README shows.
 // A renderer only: the values are the hand-written cards' (expected/card/), so the README says
 // what `card` checks runs against. Where a client's servers agree, one value; else each value with the servers it holds for.
 import { CARD_ROWS, type RowId } from "../check/card.js";
 import type { CardData } from "./card.js";
 
-const SUMMARY_ROWS: readonly RowId[] = ["nested", "peak", "ping"];
+export const SUMMARY_ROWS: readonly RowId[] = ["nested", "peak", "ping"];
+export const REQUEST_SUMMARY_ROWS: readonly RowId[] = ["samplingNested", "samplingPeak", "rootsNested"];
 
 const label = (c: { client: string; loop: string }) => (c.loop === "serial" ? `${c.client} (serial model)` : c.client);
 
@@ -24,14 +26,15 @@ export function deadlockingReleases(card: CardData, shipped: (client: string) =>
   });
 }
 
-export function renderCardSummary(card: CardData, clientSdk: (client: string) => string, shipped: (client: string) => boolean = () => true): string {
-  const titles = SUMMARY_ROWS.map((id) => CARD_ROWS.find((r) => r.id === id)!.title);
+/** The rows' table; with the deadlock rows, the releases that deadlock under every server. */
+export function renderCardSummary(card: CardData, clientSdk: (client: string) => string, shipped: (client: string) => boolean = () => true, rows: readonly RowId[] = SUMMARY_ROWS): string {
+  const titles = rows.map((id) => CARD_ROWS.find((r) => r.id === id)!.title);
   const out = [`| client | SDK | ${titles.join(" | ")} |`, `|---|---|${titles.map(() => "---").join("|")}|`];
   const keys = [...new Set(card.columns.map((c) => `${c.client}\u0000${c.loop}`))];
   for (const key of keys) {
     const cols = card.columns.filter((c) => `${c.client}\u0000${c.loop}` === key);
     const first = cols[0]!;
-    const cells = SUMMARY_ROWS.map((row) => {
+    const cells = rows.map((row) => {
       const values = cols.map((c) => ({ server: c.server, text: cellText(c, row) }));
       const distinct = [...new Set(values.map((v) => v.text))];
       const servers = (text: string) => values.filter((v) => v.text === text).map((v) => v.server).join(", ");
@@ -40,6 +43,7 @@ export function renderCardSummary(card: CardData, clientSdk: (client: string) =>
     });
     out.push(`| ${label(first)} | ${clientSdk(first.client)} | ${cells.join(" | ")} |`);
   }
+  if (rows !== SUMMARY_ROWS) return out.join("\n");
   const releases = deadlockingReleases(card, shipped).map((c) => `${clientSdk(c)} (\`${c}\`)`);
   if (releases.length) out.push("", "Official SDK releases whose client, as shipped, deadlocks on a nested request against every server peer:", `${releases.join(", ")}.`);
   return out.join("\n");

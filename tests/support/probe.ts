@@ -21,20 +21,26 @@ export const PROBE_CALLBACK_MS = 300;
 export const FAN_OUT_N = 4;
 const ACCEPT_READY = { action: "accept" as const, content: { ready: true } };
 
-/** One line per client peer: what the probe must say about it. A peer not here yet is skipped
- *  with its reason printed; `memory` runs too when the client lives in this process. */
-export const PROBE_TABLE: { client: string; loop: DispatchModel; verdict: LoopVerdict }[] = [
-  { client: "ts1", loop: "sdk", verdict: "concurrent" },
-  { client: "ts1", loop: "serial", verdict: "serial" },
-  { client: "py", loop: "sdk", verdict: "concurrent" },
-  { client: "py-inline", loop: "sdk", verdict: "serial" },
-  { client: "ts2", loop: "sdk", verdict: "concurrent" },
-  // @ai-sdk/mcp 1.0.102: onmessage starts each inbound request's handler without awaiting it (dist/index.mjs:2320-2323)
-  { client: "ai-sdk", loop: "sdk", verdict: "concurrent" },
-  // the real serial client: Python SDK 1.29.0 as shipped (mcp/shared/session.py:376), not a model
-  { client: "py1", loop: "sdk", verdict: "serial" },
+/** One line per client peer: what the probe must say about it: `verdict` for probe_receive_loop
+ *  (a form), `sampling` for probe_sampling (a client's loop can differ by request type; absent:
+ *  not claimed yet, and counted as skipped). A peer not here yet is skipped with its reason
+ *  printed; `memory` runs too when the client lives in this process. */
+export const PROBE_TABLE: { client: string; loop: DispatchModel; verdict: LoopVerdict; sampling?: LoopVerdict }[] = [
+  { client: "ts1", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
+  // the serial model holds every inbound request's handler, whatever its method (lab/history/receive-loop.ts)
+  { client: "ts1", loop: "serial", verdict: "serial", sampling: "serial" },
+  { client: "py", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
+  // its inline dispatcher covers elicitation/create only; sampling still goes through mcp 2.3.0's spawn
+  { client: "py-inline", loop: "sdk", verdict: "serial", sampling: "concurrent" },
+  { client: "ts2", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
+  // @ai-sdk/mcp 1.0.102: onmessage starts each inbound request's handler without awaiting it (dist/index.mjs:2320-2323);
+  // sampling/createMessage has no handler and is answered -32601 (findings-ai-sdk #9): not run
+  { client: "ai-sdk", loop: "sdk", verdict: "concurrent", sampling: "not_run" },
+  // the real serial client: Python SDK 1.29.0 as shipped (mcp/shared/session.py:376), not a model;
+  // its sampling callback runs inside the same await (mcp/client/session.py:579-587)
+  { client: "py1", loop: "sdk", verdict: "serial", sampling: "serial" },
   // FastMCP 4.0.10 runs its handler on mcp 2.3.0's dispatcher, which spawns each inbound request (jsonrpc_dispatcher.py:623)
-  { client: "fastmcp", loop: "sdk", verdict: "concurrent" },
+  { client: "fastmcp", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   { client: "go", loop: "sdk", verdict: "concurrent" },
   { client: "rmcp", loop: "sdk", verdict: "concurrent" },
   { client: "kotlin-0.14", loop: "sdk", verdict: "serial" },
@@ -52,6 +58,19 @@ export const PROBE_SCENARIO: Scenario = {
   calls: [
     { label: "loop", tool: "probe_receive_loop", args: {}, callback: { delayMs: PROBE_CALLBACK_MS, answer: ACCEPT_READY } },
     { label: "fan-out", tool: "probe_fan_out", args: { n: FAN_OUT_N }, callback: { delayMs: PROBE_CALLBACK_MS, answer: ACCEPT_READY } },
+    { label: "recovery", callback: ACCEPT_VALID },
+  ],
+};
+
+/** probe_sampling's session: the client declares sampling (and forms, so the form probe's refusal
+ *  is not what is measured); its sampling callback thinks as the form callbacks do. */
+export const PROBE_SAMPLING_SCENARIO: Scenario = {
+  name: "probe-sampling",
+  summary: `probe_sampling with a ${PROBE_CALLBACK_MS} ms sampling callback, then calculate`,
+  capabilities: { ...FORM_CAPABILITY, sampling: {} },
+  listToolsFirst: true,
+  calls: [
+    { label: "sampling", tool: "probe_sampling", args: {}, sampling: { delayMs: PROBE_CALLBACK_MS } },
     { label: "recovery", callback: ACCEPT_VALID },
   ],
 };

@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   }
   const recorder = eventsFile ? new Recorder() : undefined;
   // serve --once: ends after the probes (lab/peers/ts1/probe-once.ts); exit code = the verdict
-  const once = argv.includes("--once") ? probeOnce(argValue(argv, "--report"), onceLimit(argv), (code) => process.exit(code)) : undefined;
+  const once = argv.includes("--once") ? probeOnce(argValue(argv, "--report"), onceLimit(argv), (code) => process.exit(code), () => mcp.server.getClientCapabilities()?.sampling !== undefined) : undefined;
   const mcp = createCalculateServer(recorder && ((kind, fields) => recorder.event("server", kind, fields)), once?.listener);
   const stdio = new StdioServerTransport();
   const transport = recorder ? new ObservedTransport("server", stdio, recorder) : stdio;

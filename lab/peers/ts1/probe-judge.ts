@@ -1,7 +1,9 @@
-// The receive-loop probe's verdict: a pure function of what the server saw (lab/peers/ts1/
-// probe-observe.ts). The evidence is ORDER, not time: the server numbers every reply as its SDK
-// reads it, and a ping answered before the elicitation's reply was read while a callback ran.
-// Times are reported, never judged, except through the count of pings the fixed interval sent.
+// The receive-loop probes' verdict (probe_receive_loop with an elicitation, probe_sampling with a
+// sampling request): a pure function of what the server saw (lab/peers/ts1/probe-observe.ts). The
+// evidence is ORDER, not time: the server numbers every reply as its SDK reads it, and a ping
+// answered before the request's reply was read while a callback ran. Times are reported, never
+// judged, except through the count of pings the fixed interval sent.
+import type { ProbedMethod } from "../../plan/tool-suite.js";
 
 /** How a request the probe sent ended, as the server saw it. */
 export type Outcome =
@@ -13,7 +15,7 @@ export type Outcome =
 
 export interface Settlement {
   outcome: Outcome;
-  /** ms from the elicitation being sent, when the server's SDK settled it */
+  /** ms from the probed request being sent, when the server's SDK settled it */
   atMs: number;
   /** position among every settlement of this probe run, in the order the server read them */
   seq: number;
@@ -21,19 +23,28 @@ export interface Settlement {
 }
 
 export interface PingRecord extends Settlement {
-  /** 1 for the ping sent right after the elicitation, then one per interval */
+  /** 1 for the ping sent right after the probed request, then one per interval */
   n: number;
   sentAtMs: number;
 }
 
+export type { ProbedMethod };
+
 export interface LoopObservation {
+  method: ProbedMethod;
   intervalMs: number;
   limitMs: number;
-  /** null: not sent, because the client declared no form elicitation */
-  elicitation: (Settlement & { action?: string; content?: unknown }) | null;
-  /** every ping sent; all of them were sent while the elicitation was pending */
+  /** null: not sent, because the client declared no capability for it */
+  request: (Settlement & { action?: string; content?: unknown }) | null;
+  /** every ping sent; all of them were sent while the request was pending */
   pings: PingRecord[];
 }
+
+/** How the judgement names the probed request, and the capability it needs. */
+const NAMED: Record<ProbedMethod, { noun: string; capability: string }> = {
+  "elicitation/create": { noun: "elicitation", capability: "form elicitation capability (capabilities.elicitation.form)" },
+  "sampling/createMessage": { noun: "sampling request", capability: "sampling capability (capabilities.sampling)" },
+};
 
 export type LoopVerdict = "concurrent" | "serial" | "inconclusive" | "not_run";
 
@@ -47,18 +58,19 @@ export interface LoopJudgement {
   /** why, in one sentence */
   reason: string;
   pingsSent: number;
-  /** pings whose reply the server read before the elicitation's reply */
+  /** pings whose reply the server read before the request's reply */
   answeredWhilePending: number;
   answeredAfter: number;
-  /** where the first ping reply sits relative to the elicitation reply, in read order */
-  firstPingReply: "before_elicitation_reply" | "after_elicitation_reply" | "none";
-  /** read order of every reply and ending: "elicitation", "ping 1", ... */
+  /** where the first ping reply sits relative to the request's reply, in read order */
+  firstPingReply: "before_reply" | "after_reply" | "none";
+  /** read order of every reply and ending: "elicitation (result)", "ping 1 (result)", ... */
   order: string[];
 }
 
 export function judgeLoop(o: LoopObservation): LoopJudgement {
-  const e = o.elicitation;
-  const order = [...(e ? [{ seq: e.seq, name: `elicitation (${e.outcome})` }] : []), ...o.pings.map((p) => ({ seq: p.seq, name: `ping ${p.n} (${p.outcome})` }))]
+  const e = o.request;
+  const { noun, capability } = NAMED[o.method];
+  const order = [...(e ? [{ seq: e.seq, name: `${noun} (${e.outcome})` }] : []), ...o.pings.map((p) => ({ seq: p.seq, name: `ping ${p.n} (${p.outcome})` }))]
     .sort((a, b) => a.seq - b.seq)
     .map((x) => x.name);
   const answered = o.pings.filter(replied);
@@ -69,42 +81,42 @@ export function judgeLoop(o: LoopObservation): LoopJudgement {
     pingsSent: o.pings.length,
     answeredWhilePending: before.length,
     answeredAfter: after.length,
-    firstPingReply: !first || !e ? ("none" as const) : first.seq < e.seq ? ("before_elicitation_reply" as const) : ("after_elicitation_reply" as const),
+    firstPingReply: !first || !e ? ("none" as const) : first.seq < e.seq ? ("before_reply" as const) : ("after_reply" as const),
     order,
   };
   const notRun = (reason: string): LoopJudgement => ({ verdict: "not_run", reason, ...base });
-  if (!e) return notRun("the client declared no form elicitation capability (capabilities.elicitation.form), so nothing was sent");
-  if (e.outcome === "limit") return notRun(`the client did not answer the elicitation within the probe's limit of ${o.limitMs} ms; the probe withdrew it`);
-  if (e.outcome === "closed") return notRun("the connection closed before the client answered the elicitation");
-  if (e.outcome === "error") return notRun(`the client answered the elicitation with an error (${e.error?.code ?? "no code"}: ${e.error?.message ?? ""}), so no callback is known to have run`);
-  if (e.action !== "accept") return notRun(`the client answered ${String(e.action)}: a decline or cancel may come without any callback running (a client with no form UI), so the probe does not judge it`);
-  if (before.length > 0) return { verdict: "concurrent", reason: `${before.length} of ${o.pings.length} pings were answered while the elicitation was pending`, ...base };
+  if (!e) return notRun(`the client declared no ${capability}, so nothing was sent`);
+  if (e.outcome === "limit") return notRun(`the client did not answer the ${noun} within the probe's limit of ${o.limitMs} ms; the probe withdrew it`);
+  if (e.outcome === "closed") return notRun(`the connection closed before the client answered the ${noun}`);
+  if (e.outcome === "error") return notRun(`the client answered the ${noun} with an error (${e.error?.code ?? "no code"}: ${e.error?.message ?? ""}), so no callback is known to have run`);
+  // A sampling result is a completion: something produced it. A form's decline or cancel may not be.
+  if (o.method === "elicitation/create" && e.action !== "accept") return notRun(`the client answered ${String(e.action)}: a decline or cancel may come without any callback running (a client with no form UI), so the probe does not judge it`);
+  if (before.length > 0) return { verdict: "concurrent", reason: `${before.length} of ${o.pings.length} pings were answered while the ${noun} was pending`, ...base };
   if (o.pings.length < MIN_PINGS_FOR_SERIAL) {
-    return { verdict: "inconclusive", reason: `the elicitation was answered after ${e.atMs} ms, before a ping could tell (${o.pings.length} sent; ${MIN_PINGS_FOR_SERIAL} unanswered pings are needed)`, ...base };
+    return { verdict: "inconclusive", reason: `the ${noun} was answered after ${e.atMs} ms, before a ping could tell (${o.pings.length} sent; ${MIN_PINGS_FOR_SERIAL} unanswered pings are needed)`, ...base };
   }
-  if (after.length === 0) return { verdict: "inconclusive", reason: `the client answered none of the ${o.pings.length} pings, not even after the elicitation`, ...base };
-  return { verdict: "serial", reason: `none of the ${o.pings.length} pings sent while the elicitation was pending was answered until after its reply`, ...base };
+  if (after.length === 0) return { verdict: "inconclusive", reason: `the client answered none of the ${o.pings.length} pings, not even after the ${noun}`, ...base };
+  return { verdict: "serial", reason: `none of the ${o.pings.length} pings sent while the ${noun} was pending was answered until after its reply`, ...base };
 }
 
 const MEANING: Record<LoopVerdict, string> = {
   concurrent: "Its receive loop reads new frames while a callback runs: a request sent from inside a callback will have its reply read.",
   serial: "Its receive loop waits for a callback before it reads the next frame: a callback that awaits a request on its own session will deadlock until that request times out.",
-  inconclusive: "Answer the form only after waiting a couple of seconds, and run the probe again.",
-  not_run: "The probe needs the form accepted after a short wait.",
+  inconclusive: "Answer only after waiting a couple of seconds, and run the probe again.",
+  not_run: "The probe needs the form accepted (or the sampling request answered) after a short wait.",
 };
 
-const FIRST_PING: Record<LoopJudgement["firstPingReply"], string> = {
-  before_elicitation_reply: "the first ping reply was read before the elicitation's reply",
-  after_elicitation_reply: "the first ping reply was read after the elicitation's reply",
-  none: "no ping reply was read",
-};
+const firstPing = (j: LoopJudgement, noun: string): string =>
+  j.firstPingReply === "none" ? "no ping reply was read" : `the first ping reply was read ${j.firstPingReply === "before_reply" ? "before" : "after"} the ${noun}'s reply`;
 
 /** One paragraph for the tool's text content. */
 export function loopParagraph(o: LoopObservation, j: LoopJudgement): string {
-  const e = o.elicitation;
+  const e = o.request;
+  const { noun } = NAMED[o.method];
   const head = `Verdict: ${j.verdict}${j.verdict === "not_run" ? " (the probe could not run)" : ""}: ${j.reason}.`;
   if (!e) return `${head} ${MEANING.not_run}`;
-  const answer = e.outcome === "result" ? `answered ${String(e.action)}${e.content === undefined ? "" : ` with ${JSON.stringify(e.content)}`}` : `ended by ${e.outcome}`;
-  const pings = `Pings, one every ${o.intervalMs} ms while it was pending: ${j.pingsSent} sent, ${j.answeredWhilePending} answered while it was pending, ${j.answeredAfter} after; ${FIRST_PING[j.firstPingReply]}.`;
-  return `${head} The elicitation was ${answer} after ${e.atMs} ms. ${pings} ${MEANING[j.verdict]}`;
+  const answered = e.action !== undefined ? `answered ${e.action}${e.content === undefined ? "" : ` with ${JSON.stringify(e.content)}`}` : "answered with a completion";
+  const answer = e.outcome === "result" ? answered : `ended by ${e.outcome}`;
+  const pings = `Pings, one every ${o.intervalMs} ms while it was pending: ${j.pingsSent} sent, ${j.answeredWhilePending} answered while it was pending, ${j.answeredAfter} after; ${firstPing(j, noun)}.`;
+  return `${head} The ${noun} was ${answer} after ${e.atMs} ms. ${pings} ${MEANING[j.verdict]} (Measured with ${o.method}: a client may treat other request kinds differently.)`;
 }

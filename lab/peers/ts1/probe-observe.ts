@@ -1,4 +1,5 @@
-// The probes' side of the wire: they send elicitation/create (and pings) from inside a tool call
+// The probes' side of the wire: they send elicitation/create or sampling/createMessage (and pings)
+// from inside a tool call
 // and note, for every request, how and when the server's SDK settled it. The SDK settles a
 // request synchronously as it reads the reply (shared/protocol.js _onresponse -> resolve), and a
 // reaction attached at once runs in settlement order, so numbering settlements in their
@@ -6,14 +7,14 @@
 // probe works for any client over any transport. Every wait is bounded by the probe's limit.
 import { performance } from "node:perf_hooks";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { ElicitResultSchema, EmptyResultSchema, ErrorCode, McpError, type ElicitRequestFormParams, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageResultSchema, ElicitResultSchema, EmptyResultSchema, ErrorCode, McpError, type ElicitRequestFormParams, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { AnySchema, SchemaOutput } from "@modelcontextprotocol/sdk/server/zod-compat.js";
-import type { LoopObservation, Outcome, PingRecord, Settlement } from "./probe-judge.js";
+import type { LoopObservation, Outcome, PingRecord, ProbedMethod, Settlement } from "./probe-judge.js";
 import type { FanOutObservation, FanOutReply } from "./probe-infer.js";
 
-/** After the elicitation settles, how long pings still open may take to be answered. */
+/** After the probed request settles, how long pings still open may take to be answered. */
 export const PING_AFTER_WAIT_MS = 2_000;
-/** Pinging stops after this many pings (the verdict needs 3); the elicitation is still awaited. */
+/** Pinging stops after this many pings (the verdict needs 3); the request is still awaited. */
 export const MAX_PINGS = 100;
 
 export const PROBE_SCHEMA: ElicitRequestFormParams["requestedSchema"] = {
@@ -25,6 +26,7 @@ export const PROBE_SCHEMA: ElicitRequestFormParams["requestedSchema"] = {
 const reasonFor = (what: string) => new McpError(ErrorCode.RequestTimeout, what);
 
 const formCapable = (server: Server) => server.getClientCapabilities()?.elicitation?.form !== undefined;
+const samplingCapable = (server: Server) => server.getClientCapabilities()?.sampling !== undefined;
 
 /**
  * One probe run's requests: each has its own abort handle, so withdrawing sends
@@ -75,8 +77,26 @@ class ProbeRequests {
 const elicit = (requests: ProbeRequests, message: string) =>
   requests.send({ method: "elicitation/create", params: { mode: "form", message, requestedSchema: PROBE_SCHEMA } }, ElicitResultSchema);
 
-export async function observeLoop(server: Server, intervalMs: number, limitMs: number, message: string): Promise<LoopObservation> {
-  if (!formCapable(server)) return { intervalMs, limitMs, elicitation: null, pings: [] };
+/** The one request the loop probe keeps pending, and what of its answer the judgement reads. */
+const PROBED: Record<ProbedMethod, { capable: (server: Server) => boolean; send: (requests: ProbeRequests, message: string) => Promise<Settlement & { action?: string; content?: unknown }> }> = {
+  "elicitation/create": {
+    capable: formCapable,
+    send: (requests, message) =>
+      elicit(requests, message).then(({ value, ...s }) => ({ ...s, ...(value && { action: value.action, ...(value.content !== undefined && { content: value.content }) }) })),
+  },
+  "sampling/createMessage": {
+    capable: samplingCapable,
+    // the completion's words are not judged: only when its reply was read
+    send: (requests, message) =>
+      requests
+        .send({ method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: message } }], maxTokens: 16 } }, CreateMessageResultSchema)
+        .then(({ value: _value, ...s }) => s),
+  },
+};
+
+export async function observeLoop(server: Server, method: ProbedMethod, intervalMs: number, limitMs: number, message: string): Promise<LoopObservation> {
+  const probed = PROBED[method];
+  if (!probed.capable(server)) return { method, intervalMs, limitMs, request: null, pings: [] };
   const requests = new ProbeRequests(server, limitMs);
   const limitTimer = setTimeout(() => requests.withdraw("limit", `the probe's limit of ${limitMs} ms`), limitMs);
   const pings: Promise<PingRecord>[] = [];
@@ -88,17 +108,16 @@ export async function observeLoop(server: Server, intervalMs: number, limitMs: n
   let pinger: NodeJS.Timeout | undefined;
   let after: NodeJS.Timeout | undefined;
   try {
-    const answer = elicit(requests, message);
-    ping(); // at once: it reaches the client right behind the elicitation
+    const answer = probed.send(requests, message);
+    ping(); // at once: it reaches the client right behind the request
     pinger = setInterval(() => (pings.length < MAX_PINGS ? ping() : clearInterval(pinger)), intervalMs);
     const settled = await answer;
     // A timer cannot run between the settlement and this reaction: every ping was sent while pending.
     clearInterval(pinger);
-    const { value, ...elicitation } = settled;
     // Only pings are open now.
     after = setTimeout(() => requests.withdraw("unanswered", "the probe stopped waiting for pings"), PING_AFTER_WAIT_MS);
     const records = await Promise.all(pings);
-    return { intervalMs, limitMs, elicitation: { ...elicitation, ...(value && { action: value.action, ...(value.content !== undefined && { content: value.content }) }) }, pings: records };
+    return { method, intervalMs, limitMs, request: settled, pings: records };
   } finally {
     clearInterval(pinger);
     clearTimeout(after);

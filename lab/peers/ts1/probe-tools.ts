@@ -1,12 +1,13 @@
 // Probe tools on the calculate server: they tell ANY MCP client, from the server's side of the
 // wire, whether its receive loop reads frames while an elicitation callback runs (so a callback
-// that awaits its own session cannot deadlock it) and how it runs concurrent elicitations.
-// Nothing real happens: the form asks only for a tick, and nothing is computed from it.
+// that awaits its own session cannot deadlock it), the same while a sampling callback runs (a
+// client's loop can differ by request type), and how it runs concurrent elicitations. Nothing
+// real happens: the form asks only for a tick, the completion is never read, nothing is computed.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { fanOutParagraph, inferFanOut } from "./probe-infer.js";
-import { judgeLoop, loopParagraph, MIN_PINGS_FOR_SERIAL } from "./probe-judge.js";
+import { judgeLoop, loopParagraph, MIN_PINGS_FOR_SERIAL, type LoopObservation } from "./probe-judge.js";
 import { MAX_PINGS, observeFanOut, observeLoop, PING_AFTER_WAIT_MS } from "./probe-observe.js";
 
 export const PROBE_LIMIT = { min: 1_000, max: 120_000, default: 30_000 };
@@ -27,12 +28,43 @@ function result(structured: Record<string, unknown>, text: string): CallToolResu
   return { content: [{ type: "text", text }], structuredContent: structured };
 }
 
+export const PROBE_SAMPLING_MESSAGE =
+  "Receive-loop probe (synthetic, nothing is computed): answer with any short completion; the words are not read.";
+
+export type ProbeName = "receive_loop" | "fan_out" | "sampling";
+
 /** Told each probe's structured result just before it is returned (serve --once). */
-export type ProbeListener = (probe: "receive_loop" | "fan_out", result: Record<string, unknown>) => void;
+export type ProbeListener = (probe: ProbeName, result: Record<string, unknown>) => void;
+
+const intervalArg = z.int().min(PING_INTERVAL.min).max(PING_INTERVAL.max).optional().describe(`ms between pings (${PING_INTERVAL.min}..${PING_INTERVAL.max}, default ${PING_INTERVAL.default})`);
+
+/** A loop probe's structured result: the verdict, its evidence, and the observation it was judged from. */
+function loopResult(probe: ProbeName, observation: LoopObservation, limitMs: number): { structured: Record<string, unknown>; text: string } {
+  const judgement = judgeLoop(observation);
+  const text = loopParagraph(observation, judgement);
+  const e = observation.request;
+  const asked = e ? { outcome: e.outcome, pendingMs: e.atMs, ...(e.action !== undefined && { action: e.action }), ...(e.content !== undefined && { content: e.content }), ...(e.error && { error: e.error }) } : { outcome: "not_sent" };
+  const structured = {
+    probe,
+    method: observation.method,
+    verdict: judgement.verdict,
+    reason: judgement.reason,
+    answeredWhilePending: judgement.answeredWhilePending > 0,
+    firstPingReply: judgement.firstPingReply,
+    pings: { intervalMs: observation.intervalMs, sent: judgement.pingsSent, answeredWhilePending: judgement.answeredWhilePending, answeredAfter: judgement.answeredAfter },
+    [probe === "sampling" ? "sampling" : "elicitation"]: asked,
+    readOrder: judgement.order,
+    limitMs,
+    // what the server saw, as judged: anyone can re-derive the verdict from it
+    observation,
+    text,
+  };
+  return { structured, text };
+}
 
 export function registerProbeTools(mcp: McpServer, onProbe?: ProbeListener): void {
   const server = mcp.server;
-  const told = (probe: "receive_loop" | "fan_out", structured: Record<string, unknown>, text: string) => (onProbe?.(probe, structured), result(structured, text));
+  const told = (probe: ProbeName, structured: Record<string, unknown>, text: string) => (onProbe?.(probe, structured), result(structured, text));
 
   mcp.registerTool(
     "probe_receive_loop",
@@ -41,34 +73,26 @@ export function registerProbeTools(mcp: McpServer, onProbe?: ProbeListener): voi
         `Tests the calling client's receive loop. Sends one form elicitation/create (its message asks a person to wait a couple of seconds, then accept), then at once a ping, then a ping every pingIntervalMs while the elicitation is pending (at most ${MAX_PINGS}). ` +
         `Reports whether any ping was answered while the elicitation was pending, in what order the server read the replies, and a verdict: concurrent (a request sent from inside a callback will be read), serial (a callback that awaits its own session deadlocks until it times out) or inconclusive (answered before ${MIN_PINGS_FOR_SERIAL} pings could tell). ` +
         `Runs only if the client declared form elicitation and accepts. Bounded: an elicitation not answered within limitMs (default ${PROBE_LIMIT.default} ms) is withdrawn with notifications/cancelled and the probe reports that; pings still open ${PING_AFTER_WAIT_MS} ms after the answer are withdrawn too.`,
-      inputSchema: {
-        pingIntervalMs: z.int().min(PING_INTERVAL.min).max(PING_INTERVAL.max).optional().describe(`ms between pings (${PING_INTERVAL.min}..${PING_INTERVAL.max}, default ${PING_INTERVAL.default})`),
-        limitMs: limitArg,
-      },
+      inputSchema: { pingIntervalMs: intervalArg, limitMs: limitArg },
     },
     async ({ pingIntervalMs = PING_INTERVAL.default, limitMs = PROBE_LIMIT.default }) => {
-      const observation = await observeLoop(server, pingIntervalMs, limitMs, PROBE_MESSAGE);
-      const judgement = judgeLoop(observation);
-      const text = loopParagraph(observation, judgement);
-      const e = observation.elicitation;
-      return told(
-        "receive_loop",
-        {
-          probe: "receive_loop",
-          verdict: judgement.verdict,
-          reason: judgement.reason,
-          answeredWhilePending: judgement.answeredWhilePending > 0,
-          firstPingReply: judgement.firstPingReply,
-          pings: { intervalMs: pingIntervalMs, sent: judgement.pingsSent, answeredWhilePending: judgement.answeredWhilePending, answeredAfter: judgement.answeredAfter },
-          elicitation: e ? { outcome: e.outcome, pendingMs: e.atMs, ...(e.action !== undefined && { action: e.action }), ...(e.content !== undefined && { content: e.content }), ...(e.error && { error: e.error }) } : { outcome: "not_sent" },
-          readOrder: judgement.order,
-          limitMs,
-          // what the server saw, as judged: anyone can re-derive the verdict from it
-          observation,
-          text,
-        },
-        text,
-      );
+      const { structured, text } = loopResult("receive_loop", await observeLoop(server, "elicitation/create", pingIntervalMs, limitMs, PROBE_MESSAGE), limitMs);
+      return told("receive_loop", structured, text);
+    },
+  );
+
+  mcp.registerTool(
+    "probe_sampling",
+    {
+      description:
+        `The receive-loop probe with a sampling/createMessage in place of the form: sends one (a synthetic prompt; the completion's words are not read), then at once a ping, then a ping every pingIntervalMs while it is pending (at most ${MAX_PINGS}). ` +
+        `The same order-based verdict (concurrent, serial, inconclusive), measured while a SAMPLING callback runs: a client's loop can treat request kinds differently. ` +
+        `Runs only if the client declared the sampling capability; an error reply is reported, not judged. Bounded as probe_receive_loop is (limitMs, default ${PROBE_LIMIT.default} ms).`,
+      inputSchema: { pingIntervalMs: intervalArg, limitMs: limitArg },
+    },
+    async ({ pingIntervalMs = PING_INTERVAL.default, limitMs = PROBE_LIMIT.default }) => {
+      const { structured, text } = loopResult("sampling", await observeLoop(server, "sampling/createMessage", pingIntervalMs, limitMs, PROBE_SAMPLING_MESSAGE), limitMs);
+      return told("sampling", structured, text);
     },
   );
 
