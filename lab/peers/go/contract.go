@@ -32,6 +32,12 @@ type behaviour struct {
 	Otherwise  *answer `json:"otherwise"`
 	WatchAbort bool    `json:"watchAbort"`
 }
+
+// turn is a SamplingBehaviour or RootsBehaviour: think delayMs, then send nested if planned.
+type turn struct {
+	DelayMs int     `json:"delayMs"`
+	Nested  *nested `json:"nested"`
+}
 type call struct {
 	Label          string         `json:"label"`
 	Tool           string         `json:"tool"`
@@ -39,6 +45,8 @@ type call struct {
 	Callback       *behaviour     `json:"callback"`
 	GiveUpAfterMs  int            `json:"giveUpAfterMs"`
 	AwaitCallbacks bool           `json:"awaitCallbacks"`
+	Sampling       *turn          `json:"sampling"`
+	Roots          *turn          `json:"roots"`
 	running        sync.WaitGroup // the driver's: callbacks entered during this call, still running
 }
 type plan struct {

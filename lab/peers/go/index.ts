@@ -1,5 +1,5 @@
 // The Go peer: the official Go SDK's client (github.com/modelcontextprotocol/go-sdk, the exact
-// version go.mod requires), a driver program in its own process (main.go: the session; contract.go: the plan in, the events out) built into build/ by the
+// version go.mod requires), a driver program in its own process (main.go: the session; contract.go: the plan in, the events out; callbacks.go: sampling and roots) built into build/ by the
 // set-up. It speaks MCP on its stdin/stdout; the lab records the wire on its side of the pipe.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,7 +19,7 @@ function sdkVersion(): string {
 export const GO_BUILD: CachedBuild = {
   name: "go",
   toolchain: ["go", "version"],
-  inputs: ["lab/peers/go/main.go", "lab/peers/go/contract.go", "lab/peers/go/go.mod", "lab/peers/go/go.sum"],
+  inputs: ["lab/peers/go/main.go", "lab/peers/go/contract.go", "lab/peers/go/callbacks.go", "lab/peers/go/go.mod", "lab/peers/go/go.sum"],
   outputs: [GO_CLIENT_BINARY],
   // -mod=readonly: exactly go.mod and go.sum, never an update; GOTOOLCHAIN=local: no toolchain download
   steps: [{ command: "go", args: ["build", "-trimpath", "-o", GO_CLIENT_BINARY, "."], cwd: "lab/peers/go", env: { GOFLAGS: "-mod=readonly", GOTOOLCHAIN: "local" } }],

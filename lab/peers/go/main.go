@@ -43,8 +43,8 @@ func classify(err error) map[string]any {
 	return map[string]any{"code": nil, "message": err.Error(), "type": fmt.Sprintf("%T", err)}
 }
 
-// taggingConn is the SDK's stdio Connection, with each inbound elicitation/create's id put in its
-// params._meta (idTag) on the way in.
+// taggingConn is the SDK's stdio Connection, with each inbound elicitation/create's,
+// sampling/createMessage's and roots/list's id put in its params._meta (idTag) on the way in.
 type taggingTransport struct{ inner mcp.Transport }
 type taggingConn struct{ mcp.Connection }
 
@@ -55,9 +55,9 @@ func (t taggingTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 
 func (c taggingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
-	if req, ok := msg.(*jsonrpc.Request); ok && err == nil && req.IsCall() && req.Method == "elicitation/create" {
-		var params map[string]any
-		if json.Unmarshal(req.Params, &params) == nil && params != nil {
+	if req, ok := msg.(*jsonrpc.Request); ok && err == nil && req.IsCall() && tagged[req.Method] {
+		params := map[string]any{} // roots/list may come without params
+		if len(req.Params) == 0 || json.Unmarshal(req.Params, &params) == nil && params != nil {
 			meta := map[string]any{idTag: req.ID.Raw()}
 			if old, ok := params["_meta"].(map[string]any); ok {
 				maps.Copy(meta, old)
@@ -86,10 +86,7 @@ func (d *driver) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	cur.running.Add(1)
 	d.mu.Unlock()
 	defer cur.running.Done()
-	id := req.Params.Meta[idTag]
-	if f, ok := id.(float64); ok {
-		id = int64(f)
-	}
+	id := wireID(req.Params.Meta)
 	where := func(k string, v any) map[string]any { return map[string]any{"n": n, "call": label, k: v} }
 	emit("callback.entered", id, "elicitation/create", map[string]any{"n": n, "call": label})
 	if opened != nil {
@@ -131,23 +128,13 @@ func (d *driver) behave(ctx context.Context, cs *mcp.ClientSession, b *behaviour
 	known := d.listed
 	d.mu.Unlock()
 	if b.Nested != nil {
-		nctx, cancel := context.WithTimeout(watch, time.Duration(b.Nested.TimeoutMs)*time.Millisecond)
-		defer cancel()
-		emit("nested.sent", nil, b.Nested.Method, nil)
-		var err error
-		if b.Nested.Method == "tools/list" {
-			var res *mcp.ListToolsResult
-			if res, err = cs.ListTools(nctx, nil); err == nil {
-				known = names(res)
-			}
-		} else {
-			err = cs.Ping(nctx, nil)
-		}
+		listed, err := nest(watch, cs, b.Nested)
 		if err != nil {
-			emit("nested.failed", nil, b.Nested.Method, classify(err))
 			return otherwise, watch.Err() != nil
 		}
-		emit("nested.ok", nil, b.Nested.Method, nil)
+		if listed != nil {
+			known = listed
+		}
 	}
 	if b.NeedTool != nil && !known[*b.NeedTool] {
 		return otherwise, false
@@ -217,11 +204,20 @@ func (d *driver) run() error {
 	if err := json.Unmarshal(raw, caps); err != nil {
 		return fmt.Errorf("capabilities: %w", err)
 	}
+	if _, ok := d.plan.Capabilities["roots"]; ok { // the SDK ignores Capabilities.Roots, declares RootsV2 (mcp/client.go:130-143, :272-275)
+		caps.RootsV2 = &mcp.RootCapabilities{ListChanged: caps.Roots.ListChanged}
+	}
 	options := &mcp.ClientOptions{Capabilities: caps}
 	if _, ok := d.plan.Capabilities["elicitation"]; ok {
 		options.ElicitationHandler = d.elicit
 	}
+	if _, ok := d.plan.Capabilities["sampling"]; ok {
+		options.CreateMessageHandler = d.sample // the SDK then declares sampling (mcp/client.go:89-96, :277-285)
+	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "reentrancy-lab-client-go", Version: "0.1.0"}, options)
+	if caps.RootsV2 != nil {
+		d.answerRoots(client)
+	}
 	ctx, stop := context.WithTimeout(context.Background(), limit)
 	defer stop()
 	// The lab's era for this peer: 2025-11-25 (the SDK's default would probe server/discover first).
