@@ -10,11 +10,16 @@ struct CallData {
     #[serde(default = "calculate")] tool: String,
     #[serde(default)] args: Map<String, Value>,
     callback: Option<Behaviour>, give_up_after_ms: Option<u64>, await_callbacks: Option<bool>,
+    sampling: Option<Turn>, roots: Option<Turn>,
 }
 fn calculate() -> String { "calculate".into() }
 #[derive(Deserialize, Clone)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct Behaviour { delay_ms: Option<u64>, nested: Option<Nested>, need_tool: Option<String>, answer: AnswerData, otherwise: Option<AnswerData>, watch_abort: Option<bool> }
+/// SamplingBehaviour (= RootsBehaviour): what a sampling or roots callback does (sampling.rs plain_turn).
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Turn { delay_ms: u64, nested: Option<Nested> }
 #[derive(Deserialize, Clone)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct Nested { method: NestedMethod, timeout_ms: u64 }
@@ -39,6 +44,11 @@ fn check_plan(p: &SessionPlan) -> Result<(), String> {
         if let Some(b) = &c.callback {
             within(b.delay_ms, 0, 10_000, &format!("calls.{i}.callback.delayMs"))?;
             within(b.nested.as_ref().map(|n| n.timeout_ms), 1, 60_000, &format!("calls.{i}.callback.nested.timeoutMs"))?;
+        }
+        for (name, turn) in [("sampling", &c.sampling), ("roots", &c.roots)] {
+            let Some(t) = turn else { continue };
+            within(Some(t.delay_ms), 0, 10_000, &format!("calls.{i}.{name}.delayMs"))?;
+            within(t.nested.as_ref().map(|n| n.timeout_ms), 1, 60_000, &format!("calls.{i}.{name}.nested.timeoutMs"))?;
         }
     }
     Ok(())

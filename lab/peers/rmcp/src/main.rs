@@ -18,6 +18,8 @@ const GIVE_UP_REASON: &str = "the client gave up on the call while its form was 
 
 // The driver contract (the SessionPlan it reads, the events it writes), in the same module.
 include!("contract.rs");
+// The sampling and roots callbacks, through one plain_turn.
+mod sampling;
 
 
 /// The SDK's error, classified here: (code, message, type). Only a JSON-RPC error reply has a code.
@@ -61,6 +63,12 @@ struct Client(Arc<State>);
 
 impl ClientHandler for Client {
     fn get_info(&self) -> ClientConfig { self.0.info.clone() }
+
+    #[allow(deprecated)] // Sampling and roots: SEP-2577-deprecated in rmcp 3.11.0, still its public API
+    async fn create_message(&self, _request: CreateMessageRequestParams, context: RequestContext<RoleClient>) -> Result<CreateMessageResult, ErrorData> { sampling::create_message(&self.0, context).await }
+
+    #[allow(deprecated)]
+    async fn list_roots(&self, context: RequestContext<RoleClient>) -> Result<ListRootsResult, ErrorData> { sampling::list_roots(&self.0, context).await }
 
     async fn create_elicitation(&self, _request: ElicitRequestParams, context: RequestContext<RoleClient>) -> Result<ElicitResult, ErrorData> {
         let st = &*self.0;
