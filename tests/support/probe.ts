@@ -41,8 +41,10 @@ export const PROBE_TABLE: { client: string; loop: DispatchModel; verdict: LoopVe
   { client: "py1", loop: "sdk", verdict: "serial", sampling: "serial" },
   // FastMCP 4.0.10 runs its handler on mcp 2.3.0's dispatcher, which spawns each inbound request (jsonrpc_dispatcher.py:623)
   { client: "fastmcp", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
-  { client: "go", loop: "sdk", verdict: "concurrent" },
-  { client: "rmcp", loop: "sdk", verdict: "concurrent" },
+  // a goroutine per inbound request, released before it is handled (mcp/client.go:1188-1193), sampling too
+  { client: "go", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
+  // a tokio task per inbound request (rmcp service.rs:1669), sampling too
+  { client: "rmcp", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   { client: "kotlin-0.14", loop: "sdk", verdict: "serial" },
   { client: "kotlin", loop: "sdk", verdict: "concurrent" },
   // McpClientSession subscribes to each request's handler and reads on (McpClientSession.java:152-174)
