@@ -57,7 +57,8 @@ export function timingTable(output: RunOutput): string[] {
     "|---|---|---|---|---|---|---|",
   ];
   for (const report of output.reports) {
-    const expectation = loadExpectation(report.scenario, report.dispatch, report.onDeadlock);
+    // the pairing's own expectation (a client's file, e.g. *.sdk.py1.json), as the run was checked against
+    const expectation = loadExpectation(report.scenario, report.dispatch, report.onDeadlock, undefined, { client: report.client, server: report.server });
     for (const run of report.runs) {
       const peak = peakCallbacks(run.events);
       const peakText = expectation.peakCallbacks === undefined ? String(peak) : `${peak} (expected ${expectation.peakCallbacks})`;
