@@ -69,6 +69,65 @@ test("kotlin-0.14: the expectation rejects the real run with the nested request 
   assert.ok(failed(early).some((c) => c.startsWith("order: the callback gives up only after the nested request failed")), "a callback that left before its nested request failed was accepted");
 });
 
+// Sampling and roots (lab/peers/jvm/kotlin/Callbacks.kt): one real run each, against ts1 over stdio,
+// one JVM at a time after the nested run. 0.14.0 awaits each handler in its read loop
+// (Protocol.kt:241-249); 0.15.0 launches it (Protocol.kt:465, after Client.kt:226).
+const runOf = (name: string, client: typeof KOTLIN_CLIENT) =>
+  runCase(findScenario(name)!, "sdk", { client, server: TS1_SERVER, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions()).then((r) => r.runs[0]!);
+let sharedFanOut: Promise<RunRecord> | undefined;
+let sharedSampling: Promise<RunRecord> | undefined;
+let sharedRoots: Promise<RunRecord> | undefined;
+const fanOut014 = () => (sharedFanOut ??= run().then(() => runOf("sampling-fan-out", KOTLIN_014_CLIENT)));
+const sampling015 = () => (sharedSampling ??= fanOut014().then(() => runOf("sampling-nested", KOTLIN_CLIENT)));
+const roots014 = () => (sharedRoots ??= sampling015().then(() => runOf("roots-nested", KOTLIN_014_CLIENT)));
+const replyFor = (r: RunRecord, method: string) => {
+  const asked = r.wire.find((f) => f.from === "server" && f.label.method === method && f.label.frameType === "request")!;
+  return r.wire.find((f) => f.replyTo === asked.index)?.message as { result?: Record<string, unknown> } | undefined;
+};
+
+test("kotlin-0.14 -> ts1 (sampling-fan-out): passes; five sampling callbacks one at a time, each after the last one left", async () => {
+  const r = await fanOut014();
+  assert.equal(failures(r), []);
+  assert.is(r.fault, undefined);
+  assert.equal(resultsOf(r.events), { first: { status: "all_answered", requests: 5, answered: 5 } });
+  const seq = r.events.filter((e) => e.kind === "callback.entered" || e.kind === "callback.left").map((e) => e.kind);
+  assert.equal(seq, Array(5).fill(["callback.entered", "callback.left"]).flat());
+  // the expectation rejects the same run with callback 2 entered before callback 1 left
+  const { expectation } = expectationFor("sampling-fan-out", "sdk", { client: "kotlin-0.14", server: "ts1" })!;
+  const overlapped = copy(r.events);
+  const left1 = overlapped.filter((e) => e.kind === "callback.left")[0]!;
+  const entered2 = overlapped.filter((e) => e.kind === "callback.entered")[1]!;
+  [left1.seq, entered2.seq] = [entered2.seq, left1.seq];
+  const failed = verify({ events: overlapped, wire: r.wire, transport: "stdio" }, expectation).filter((v) => !v.ok).map((v) => v.check);
+  assert.ok(failed.length > 0, "overlapping sampling callbacks were accepted for kotlin-0.14");
+});
+
+test("kotlin -> ts1 (sampling-nested): passes; the nested tools/list completes and the answer is the SDK's CreateMessageResult of the synthetic words", async () => {
+  const r = await sampling015();
+  assert.equal(failures(r), []);
+  assert.is(r.fault, undefined);
+  assert.ok(r.events.some((e) => e.kind === "nested.ok"), "the nested request returned");
+  assert.equal(replyFor(r, "sampling/createMessage")?.result, {
+    role: "assistant", content: { type: "text", text: "synthetic completion (no model was called)" }, model: "lab-synthetic", stopReason: "endTurn",
+  });
+  const { expectation } = expectationFor("sampling-nested", "sdk", { client: "kotlin", server: "ts1" })!;
+  const timedOut = copy(r.events).map((e) => (e.kind === "nested.ok" ? { ...e, kind: "nested.failed" as const, detail: { code: -32001, message: "timed out", type: "McpException" } } : e));
+  const failed = verify({ events: timedOut, wire: r.wire, transport: "stdio" }, expectation).filter((v) => !v.ok).map((v) => v.check);
+  assert.ok(failed.includes("nested requests"), "a nested request that failed was accepted for kotlin");
+});
+
+test("kotlin-0.14 -> ts1 (roots-nested): passes; the nested wait ends by the driver's backstop, then the two synthetic roots are answered", async () => {
+  const r = await roots014();
+  assert.equal(failures(r), []);
+  assert.is(r.fault, undefined);
+  const failed = r.events.find((e) => e.kind === "nested.failed")!;
+  assert.is(failed.detail?.type, "TimeoutCancellationException");
+  assert.is(failed.detail?.code, null);
+  assert.equal(replyFor(r, "roots/list")?.result, {
+    roots: [{ uri: "file:///synthetic/lab-root-a", name: "lab-root-a" }, { uri: "file:///synthetic/lab-root-b", name: "lab-root-b" }],
+  });
+});
+
 test("java can run here (npm run setup built it)", () => {
   const why = JAVA_CLIENT.unavailable();
   assert.is(why, undefined, why);

@@ -46,7 +46,6 @@ import java.io.File
 import java.io.PrintWriter
 import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.AtomicInteger
-import java.util.concurrent.atomic.AtomicReference
 import kotlin.system.exitProcess
 import kotlin.time.Duration.Companion.milliseconds
 
@@ -54,6 +53,7 @@ import kotlin.time.Duration.Companion.milliseconds
 const val CLOSE_WAIT_MS = 500
 const val BACKSTOP_MS = 1_000
 const val GIVE_UP_REASON = "the client gave up on the call while its form was open"
+val CALLBACK_METHODS = setOf("elicitation/create", "sampling/createMessage", "roots/list")
 val KINDS = setOf(
     "call.started", "callback.entered", "callback.left", "callback.aborted", "nested.sent", "nested.ok",
     "nested.failed", "tool.result", "protocol.negotiated", "round.input_required", "round.answered", "note",
@@ -91,12 +91,13 @@ fun errorDetail(e: Throwable): JsonObject = buildJsonObject {
     put("type", e::class.simpleName ?: "Throwable")
 }
 
-/** The SDK's transport, observed: it notes the id of each inbound elicitation/create as the SDK's read
+/** The SDK's transport, observed: it notes the id of each inbound elicitation/create, sampling/createMessage
+ *  and roots/list (per method) as the SDK's read
  *  loop hands it on. 0.14's RequestHandlerExtra carries no request id (Protocol.kt:136), and the
  *  handler is entered in the same call (inline in 0.14, CoroutineStart.UNDISPATCHED in 0.15). */
-class Observed(private val inner: Transport, private val lastElicit: AtomicReference<RequestId?>) : Transport by inner {
+class Observed(private val inner: Transport, private val lastId: ConcurrentHashMap<String, RequestId>) : Transport by inner {
     override fun onMessage(block: suspend (JSONRPCMessage) -> Unit) = inner.onMessage { message ->
-        if (message is JSONRPCRequest && message.method == "elicitation/create") lastElicit.set(message.id)
+        if (message is JSONRPCRequest && message.method in CALLBACK_METHODS) lastId[message.method] = message.id
         block(message)
     }
 }
@@ -113,7 +114,7 @@ class Driver(private val plan: Plan, private val events: Events) {
         Implementation("reentrancy-lab-client-kotlin", "0.1.0"),
         ClientOptions(capabilities = McpJson.decodeFromJsonElement(ClientCapabilities.serializer(), plan.capabilities)),
     )
-    private val lastElicit = AtomicReference<RequestId?>(null)
+    private val lastId = ConcurrentHashMap<String, RequestId>()
     private val callbacks = AtomicInteger(0)
     @Volatile private var label = ""
     @Volatile private var listed: Set<String> = emptySet()
@@ -127,7 +128,7 @@ class Driver(private val plan: Plan, private val events: Events) {
     private suspend fun elicitation(request: ElicitRequest): ElicitResult {
         val n = callbacks.incrementAndGet()
         val call = label
-        val id = lastElicit.get()
+        val id = lastId["elicitation/create"]
         val where = buildJsonObject { put("n", n); put("call", call) }
         events.write("callback.entered", id, "elicitation/create", where)
         formOpened?.complete(Unit)
@@ -159,29 +160,34 @@ class Driver(private val plan: Plan, private val events: Events) {
         }
     }
 
+    /** The driver's one nested path, for every callback: nested.sent, then nested.ok (the tools it
+     *  listed, or the earlier listing for ping) or nested.failed (null), under the SDK's own limit. */
+    private suspend fun nested(nested: Nested): Set<String>? {
+        var known = listed
+        events.write("nested.sent", method = nested.method)
+        try {
+            bounded(nested.timeoutMs) { options ->
+                if (nested.method == "tools/list") known = client.listTools(options = options).tools.map { it.name }.toSet()
+                else client.ping(options)
+            }
+        } catch (e: TimeoutCancellationException) {
+            events.write("nested.failed", method = nested.method, detail = errorDetail(e))
+            return null
+        } catch (e: CancellationException) {
+            throw e
+        } catch (e: Throwable) {
+            events.write("nested.failed", method = nested.method, detail = errorDetail(e))
+            return null
+        }
+        events.write("nested.ok", method = nested.method)
+        return known
+    }
+
     private suspend fun behave(b: Behaviour): Answer {
         val otherwise = b.otherwise ?: Answer("cancel", null)
         b.delayMs?.let { if (it > 0) delay(it.milliseconds) } // the plan's think time, not a stand-in
         var known = listed
-        b.nested?.let { nested ->
-            // the SDK's own per-request limit (RequestOptions.timeout)
-            events.write("nested.sent", method = nested.method)
-            try {
-                bounded(nested.timeoutMs) { options ->
-                    if (nested.method == "tools/list") known = client.listTools(options = options).tools.map { it.name }.toSet()
-                    else client.ping(options)
-                }
-            } catch (e: TimeoutCancellationException) {
-                events.write("nested.failed", method = nested.method, detail = errorDetail(e))
-                return otherwise
-            } catch (e: CancellationException) {
-                throw e
-            } catch (e: Throwable) {
-                events.write("nested.failed", method = nested.method, detail = errorDetail(e))
-                return otherwise
-            }
-            events.write("nested.ok", method = nested.method)
-        }
+        b.nested?.let { known = nested(it) ?: return otherwise }
         if (b.needTool != null && b.needTool !in known) return otherwise
         return b.answer
     }
@@ -224,7 +230,8 @@ class Driver(private val plan: Plan, private val events: Events) {
         if (plan.capabilities.containsKey("elicitation")) {
             client.setRequestHandler<ElicitRequest>(Method.Defined.ElicitationCreate) { request, _ -> elicitation(request) }
         }
-        client.connect(Observed(StdioClientTransport(System.`in`.asSource().buffered(), System.out.asSink().buffered()), lastElicit))
+        Turns(plan, events, callbacks, { label }, lastId, ::nested).register(client)
+        client.connect(Observed(StdioClientTransport(System.`in`.asSource().buffered(), System.out.asSink().buffered()), lastId))
         events.write("note", detail = buildJsonObject { put("server", client.serverVersion?.name ?: "?") })
         if (plan.listToolsFirst) listed = bounded(plan.callTimeoutMs) { client.listTools(options = it) }.tools.map { it.name }.toSet()
         for (call in plan.calls) {

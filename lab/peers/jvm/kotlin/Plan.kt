@@ -15,9 +15,11 @@ data class Behaviour(
     val delayMs: Int?, val nested: Nested?, val needTool: String?, val answer: Answer,
     val otherwise: Answer?, val watchAbort: Boolean,
 )
+/** A SamplingBehaviour / RootsBehaviour: think delayMs, then send nested if planned. */
+data class Turn(val delayMs: Int, val nested: Nested?)
 data class Call(
     val label: String, val tool: String, val args: JsonObject, val callback: Behaviour?,
-    val giveUpAfterMs: Int?, val awaitCallbacks: Boolean,
+    val giveUpAfterMs: Int?, val awaitCallbacks: Boolean, val sampling: Turn?, val roots: Turn?,
 )
 data class Plan(
     val scenario: String, val capabilities: JsonObject, val listToolsFirst: Boolean,
@@ -61,14 +63,21 @@ private fun answer(e: JsonElement, at: String): Answer {
     return Answer(action, content)
 }
 
+private fun nested(f: Fields, at: String): Nested? = if (f.has("nested")) {
+    val n = Fields(f.obj("nested"), "$at.nested", setOf("method", "timeoutMs"), setOf("method", "timeoutMs"))
+    val method = n.str("method")
+    if (method !in setOf("tools/list", "ping")) throw BadPlan("$at.nested.method: expected tools/list or ping")
+    Nested(method, n.int("timeoutMs", 1, 60_000))
+} else null
+
+private fun turn(e: JsonElement, at: String): Turn {
+    val f = Fields(obj(e, at), at, setOf("delayMs", "nested"), setOf("delayMs"))
+    return Turn(f.int("delayMs", 0, 10_000), nested(f, at))
+}
+
 private fun behaviour(e: JsonElement, at: String): Behaviour {
     val f = Fields(obj(e, at), at, setOf("delayMs", "nested", "needTool", "answer", "otherwise", "watchAbort"), setOf("answer"))
-    val nested = if (f.has("nested")) {
-        val n = Fields(f.obj("nested"), "$at.nested", setOf("method", "timeoutMs"), setOf("method", "timeoutMs"))
-        val method = n.str("method")
-        if (method !in setOf("tools/list", "ping")) throw BadPlan("$at.nested.method: expected tools/list or ping")
-        Nested(method, n.int("timeoutMs", 1, 60_000))
-    } else null
+    val nested = nested(f, at)
     return Behaviour(
         delayMs = if (f.has("delayMs")) f.int("delayMs", 0, 10_000) else null,
         nested = nested,
@@ -81,7 +90,7 @@ private fun behaviour(e: JsonElement, at: String): Behaviour {
 
 private fun call(e: JsonElement, at: String): Call {
     val o = obj(e, at)
-    val f = Fields(o, at, setOf("label", "tool", "args", "callback", "giveUpAfterMs", "awaitCallbacks"), setOf("label"))
+    val f = Fields(o, at, setOf("label", "tool", "args", "callback", "giveUpAfterMs", "awaitCallbacks", "sampling", "roots"), setOf("label"))
     return Call(
         label = f.str("label", 1),
         tool = if (f.has("tool")) f.str("tool") else "calculate",
@@ -89,6 +98,8 @@ private fun call(e: JsonElement, at: String): Call {
         callback = o["callback"]?.let { behaviour(it, "$at.callback") },
         giveUpAfterMs = if (f.has("giveUpAfterMs")) f.int("giveUpAfterMs", 1, 60_000) else null,
         awaitCallbacks = if (f.has("awaitCallbacks")) f.bool("awaitCallbacks") else false,
+        sampling = o["sampling"]?.let { turn(it, "$at.sampling") },
+        roots = o["roots"]?.let { turn(it, "$at.roots") },
     )
 }
 
