@@ -32,7 +32,7 @@ public final class Main {
   record Answer(String action, Map<String, Object> content) {}
   record Nested(String method, int timeoutMs) {}
   record Behaviour(int delayMs, Nested nested, String needTool, Answer answer, Answer otherwise, boolean watchAbort) {}
-  record Call(String label, String tool, Map<String, Object> args, Behaviour callback, Integer giveUpAfterMs, boolean awaitCallbacks) {}
+  record Call(String label, String tool, Map<String, Object> args, Behaviour callback, Integer giveUpAfterMs, boolean awaitCallbacks, Requests.Turn sampling, Requests.Turn roots) {}
   record Plan(String scenario, Map<String, Object> capabilities, boolean listToolsFirst, List<Call> calls, int callTimeoutMs) {}
   static final class BadPlan extends RuntimeException { BadPlan(String m) { super(m); } }
   /** One object's fields: unknown or missing ones refuse the plan with their path. */
@@ -68,11 +68,7 @@ public final class Main {
   }
   static Behaviour behaviour(JsonNode e, String at) {
     Fields f = Fields.of(e, at, Set.of("delayMs", "nested", "needTool", "answer", "otherwise", "watchAbort"), Set.of("answer"));
-    Nested nested = null;
-    if (f.has("nested")) {
-      Fields n = Fields.of(e.get("nested"), at + ".nested", Set.of("method", "timeoutMs"), Set.of("method", "timeoutMs"));
-      nested = new Nested(n.oneOf("method", Set.of("tools/list", "ping"), "tools/list or ping"), n.integer("timeoutMs", 1, 60_000));
-    }
+    Nested nested = f.has("nested") ? Requests.nested(e.get("nested"), at + ".nested") : null;
     return new Behaviour(f.has("delayMs") ? f.integer("delayMs", 0, 10_000) : 0, nested, f.has("needTool") ? f.str("needTool", 0) : null,
         answer(e.get("answer"), at + ".answer"), f.has("otherwise") ? answer(e.get("otherwise"), at + ".otherwise") : null,
         f.has("watchAbort") && f.bool("watchAbort"));
@@ -86,10 +82,11 @@ public final class Main {
     List<Call> calls = new ArrayList<>();
     for (int i = 0; i < root.get("calls").size(); i++) {
       JsonNode c = root.get("calls").get(i); String at = "$.calls[" + i + "]";
-      Fields g = Fields.of(c, at, Set.of("label", "tool", "args", "callback", "giveUpAfterMs", "awaitCallbacks"), Set.of("label"));
+      Fields g = Fields.of(c, at, Set.of("label", "tool", "args", "callback", "giveUpAfterMs", "awaitCallbacks", "sampling", "roots"), Set.of("label"));
       calls.add(new Call(g.str("label", 1), g.has("tool") ? g.str("tool", 0) : "calculate", g.has("args") ? g.obj("args") : Map.of(),
           g.has("callback") ? behaviour(c.get("callback"), at + ".callback") : null, g.has("giveUpAfterMs") ? g.integer("giveUpAfterMs", 1, 60_000) : null,
-          g.has("awaitCallbacks") && g.bool("awaitCallbacks")));
+          g.has("awaitCallbacks") && g.bool("awaitCallbacks"), g.has("sampling") ? Requests.turn(c.get("sampling"), at + ".sampling") : null,
+          g.has("roots") ? Requests.turn(c.get("roots"), at + ".roots") : null));
     }
     if (calls.isEmpty()) throw new BadPlan("$.calls: expected at least one call");
     return new Plan(f.str("scenario", 1), f.obj("capabilities"), f.bool("listToolsFirst"), calls, f.integer("callTimeoutMs", 1, Integer.MAX_VALUE));
@@ -127,12 +124,12 @@ public final class Main {
   /** The SDK's McpClientTransport over this process's own stdin/stdout: StdioClientTransport always starts a
    *  server process (StdioClientTransport.java:135-170, ProcessBuilder :146), so this is its reading and writing
    *  without one: a reader thread emits each line into a unicast sink whose flatMap hands it to the session
-   *  (as StdioClientTransport.java:245-251, 278-298). It notes each elicitation/create's id: the SDK hands
-   *  the callback only the request's params. */
+   *  (as StdioClientTransport.java:245-251, 278-298). It notes each inbound request's id by method: the SDK
+   *  hands a callback only the request's params. */
   static final class OwnStdio implements McpClientTransport {
     final McpJsonMapper mapper = McpJsonDefaults.getMapper();
     final Sinks.Many<McpSchema.JSONRPCMessage> inbound = Sinks.many().unicast().onBackpressureBuffer();
-    final AtomicReference<Object> lastElicit = new AtomicReference<>();
+    final Map<String, Object> lastId = new ConcurrentHashMap<>();
     final OutputStream out = new FileOutputStream(FileDescriptor.out);
     volatile boolean closing;
     @Override public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
@@ -147,7 +144,7 @@ public final class Main {
       try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
         for (String line; !closing && (line = in.readLine()) != null; ) {
           McpSchema.JSONRPCMessage m = McpSchema.deserializeJsonRpcMessage(mapper, line);
-          if (m instanceof McpSchema.JSONRPCRequest r && McpSchema.METHOD_ELICITATION_CREATE.equals(r.method())) lastElicit.set(r.id());
+          if (m instanceof McpSchema.JSONRPCRequest r && r.id() != null) lastId.put(r.method(), r.id());
           inbound.tryEmitNext(m);
         }
       } catch (IOException | RuntimeException e) {
@@ -185,12 +182,13 @@ public final class Main {
           .requestTimeout(Duration.ofMillis(plan.callTimeoutMs())).initializationTimeout(Duration.ofMillis(plan.callTimeoutMs()));
       // a form handler is required once elicitation is declared, and only then registered (McpAsyncClient.java:238-255)
       if (caps.elicitation() != null) spec = spec.elicitation(this::elicitation);
+      spec = Requests.register(this, caps, spec);
       client = spec.build();
     }
     /** The elicitation callback: an async handler, so nothing here blocks the thread that reads stdin. */
     Mono<ElicitResult> elicitation(McpSchema.ElicitFormRequest request) {
       int n = callbacks.incrementAndGet(); String call = label;
-      Object id = transport.lastElicit.get(); // the handler is applied on the reading thread, right after the note
+      Object id = transport.lastId.get(McpSchema.METHOD_ELICITATION_CREATE); // the handler is applied on the reading thread, right after the note
       Map<String, Object> where = map("n", n, "call", call);
       events.write("callback.entered", id, "elicitation/create", where);
       Optional.ofNullable(formOpened).ifPresent(f -> f.complete(null));
@@ -212,19 +210,21 @@ public final class Main {
       Answer otherwise = b.otherwise() != null ? b.otherwise() : new Answer("cancel", null);
       Mono<Set<String>> known = Mono.fromSupplier(() -> listed);
       Mono<Void> think = b.delayMs() > 0 ? Mono.delay(Duration.ofMillis(b.delayMs())).then() : Mono.empty(); // the plan's think time
-      Nested nested = b.nested();
-      Mono<Optional<Set<String>>> asked = nested == null ? known.map(Optional::of) : Mono.defer(() -> {
+      Mono<Optional<Set<String>>> asked = b.nested() == null ? known.map(Optional::of) : nested(b.nested());
+      return think.then(asked).map(o -> o.isEmpty() || (b.needTool() != null && !o.get().contains(b.needTool())) ? otherwise : b.answer());
+    }
+    /** The driver's one nested path (nested.sent, then nested.ok or nested.failed): the names it listed, empty when it failed. */
+    Mono<Optional<Set<String>>> nested(Nested nested) {
+      return Mono.defer(() -> {
         events.write("nested.sent", null, nested.method(), null);
         // the SDK bounds a request only by the client's requestTimeout; this one's own limit is the same
         // Reactor operator the session applies (McpClientSession.java:267), on the Mono the SDK returns
-        Mono<Set<String>> sent = nested.method().equals("tools/list") ? client.listTools().map(r -> names(r.tools())) : client.ping().then(known);
+        Mono<Set<String>> sent = nested.method().equals("tools/list") ? client.listTools().map(r -> names(r.tools())) : client.ping().then(Mono.fromSupplier(() -> listed));
         return sent.timeout(Duration.ofMillis(nested.timeoutMs()))
             .map(s -> { events.write("nested.ok", null, nested.method(), null); return Optional.of(s); })
             .onErrorResume(e -> { events.write("nested.failed", null, nested.method(), errorDetail(e)); return Mono.just(Optional.<Set<String>>empty()); });
       });
-      return think.then(asked).map(o -> o.isEmpty() || (b.needTool() != null && !o.get().contains(b.needTool())) ? otherwise : b.answer());
     }
-
     /** One tools/call as tool.result records it. giveUpAfterMs, counted from the call's first form opening:
      *  dispose the subscription to callTool's Mono, the only way to give up the SDK's API leaves. */
     Map<String, Object> callTool(Call call) throws InterruptedException, ExecutionException {
