@@ -45,10 +45,10 @@ export const PROBE_TABLE: { client: string; loop: DispatchModel; verdict: LoopVe
   { client: "go", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   // a tokio task per inbound request (rmcp service.rs:1669), sampling too
   { client: "rmcp", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
-  { client: "kotlin-0.14", loop: "sdk", verdict: "serial" },
-  { client: "kotlin", loop: "sdk", verdict: "concurrent" },
+  { client: "kotlin-0.14", loop: "sdk", verdict: "serial", sampling: "serial" },
+  { client: "kotlin", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   // McpClientSession subscribes to each request's handler and reads on (McpClientSession.java:152-174)
-  { client: "java", loop: "sdk", verdict: "concurrent" },
+  { client: "java", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
 ];
 
 /** The probe run every client peer gets: the loop probe, the fan-out probe, then a calculate. */
