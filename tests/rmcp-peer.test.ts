@@ -96,28 +96,27 @@ if (missing === undefined) {
     }
   });
 
-  test("the rmcp driver refuses a sampling plan out of bounds in one stderr line and exit 2", () => {
-    const plan = join(scratch, "bad-sampling-plan.json");
-    writeFileSync(plan, JSON.stringify({ scenario: "x", capabilities: { sampling: {} }, listToolsFirst: false, calls: [{ label: "a", sampling: { delayMs: 20_000 } }], callTimeoutMs: 100 }));
+  /** The driver given a bad plan file: one stderr line matching `said`, exit 2. */
+  const refusesPlan = (file: string, plan: unknown, said: RegExp) => {
+    const path = join(scratch, file);
+    writeFileSync(path, JSON.stringify(plan));
     const driver = RMCP_CLIENT.driver;
     if (driver.kind !== "process") return assert.unreachable("rmcp's driver is a process");
-    const { command, args } = driver.command(plan, join(scratch, "events.jsonl"));
+    const { command, args } = driver.command(path, join(scratch, "events.jsonl"));
     const r = spawnSync(command, [...args], { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "pipe", "pipe"] });
     assert.is(r.status, 2);
     assert.is(r.stderr.trim().split("\n").length, 1, r.stderr);
-    assert.match(r.stderr, /rmcp-client: bad plan .*calls\.0\.sampling\.delayMs: 20000 is outside 0\.\.10000/);
+    assert.match(r.stderr, said);
+  };
+
+  test("the rmcp driver refuses a sampling plan out of bounds in one stderr line and exit 2", () => {
+    const plan = { scenario: "x", capabilities: { sampling: {} }, listToolsFirst: false, calls: [{ label: "a", sampling: { delayMs: 20_000 } }], callTimeoutMs: 100 };
+    refusesPlan("bad-sampling-plan.json", plan, /rmcp-client: bad plan .*calls\.0\.sampling\.delayMs: 20000 is outside 0\.\.10000/);
   });
 
   test("the rmcp driver refuses a plan with an unknown field in one stderr line and exit 2", () => {
-    const plan = join(scratch, "bad-plan.json");
-    writeFileSync(plan, JSON.stringify({ scenario: "x", capabilities: {}, listToolsFirst: false, calls: [{ label: "a" }], callTimeoutMs: 100, extra: 1 }));
-    const driver = RMCP_CLIENT.driver;
-    if (driver.kind !== "process") return assert.unreachable("rmcp's driver is a process");
-    const { command, args } = driver.command(plan, join(scratch, "events.jsonl"));
-    const r = spawnSync(command, [...args], { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "pipe", "pipe"] });
-    assert.is(r.status, 2);
-    assert.is(r.stderr.trim().split("\n").length, 1, r.stderr);
-    assert.match(r.stderr, /rmcp-client: bad plan .*unknown field `extra`/);
+    const plan = { scenario: "x", capabilities: {}, listToolsFirst: false, calls: [{ label: "a" }], callTimeoutMs: 100, extra: 1 };
+    refusesPlan("bad-plan.json", plan, /rmcp-client: bad plan .*unknown field `extra`/);
   });
 }
 

@@ -28,8 +28,6 @@ export interface PingRecord extends Settlement {
   sentAtMs: number;
 }
 
-export type { ProbedMethod };
-
 export interface LoopObservation {
   method: ProbedMethod;
   intervalMs: number;

@@ -9,7 +9,8 @@ import { performance } from "node:perf_hooks";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CreateMessageResultSchema, ElicitResultSchema, EmptyResultSchema, ErrorCode, McpError, type ElicitRequestFormParams, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { AnySchema, SchemaOutput } from "@modelcontextprotocol/sdk/server/zod-compat.js";
-import type { LoopObservation, Outcome, PingRecord, ProbedMethod, Settlement } from "./probe-judge.js";
+import type { ProbedMethod } from "../../plan/tool-suite.js";
+import type { LoopObservation, Outcome, PingRecord, Settlement } from "./probe-judge.js";
 import type { FanOutObservation, FanOutReply } from "./probe-infer.js";
 
 /** After the probed request settles, how long pings still open may take to be answered. */

@@ -7,6 +7,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { fanOutParagraph, inferFanOut } from "./probe-infer.js";
+import type { ProbedMethod } from "../../plan/tool-suite.js";
 import { judgeLoop, loopParagraph, MIN_PINGS_FOR_SERIAL, type LoopObservation } from "./probe-judge.js";
 import { MAX_PINGS, observeFanOut, observeLoop, PING_AFTER_WAIT_MS } from "./probe-observe.js";
 
@@ -66,35 +67,36 @@ export function registerProbeTools(mcp: McpServer, onProbe?: ProbeListener): voi
   const server = mcp.server;
   const told = (probe: ProbeName, structured: Record<string, unknown>, text: string) => (onProbe?.(probe, structured), result(structured, text));
 
-  mcp.registerTool(
-    "probe_receive_loop",
+  // The two loop probes differ only in the request they keep pending.
+  const loopProbes: { tool: string; probe: ProbeName; method: ProbedMethod; message: string; description: string }[] = [
     {
+      tool: "probe_receive_loop",
+      probe: "receive_loop",
+      method: "elicitation/create",
+      message: PROBE_MESSAGE,
       description:
         `Tests the calling client's receive loop. Sends one form elicitation/create (its message asks a person to wait a couple of seconds, then accept), then at once a ping, then a ping every pingIntervalMs while the elicitation is pending (at most ${MAX_PINGS}). ` +
         `Reports whether any ping was answered while the elicitation was pending, in what order the server read the replies, and a verdict: concurrent (a request sent from inside a callback will be read), serial (a callback that awaits its own session deadlocks until it times out) or inconclusive (answered before ${MIN_PINGS_FOR_SERIAL} pings could tell). ` +
         `Runs only if the client declared form elicitation and accepts. Bounded: an elicitation not answered within limitMs (default ${PROBE_LIMIT.default} ms) is withdrawn with notifications/cancelled and the probe reports that; pings still open ${PING_AFTER_WAIT_MS} ms after the answer are withdrawn too.`,
-      inputSchema: { pingIntervalMs: intervalArg, limitMs: limitArg },
     },
-    async ({ pingIntervalMs = PING_INTERVAL.default, limitMs = PROBE_LIMIT.default }) => {
-      const { structured, text } = loopResult("receive_loop", await observeLoop(server, "elicitation/create", pingIntervalMs, limitMs, PROBE_MESSAGE), limitMs);
-      return told("receive_loop", structured, text);
-    },
-  );
-
-  mcp.registerTool(
-    "probe_sampling",
     {
+      tool: "probe_sampling",
+      probe: "sampling",
+      method: "sampling/createMessage",
+      message: PROBE_SAMPLING_MESSAGE,
       description:
         `The receive-loop probe with a sampling/createMessage in place of the form: sends one (a synthetic prompt; the completion's words are not read), then at once a ping, then a ping every pingIntervalMs while it is pending (at most ${MAX_PINGS}). ` +
         `The same order-based verdict (concurrent, serial, inconclusive), measured while a SAMPLING callback runs: a client's loop can treat request kinds differently. ` +
         `Runs only if the client declared the sampling capability; an error reply is reported, not judged. Bounded as probe_receive_loop is (limitMs, default ${PROBE_LIMIT.default} ms).`,
-      inputSchema: { pingIntervalMs: intervalArg, limitMs: limitArg },
     },
-    async ({ pingIntervalMs = PING_INTERVAL.default, limitMs = PROBE_LIMIT.default }) => {
-      const { structured, text } = loopResult("sampling", await observeLoop(server, "sampling/createMessage", pingIntervalMs, limitMs, PROBE_SAMPLING_MESSAGE), limitMs);
-      return told("sampling", structured, text);
-    },
-  );
+  ];
+  for (const { tool, probe, method, message, description } of loopProbes) {
+    const inputSchema = { pingIntervalMs: intervalArg, limitMs: limitArg };
+    mcp.registerTool(tool, { description, inputSchema }, async ({ pingIntervalMs = PING_INTERVAL.default, limitMs = PROBE_LIMIT.default }) => {
+      const { structured, text } = loopResult(probe, await observeLoop(server, method, pingIntervalMs, limitMs, message), limitMs);
+      return told(probe, structured, text);
+    });
+  }
 
   mcp.registerTool(
     "probe_fan_out",
