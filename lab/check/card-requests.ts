@@ -41,6 +41,16 @@ function refusedCell(run: Run, asked: WireFrame): CellValue | undefined {
   return cell(`refused (${String(error.code)}), no callback`, "n/a", `refused (${String(error.code)} ${String(error.message)}), no callback`);
 }
 
+/**
+ * The client answered with a result and no callback ran: its SDK answers from data it was given
+ * (the Java SDK's roots are a list, McpAsyncClient.java:564-572), so no callback can nest.
+ */
+function answeredWithoutCallback(run: Run, asked: WireFrame): CellValue | undefined {
+  if (run.events.some((e) => e.kind === "callback.entered")) return undefined;
+  const reply = replyTo(run.wire, asked)?.message as { result?: unknown } | undefined;
+  return reply?.result === undefined ? undefined : cell("answered by the SDK, no callback", "n/a");
+}
+
 export interface NestedOutcome {
   /** the nested row's cell */
   cell: CellValue;
@@ -61,6 +71,8 @@ export function nestedOutcome(run: Run, method: string): NestedOutcome | undefin
   if (!asked) return undefined;
   const refused = refusedCell(run, asked);
   if (refused) return { cell: refused };
+  const answeredBySdk = answeredWithoutCallback(run, asked);
+  if (answeredBySdk) return { cell: answeredBySdk };
   const ok = run.events.find((e) => e.kind === "nested.ok");
   const failed = run.events.find((e) => e.kind === "nested.failed");
   const sent = run.events.find((e) => e.kind === "nested.sent");
