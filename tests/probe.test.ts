@@ -32,9 +32,12 @@ for (const row of PROBE_TABLE) {
   }
   for (const transport of transportsFor(client)) {
     const name = `${row.client} under ${row.loop}, ${transport === "serve" ? "serve as a stdio child" : "in memory"}`;
+    // One session calls probe_receive_loop and probe_fan_out; both tests read it.
+    let probeSession: Promise<SessionEvidence> | undefined;
+    const probeSessionRun = () => (probeSession ??= probeRun(PROBE_SCENARIO, client, row.loop, transport));
 
     test(`${name}: probe_receive_loop says ${row.verdict}, and so does the client's own timeline`, async () => {
-      const run = await probeRun(PROBE_SCENARIO, client, row.loop, transport);
+      const run = await probeSessionRun();
       assert.equal(sessionProblems(run), []);
       const probe = structured(run, "loop");
       const side = clientSideProbe(run, "loop");
@@ -52,7 +55,7 @@ for (const row of PROBE_TABLE) {
     });
 
     test(`${name}: probe_fan_out infers what the client's peak of callbacks shows`, async () => {
-      const run = await probeRun(PROBE_SCENARIO, client, row.loop, transport);
+      const run = await probeSessionRun();
       const probe = structured(run, "fan-out");
       const side = clientSideProbe(run, "fan-out");
       const oneAtATime = row.verdict === "serial";

@@ -15,6 +15,8 @@ import { findClient } from "../lab/peers/registry.js";
 import { CHILD_BUNDLE, ensureChildBuilt } from "../lab/peers/ts1/child-build.js";
 import { overallVerdict } from "../lab/peers/ts1/probe-once.js";
 import { runSession } from "../lab/session/session.js";
+import { replyTo } from "../lab/check/verify.js";
+import { isRequest } from "../lab/history/frames.js";
 import { openProcessTransport } from "../lab/transports/process.js";
 import { PROBE_CALLBACK_MS } from "./support/probe.js";
 
@@ -57,8 +59,12 @@ test("a concurrent client (ts1): both probes answered, exit 0, report says concu
 });
 
 test("the real serial client (py1): exit 1, report says serial; fan-out replies in request order, never all at once", async () => {
-  const { exitCode, report } = await once("py1", true);
+  const { run, exitCode, report } = await once("py1", true);
   assert.is(exitCode, 1);
+  // the last probe's result reaches the client before the server exits (it once left in a corked
+  // write that exit dropped, and 1.29.0 waited out its own request limit)
+  const calls = run.wire.filter((f) => f.from === "client" && isRequest(f.label) && f.label.method === "tools/call");
+  assert.equal(calls.map((call) => replyTo(run.wire, call)?.from), ["server", "server"]);
   assert.equal([report.verdict, report.exitCode], ["serial", 1]);
   // the fan-out pattern is an inference from times; what is structural is the order, and that a
   // serial loop cannot answer all at once

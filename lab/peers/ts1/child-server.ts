@@ -17,6 +17,15 @@ function argValue(argv: readonly string[], flag: string): string | undefined {
   return i === -1 ? undefined : argv[i + 1];
 }
 
+/** Exit once stdout has handed the last probe's result to the pipe: the send path corks stdout
+ *  until the next tick, so exiting at once dropped that result and left the client waiting for it
+ *  (a serial client until its own request limit). Bounded: an unwritable stdout still exits. */
+function exitAfterFlush(code: number): void {
+  while (process.stdout.writableCorked > 0) process.stdout.uncork();
+  setTimeout(() => process.exit(code), 2_000).unref();
+  process.stdout.write("", () => process.exit(code));
+}
+
 function onceLimit(argv: readonly string[]): number {
   const text = argValue(argv, "--limit-ms");
   const n = text === undefined ? ONCE_LIMIT_MS.default : Number(text);
@@ -56,7 +65,7 @@ async function main(): Promise<void> {
   }
   const recorder = eventsFile ? new Recorder() : undefined;
   // serve --once: ends after the probes (lab/peers/ts1/probe-once.ts); exit code = the verdict
-  const once = argv.includes("--once") ? probeOnce(argValue(argv, "--report"), onceLimit(argv), (code) => process.exit(code), () => mcp.server.getClientCapabilities()?.sampling !== undefined) : undefined;
+  const once = argv.includes("--once") ? probeOnce(argValue(argv, "--report"), onceLimit(argv), exitAfterFlush, () => mcp.server.getClientCapabilities()?.sampling !== undefined) : undefined;
   const mcp = createCalculateServer(recorder && ((kind, fields) => recorder.event("server", kind, fields)), once?.listener);
   const stdio = new StdioServerTransport();
   const transport = recorder ? new ObservedTransport("server", stdio, recorder) : stdio;
