@@ -13,11 +13,11 @@ import { cliRunner } from "../lab/notebooks/runs.js";
 import { ROOT, runMain } from "./support/cli.js";
 import { sharedRunner as shared } from "./support/notebook-runs.js";
 
-const NOTEBOOK = "02-callback-deadlock.md";
+const NOTEBOOK = "01-callback-deadlock.md";
 /** The shared runner captures the console: one run at a time. */
 const ONE_AT_A_TIME = 1;
 
-/** A folder holding only notebook 02: the engine checks every notebook in the folder it is given. */
+/** A folder holding only notebook 01: the engine checks every notebook in the folder it is given. */
 function copyNotebook(): string {
   const dir = mkdtempSync(join(tmpdir(), "lab-notebooks-"));
   cpSync(join(ROOT, "notebooks", NOTEBOOK), join(dir, NOTEBOOK));
@@ -32,7 +32,7 @@ const prose = (text: string) => parseNotebook("x", text).lines.filter((_, i, all
 
 // Every committed notebook against a fresh run of each of its blocks is .ci/run's
 // `notebooks --check` (about 30 s of CLI runs); here, the check itself is shown to work on
-// notebook 02's real runs, and to fail on a corrupted copy.
+// notebook 01's real runs, and to fail on a corrupted copy.
 
 test("a corrupted output block fails --check, naming the notebook, the block and the line; times alone do not", async () => {
   const dir = copyNotebook();

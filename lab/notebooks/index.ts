@@ -14,6 +14,7 @@ import { OutputError, writeAtomic } from "../cli/output.js";
 import { NotebookError, parseNotebook } from "./markers.js";
 import { describeMismatch, firstDifference, type Mismatch } from "./normalise.js";
 import { cliRunner, limited, type Runner, type RunOutput } from "./runs.js";
+import { FILE_SHOWS, runFile } from "./programs.js";
 import { renderBlock, SHOWS, unsuitable } from "./shows.js";
 
 export { NOTEBOOKS_DIR } from "../paths.js";
@@ -58,13 +59,15 @@ export async function runNotebooks(options: NotebookOptions): Promise<NotebookRe
 
   // Every distinct run starts now, `concurrency` at a time, each exactly once; the blocks then
   // take their outputs in order. What a run prints does not depend on what runs beside it.
+  // A source or program block's run names a file (programs.ts): keyed apart from lab runs.
   const cache = new Map<string, Promise<RunOutput>>();
-  const start = limited(runner, options.concurrency ?? DEFAULT_CONCURRENCY);
+  const keyOf = (block: { show: string; run: string }) => (FILE_SHOWS.has(block.show) ? `${block.show}\n${block.run}` : block.run);
+  const start = limited((key) => (key.includes("\n") ? runFile(key.split("\n")[0]!, key.split("\n")[1]!) : runner(key)), options.concurrency ?? DEFAULT_CONCURRENCY);
   for (const block of notebooks.flatMap((nb) => nb.blocks)) {
-    if (!cache.has(block.run)) {
-      const pending = start(block.run);
+    if (!cache.has(keyOf(block))) {
+      const pending = start(keyOf(block));
       pending.catch(() => {}); // awaited below, in block order; no unhandled rejection meanwhile
-      cache.set(block.run, pending);
+      cache.set(keyOf(block), pending);
     }
   }
   const result: NotebookResult = { code: 0, mismatches: [], updated: 0, unchanged: 0, failedRuns: [] };
@@ -73,9 +76,9 @@ export async function runNotebooks(options: NotebookOptions): Promise<NotebookRe
     let shift = 0; // lines added or removed by rewrites above the current block
     let changed = 0;
     for (const block of nb.blocks) {
-      const output = await cache.get(block.run)!;
+      const output = await cache.get(keyOf(block))!;
       if (output.code === 2) {
-        throw new NotebookError(nb.file, block.open, `run="${block.run}" is not a valid lab command: ${output.stderr.trim().split("\n")[0] ?? ""}`);
+        throw new NotebookError(nb.file, block.open, `run="${block.run}" is not a valid ${FILE_SHOWS.has(block.show) ? "file to show" : "lab command"}: ${output.stderr.trim().split("\n")[0] ?? ""}`);
       }
       if (output.code !== 0 && output.code !== 1) {
         throw new Error(`${nb.file}:${block.open}: run="${block.run}" did not finish (exit ${String(output.code)}, signal ${String(output.signal)}): ${output.stderr.trim().slice(0, 500)}`);

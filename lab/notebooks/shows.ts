@@ -13,6 +13,7 @@ import type { RunOutput } from "./runs.js";
 import { childTable, comparedTable, parityText } from "./stdio-shows.js";
 import { hasHttpRun, httpTable } from "./http-shows.js";
 import { modelText, wireTable } from "./wire-shows.js";
+import { commandOf, fenceOf, FILE_SHOWS } from "./programs.js";
 
 /** Every show a block can ask for (show="..."), and what it holds. */
 export const SHOWS = {
@@ -31,12 +32,14 @@ export const SHOWS = {
   http: "a Markdown table of each HTTP request of a run over http: what it carried, its status, the frames its response stream brought",
   wire: "a Markdown table per run of every frame on the wire, in the order the lab recorded it, with what each carried",
   model: "the serial model checked against real code (py1, py-inline), fact by fact, as the run printed it",
+  source: "a file of the project as it is (run=\"<path>\"), fenced in its language",
+  program: "a .ts or .py file of the project run as a program (run=\"<path> [arguments]\"): the command and what it printed",
 } as const;
 export type Show = keyof typeof SHOWS;
 
 /** Why a show cannot be made from this run, or undefined when it can. */
 export function unsuitable(show: Show, output: RunOutput): string | undefined {
-  if (show === "command" || show === "markdown") return undefined;
+  if (show === "command" || show === "markdown" || FILE_SHOWS.has(show)) return undefined;
   if (output.reports.length === 0) return `show="${show}" needs a scenario run, and run="${output.run}" wrote no case report`;
   if (show === "contract" && !output.contract) return `show="contract" needs a contract run (run="contract ...")`;
   if ((show === "timing" || show === "parity") && output.contract) return `show="${show}" needs a scenario run, not a contract run`;
@@ -87,6 +90,8 @@ const RENDERERS: Record<Show, (output: RunOutput) => string[]> = {
   http: httpTable,
   wire: wireTable,
   model: modelText,
+  source: (output) => fenced(fenceOf(output.run), trimLines(output.stdout)),
+  program: (output) => fenced("console", [`$ ${commandOf(output.run)}`, ...trimLines(output.stdout), ...(output.code !== 0 ? [...(output.stderr.trim() ? trimLines(output.stderr) : []), `(exit ${String(output.code)})`] : [])]),
 };
 
 export function renderBlock(show: Show, output: RunOutput): string[] {
