@@ -8,13 +8,14 @@
 // reports of those scenarios or contract cases. Blocks with the same `run` share one run.
 // markers.ts finds the blocks; normalise.ts says what --check ignores.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { splitEquals, UsageError, valueOf } from "../cli/args.js";
 import { OutputError, writeAtomic } from "../cli/output.js";
 import { NotebookError, parseNotebook } from "./markers.js";
 import { describeMismatch, firstDifference, type Mismatch } from "./normalise.js";
 import { cliRunner, limited, type Runner, type RunOutput } from "./runs.js";
 import { FILE_SHOWS, runFile } from "./programs.js";
+import { syncPictures } from "./pictures.js";
 import { renderBlock, SHOWS, unsuitable } from "./shows.js";
 
 export { NOTEBOOKS_DIR } from "../paths.js";
@@ -94,6 +95,12 @@ export async function runNotebooks(options: NotebookOptions): Promise<NotebookRe
       const why = unsuitable(block.show, shown);
       if (why) throw new NotebookError(nb.file, block.open, why);
       const fresh = renderBlock(block.show, shown);
+      // A picture is a file beside the notebook: kept (or checked) whatever the block's line says.
+      if (block.show === "picture") {
+        for (const p of syncPictures(dirname(nb.path), shown, options.check)) {
+          result.mismatches.push({ file: nb.file, block, line: block.open, notebook: `${p.file}: ${p.committed ?? "(nothing)"}`, fresh: p.fresh });
+        }
+      }
       const at = firstDifference(block.body, fresh);
       if (at === undefined) {
         result.unchanged++;
@@ -129,6 +136,10 @@ export const NOTEBOOKS_USAGE = `usage: tsx lab/run.ts notebooks [--check] [--dir
 Re-runs what each notebook's output blocks show and rewrites only those blocks.
   --check     rewrite nothing; exit 1 if any block differs from a fresh run (times and pids ignored)
   --dir DIR   where the notebooks are (default notebooks/)
+
+A show="picture" block also keeps the run's SVG in notebooks/pictures/ (--check compares it by
+structure: its texts in order, times removed). To regenerate a picture, rerun its notebook:
+  npx tsx lab/run.ts notebooks notebooks/01-callback-deadlock.md
 
 Blocks: <!-- lab:output run="<args of tsx lab/run.ts>" show="${Object.keys(SHOWS).join("|")}" [only="<name>,..."] --> ... <!-- /lab:output -->`;
 
