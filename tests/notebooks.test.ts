@@ -17,10 +17,11 @@ const NOTEBOOK = "01-callback-deadlock.md";
 /** The shared runner captures the console: one run at a time. */
 const ONE_AT_A_TIME = 1;
 
-/** A folder holding only notebook 01: the engine checks every notebook in the folder it is given. */
+/** A folder holding only notebook 01 (and its pictures): the engine checks every notebook in the folder it is given. */
 function copyNotebook(): string {
   const dir = mkdtempSync(join(tmpdir(), "lab-notebooks-"));
   cpSync(join(ROOT, "notebooks", NOTEBOOK), join(dir, NOTEBOOK));
+  cpSync(join(ROOT, "notebooks", "pictures"), join(dir, "pictures"), { recursive: true }); // its picture block's file
   return dir;
 }
 
@@ -78,7 +79,7 @@ test("a corrupted output block fails --check, naming the notebook, the block and
 
 test("malformed markers are errors naming file and line", () => {
   const cases: [string, number, RegExp][] = [
-    ['intro\n<!-- lab:output run="nested" show="picture" -->\n<!-- /lab:output -->', 2, /unknown show="picture".*swimlane/],
+    ['intro\n<!-- lab:output run="nested" show="photo" -->\n<!-- /lab:output -->', 2, /unknown show="photo".*swimlane/],
     ['<!-- lab:output run="nested" -->\n<!-- /lab:output -->', 1, /needs show=/],
     ['<!-- lab:output show="results" -->\n<!-- /lab:output -->', 1, /needs run=/],
     ['<!-- lab:output run=nested show="results" -->\n<!-- /lab:output -->', 1, /malformed/],
