@@ -3,6 +3,10 @@
 // the right loop's completes and the call computes. Checked by order of lines, never by time.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runNotebooks } from "../lab/notebooks/index.js";
 import { runFile } from "../lab/notebooks/programs.js";
 
 async function story(program: string): Promise<string[]> {
@@ -43,6 +47,25 @@ for (const [language, main] of [["TypeScript", "lab/demos/loops/main.ts"], ["Pyt
 
 test("a program block naming no file of the project is refused with exit 2", async () => {
   for (const run of ["../outside.ts", "lab/demos/loops/none.ts", "README.md"]) assert.is((await runFile("program", run)).code, 2, run);
+});
+
+test("a program block is written from the real run, and --check names a corrupted line of it", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "lab-loops-"));
+  const path = join(dir, "nb.md");
+  const quiet = { log: () => {}, concurrency: 1 };
+  try {
+    writeFileSync(path, '# x\n\n<!-- lab:output run="lab/demos/loops/main.ts right" show="program" -->\n<!-- /lab:output -->\n');
+    assert.is((await runNotebooks({ dir, check: false, ...quiet })).updated, 1);
+    const written = readFileSync(path, "utf8");
+    assert.ok(written.includes("$ npx tsx lab/demos/loops/main.ts right\nclient: reads with the right loop"), written);
+    assert.is((await runNotebooks({ dir, check: true, ...quiet })).code, 0);
+    writeFileSync(path, written.replace('{"value":21}', '{"value":22}'));
+    const checked = await runNotebooks({ dir, check: true, ...quiet });
+    assert.is(checked.mismatches.length, 1);
+    assert.is(checked.mismatches[0]!.fresh, 'client: tools/call ended: {"value":21}');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();
