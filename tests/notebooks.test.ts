@@ -13,14 +13,15 @@ import { cliRunner } from "../lab/notebooks/runs.js";
 import { ROOT, runMain } from "./support/cli.js";
 import { sharedRunner as shared } from "./support/notebook-runs.js";
 
-const NOTEBOOK = "02-callback-deadlock.md";
+const NOTEBOOK = "01-callback-deadlock.md";
 /** The shared runner captures the console: one run at a time. */
 const ONE_AT_A_TIME = 1;
 
-/** A folder holding only notebook 02: the engine checks every notebook in the folder it is given. */
+/** A folder holding only notebook 01 (and its pictures): the engine checks every notebook in the folder it is given. */
 function copyNotebook(): string {
   const dir = mkdtempSync(join(tmpdir(), "lab-notebooks-"));
   cpSync(join(ROOT, "notebooks", NOTEBOOK), join(dir, NOTEBOOK));
+  cpSync(join(ROOT, "notebooks", "pictures"), join(dir, "pictures"), { recursive: true }); // its picture block's file
   return dir;
 }
 
@@ -32,7 +33,7 @@ const prose = (text: string) => parseNotebook("x", text).lines.filter((_, i, all
 
 // Every committed notebook against a fresh run of each of its blocks is .ci/run's
 // `notebooks --check` (about 30 s of CLI runs); here, the check itself is shown to work on
-// notebook 02's real runs, and to fail on a corrupted copy.
+// notebook 01's real runs, and to fail on a corrupted copy.
 
 test("a corrupted output block fails --check, naming the notebook, the block and the line; times alone do not", async () => {
   const dir = copyNotebook();
@@ -78,7 +79,7 @@ test("a corrupted output block fails --check, naming the notebook, the block and
 
 test("malformed markers are errors naming file and line", () => {
   const cases: [string, number, RegExp][] = [
-    ['intro\n<!-- lab:output run="nested" show="picture" -->\n<!-- /lab:output -->', 2, /unknown show="picture".*swimlane/],
+    ['intro\n<!-- lab:output run="nested" show="photo" -->\n<!-- /lab:output -->', 2, /unknown show="photo".*swimlane/],
     ['<!-- lab:output run="nested" -->\n<!-- /lab:output -->', 1, /needs show=/],
     ['<!-- lab:output show="results" -->\n<!-- /lab:output -->', 1, /needs run=/],
     ['<!-- lab:output run=nested show="results" -->\n<!-- /lab:output -->', 1, /malformed/],

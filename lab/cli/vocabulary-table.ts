@@ -2,7 +2,7 @@
 // The findings table of the form vocabulary (issue #16), made from real runs: every vocabulary
 // case against every server peer that can run here and has expectation files (a column appears
 // when its files do), each run checked against that server's hand-written expectation. Prints a
-// Markdown table (notebook 01 shows it as is): per case, the layer that refused the answer on
+// Markdown table (notebook 07 shows it as is): per case, the layer that refused the answer on
 // each server. Writes run-output/vocabulary.json (contract-shaped). Exit 0 when every run holds.
 import { join } from "node:path";
 import { existingFolder, splitEquals, UsageError, valueOf } from "./args.js";

@@ -8,12 +8,14 @@
 // reports of those scenarios or contract cases. Blocks with the same `run` share one run.
 // markers.ts finds the blocks; normalise.ts says what --check ignores.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { splitEquals, UsageError, valueOf } from "../cli/args.js";
 import { OutputError, writeAtomic } from "../cli/output.js";
 import { NotebookError, parseNotebook } from "./markers.js";
 import { describeMismatch, firstDifference, type Mismatch } from "./normalise.js";
 import { cliRunner, limited, type Runner, type RunOutput } from "./runs.js";
+import { FILE_SHOWS, runFile } from "./programs.js";
+import { syncPictures } from "./pictures.js";
 import { renderBlock, SHOWS, unsuitable } from "./shows.js";
 
 export { NOTEBOOKS_DIR } from "../paths.js";
@@ -58,13 +60,15 @@ export async function runNotebooks(options: NotebookOptions): Promise<NotebookRe
 
   // Every distinct run starts now, `concurrency` at a time, each exactly once; the blocks then
   // take their outputs in order. What a run prints does not depend on what runs beside it.
+  // A source or program block's run names a file (programs.ts): keyed apart from lab runs.
   const cache = new Map<string, Promise<RunOutput>>();
-  const start = limited(runner, options.concurrency ?? DEFAULT_CONCURRENCY);
+  const keyOf = (block: { show: string; run: string }) => (FILE_SHOWS.has(block.show) ? `${block.show}\n${block.run}` : block.run);
+  const start = limited((key) => (key.includes("\n") ? runFile(key.split("\n")[0]!, key.split("\n")[1]!) : runner(key)), options.concurrency ?? DEFAULT_CONCURRENCY);
   for (const block of notebooks.flatMap((nb) => nb.blocks)) {
-    if (!cache.has(block.run)) {
-      const pending = start(block.run);
+    if (!cache.has(keyOf(block))) {
+      const pending = start(keyOf(block));
       pending.catch(() => {}); // awaited below, in block order; no unhandled rejection meanwhile
-      cache.set(block.run, pending);
+      cache.set(keyOf(block), pending);
     }
   }
   const result: NotebookResult = { code: 0, mismatches: [], updated: 0, unchanged: 0, failedRuns: [] };
@@ -73,9 +77,9 @@ export async function runNotebooks(options: NotebookOptions): Promise<NotebookRe
     let shift = 0; // lines added or removed by rewrites above the current block
     let changed = 0;
     for (const block of nb.blocks) {
-      const output = await cache.get(block.run)!;
+      const output = await cache.get(keyOf(block))!;
       if (output.code === 2) {
-        throw new NotebookError(nb.file, block.open, `run="${block.run}" is not a valid lab command: ${output.stderr.trim().split("\n")[0] ?? ""}`);
+        throw new NotebookError(nb.file, block.open, `run="${block.run}" is not a valid ${FILE_SHOWS.has(block.show) ? "file to show" : "lab command"}: ${output.stderr.trim().split("\n")[0] ?? ""}`);
       }
       if (output.code !== 0 && output.code !== 1) {
         throw new Error(`${nb.file}:${block.open}: run="${block.run}" did not finish (exit ${String(output.code)}, signal ${String(output.signal)}): ${output.stderr.trim().slice(0, 500)}`);
@@ -91,6 +95,12 @@ export async function runNotebooks(options: NotebookOptions): Promise<NotebookRe
       const why = unsuitable(block.show, shown);
       if (why) throw new NotebookError(nb.file, block.open, why);
       const fresh = renderBlock(block.show, shown);
+      // A picture is a file beside the notebook: kept (or checked) whatever the block's line says.
+      if (block.show === "picture") {
+        for (const p of syncPictures(dirname(nb.path), shown, options.check)) {
+          result.mismatches.push({ file: nb.file, block, line: block.open, notebook: `${p.file}: ${p.committed ?? "(nothing)"}`, fresh: p.fresh });
+        }
+      }
       const at = firstDifference(block.body, fresh);
       if (at === undefined) {
         result.unchanged++;
@@ -126,6 +136,10 @@ export const NOTEBOOKS_USAGE = `usage: tsx lab/run.ts notebooks [--check] [--dir
 Re-runs what each notebook's output blocks show and rewrites only those blocks.
   --check     rewrite nothing; exit 1 if any block differs from a fresh run (times and pids ignored)
   --dir DIR   where the notebooks are (default notebooks/)
+
+A show="picture" block also keeps the run's SVG in notebooks/pictures/ (--check compares it by
+structure: its texts in order, times removed). To regenerate a picture, rerun its notebook:
+  npx tsx lab/run.ts notebooks notebooks/01-callback-deadlock.md
 
 Blocks: <!-- lab:output run="<args of tsx lab/run.ts>" show="${Object.keys(SHOWS).join("|")}" [only="<name>,..."] --> ... <!-- /lab:output -->`;
 

@@ -28,6 +28,8 @@ export interface RunOutput {
   contract?: boolean;
   /** the serial model (and py-inline) checked against real code, when the run wrote it (model-vs-real.json) */
   model?: ModelVerdict[];
+  /** each run's SVG (lab/render/svg.ts), by file name, when the run wrote any */
+  svgs?: Record<string, string>;
 }
 
 export type Runner = (run: string) => Promise<RunOutput>;
@@ -60,7 +62,9 @@ export function collectRun(run: string, root: string, result: { code: number | n
   let reports: CaseReport[] = [];
   let contract = false;
   let model: ModelVerdict[] | undefined;
+  let svgs: Record<string, string> | undefined;
   try {
+    for (const f of existsSync(out) ? readdirSync(out).filter((name) => name.endsWith(".svg")).sort() : []) (svgs ??= {})[f] = readFileSync(join(out, f), "utf8");
     reports = readdirSync(out)
       .filter((f) => f.endsWith(".json"))
       .sort()
@@ -85,7 +89,7 @@ export function collectRun(run: string, root: string, result: { code: number | n
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
-  return { run, ...result, stdout: hide(result.stdout), stderr: hide(result.stderr), reports, ...(contract ? { contract } : {}), ...(model ? { model } : {}) };
+  return { run, ...result, stdout: hide(result.stdout), stderr: hide(result.stderr), reports, ...(contract ? { contract } : {}), ...(model ? { model } : {}), ...(svgs ? { svgs } : {}) };
 }
 
 /** A temporary output folder for one run. */

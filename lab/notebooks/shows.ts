@@ -13,6 +13,8 @@ import type { RunOutput } from "./runs.js";
 import { childTable, comparedTable, parityText } from "./stdio-shows.js";
 import { hasHttpRun, httpTable } from "./http-shows.js";
 import { modelText, wireTable } from "./wire-shows.js";
+import { commandOf, fenceOf, FILE_SHOWS } from "./programs.js";
+import { pictureLines } from "./pictures.js";
 
 /** Every show a block can ask for (show="..."), and what it holds. */
 export const SHOWS = {
@@ -31,12 +33,15 @@ export const SHOWS = {
   http: "a Markdown table of each HTTP request of a run over http: what it carried, its status, the frames its response stream brought",
   wire: "a Markdown table per run of every frame on the wire, in the order the lab recorded it, with what each carried",
   model: "the serial model checked against real code (py1, py-inline), fact by fact, as the run printed it",
+  source: "a file of the project as it is (run=\"<path>\"), fenced in its language",
+  picture: "each run's SVG, linked from notebooks/pictures/, where the engine keeps it; --check compares it by structure (texts in order, times removed)",
+  program: "a .ts or .py file of the project run as a program (run=\"<path> [arguments]\"): the command and what it printed",
 } as const;
 export type Show = keyof typeof SHOWS;
 
 /** Why a show cannot be made from this run, or undefined when it can. */
 export function unsuitable(show: Show, output: RunOutput): string | undefined {
-  if (show === "command" || show === "markdown") return undefined;
+  if (show === "command" || show === "markdown" || FILE_SHOWS.has(show)) return undefined;
   if (output.reports.length === 0) return `show="${show}" needs a scenario run, and run="${output.run}" wrote no case report`;
   if (show === "contract" && !output.contract) return `show="contract" needs a contract run (run="contract ...")`;
   if ((show === "timing" || show === "parity") && output.contract) return `show="${show}" needs a scenario run, not a contract run`;
@@ -47,6 +52,7 @@ export function unsuitable(show: Show, output: RunOutput): string | undefined {
   if (show === "child" && !runsOf(output).some(({ run }) => serverChildOf(run.transportEvidence) !== undefined)) {
     return `show="child" needs a run over stdio (--transport stdio|both)`;
   }
+  if (show === "picture" && !output.svgs) return `show="picture" needs a scenario run that writes an SVG, and run="${output.run}" wrote none`;
   if (show === "http" && !hasHttpRun(output)) return `show="http" needs a run over http (--transport http|all)`;
   return undefined;
 }
@@ -87,6 +93,9 @@ const RENDERERS: Record<Show, (output: RunOutput) => string[]> = {
   http: httpTable,
   wire: wireTable,
   model: modelText,
+  picture: pictureLines,
+  source: (output) => fenced(fenceOf(output.run), trimLines(output.stdout)),
+  program: (output) => fenced("console", [`$ ${commandOf(output.run)}`, ...trimLines(output.stdout), ...(output.code !== 0 ? [...(output.stderr.trim() ? trimLines(output.stderr) : []), `(exit ${String(output.code)})`] : [])]),
 };
 
 export function renderBlock(show: Show, output: RunOutput): string[] {
