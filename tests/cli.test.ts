@@ -93,7 +93,7 @@ test("nested under serial shows the held reply, the timeout, the late dispatch a
     const report = JSON.parse(readFileSync(join(mine, "nested.serial.json"), "utf8"));
     assert.is(report.versions.sdk, "1.32.2");
     assert.ok(report.runs[0].wire.length > 10);
-    assert.equal(readdirSync(mine).sort(), ["index.html", "nested.serial.json", "nested.serial.memory-1.svg"]);
+    assert.equal(readdirSync(mine).sort(), ["index.html", "nested.serial.json", "nested.serial.memory-1.html", "nested.serial.memory-1.svg"]);
     assert.equal(readdirSync(out).sort(), [basename(mine), "index.html", "latest"]);
   }));
 

@@ -6,7 +6,7 @@
 // paths in; and the portable form changes path strings only: the wire and events stay as recorded.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeJsonAtomic } from "../lab/cli/output.js";
@@ -16,33 +16,7 @@ import { readVersions } from "../lab/peers/versions.js";
 import { runCase } from "../lab/session/pipeline.js";
 import { findScenario } from "../scenarios/index.js";
 import { runMain } from "./support/cli.js";
-
-/** Every folder whose path must not appear: the project (and where its links lead), tmp, home. */
-function machinePaths(): string[] {
-  const dirs = [PROJECT_ROOT, tmpdir(), homedir(), join(PROJECT_ROOT, "node_modules")];
-  const real = dirs.filter(existsSync).map((d) => realpathSync(d));
-  return [...new Set([...dirs.slice(0, 3), ...real.filter((r) => !r.startsWith(PROJECT_ROOT + "/"))])].filter((d) => d.length > 1);
-}
-
-/** Each file under `dir` and the first machine path it holds (as a whole name: /tmp, not /tmpfoo). */
-export function scanStore(dir: string): { file: string; path: string; near: string }[] {
-  const found: { file: string; path: string; near: string }[] = [];
-  const walk = (at: string) => {
-    for (const name of readdirSync(at)) {
-      const file = join(at, name);
-      if (statSync(file).isDirectory()) walk(file);
-      else {
-        const text = readFileSync(file, "utf8");
-        for (const path of machinePaths()) {
-          const m = new RegExp(`(?<![\\w.~-])${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w.~-])`).exec(text);
-          if (m) found.push({ file: file.slice(dir.length + 1), path, near: text.slice(Math.max(0, m.index - 40), m.index + 60) });
-        }
-      }
-    }
-  };
-  walk(dir);
-  return found;
-}
+import { scanStore } from "./support/machine-paths.js";
 
 const store = mkdtempSync(join(tmpdir(), "lab-store-paths-"));
 let ran: Promise<void> | undefined;
