@@ -4,7 +4,7 @@
 // run-page.ts). A file of another shape is listed as not shown, with why; it never stops the
 // page or the run.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { z } from "zod";
 import { writeAtomic } from "./output.js";
 import { INDEX_FILE, renderIndexPage, type IndexInput, type PageCase } from "../render/index-page.js";
@@ -116,7 +116,7 @@ export function readIndexInput(outDir: string): IndexInput {
 
 /** Re-reads the folder and writes its index.html and every run's page. Returns the index's path. */
 export function writeIndexPage(outDir: string): string {
-  const input = { ...readIndexInput(outDir), folder: resolve(outDir) };
+  const input = readIndexInput(outDir);
   for (const { file, html } of renderRunPages(input)) writeAtomic(join(outDir, file), html);
   const path = join(outDir, INDEX_FILE);
   writeAtomic(path, renderIndexPage(input));

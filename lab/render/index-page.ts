@@ -9,7 +9,6 @@ import type { CaseReport, ParityVerdict, RunRecord } from "../session/pipeline.j
 import { PAGE_CSS, PAGE_SCRIPT } from "./index-assets.js";
 import { cardSection, contractSection, outcomeWord, type CardCell, type ContractRow } from "./index-parts.js";
 import { runOutcome } from "./outcome.js";
-import { isAbsolute, relative } from "node:path";
 import { esc, svgFileName } from "./svg.js";
 
 /** The index page's file name; each run's page sits beside it. */
@@ -31,8 +30,6 @@ export interface IndexInput {
   card?: CardCell[];
   /** files in the folder that are not shown, and why */
   skipped: { file: string; reason: string }[];
-  /** the folder the page is written to: paths on the page are shown relative to it */
-  folder?: string;
 }
 
 
@@ -59,12 +56,7 @@ function parityOf(report: CaseReport, run: RunRecord): ParityVerdict[] {
   return report.parity.filter((p) => p.repeat === run.repeat && (run.transport === "memory" || p.transport === run.transport));
 }
 
-/** A path as the page shows it: relative to the page's folder, never the machine's absolute path. */
-export function shownPath(path: string, folder: string | undefined): string {
-  return folder !== undefined && isAbsolute(path) ? relative(folder, path) || "." : path;
-}
-
-export function pageRun(report: CaseReport, run: RunRecord, kind: "scenario" | "contract", svgs: PageCase["svgs"] = {}, folder?: string): PageRun {
+export function pageRun(report: CaseReport, run: RunRecord, kind: "scenario" | "contract", svgs: PageCase["svgs"] = {}): PageRun {
   const parity = parityOf(report, run);
   const suffix = report.onDeadlock === "break" ? ".break" : "";
   const svgFile = svgFileName(report.scenario, report.column, suffix, run.transport, run.repeat);
@@ -90,7 +82,6 @@ export function pageRun(report: CaseReport, run: RunRecord, kind: "scenario" | "
     parity,
     svgFile,
     page,
-    expectedShown: shownPath(report.expectedFile, folder),
     hasSvg: svgs[svgFile] === true,
   };
 }
@@ -98,8 +89,8 @@ export function pageRun(report: CaseReport, run: RunRecord, kind: "scenario" | "
 /** Every run the folder holds, as the index lists them and each has its own page. */
 export function pageRuns(input: IndexInput): { scenarioRuns: PageRun[]; contractRuns: PageRun[] } {
   return {
-    scenarioRuns: input.cases.flatMap((c) => c.report.runs.map((run) => pageRun(c.report, run, "scenario", c.svgs, input.folder))),
-    contractRuns: (input.contract?.cases ?? []).flatMap((report) => report.runs.map((run) => pageRun(report, run, "contract", {}, input.folder))),
+    scenarioRuns: input.cases.flatMap((c) => c.report.runs.map((run) => pageRun(c.report, run, "scenario", c.svgs))),
+    contractRuns: (input.contract?.cases ?? []).flatMap((report) => report.runs.map((run) => pageRun(report, run, "contract", {}))),
   };
 }
 

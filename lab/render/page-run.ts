@@ -24,8 +24,6 @@ export interface PageRun {
   svgFile: string;
   /** the run's own page, a file name in the same folder as the index */
   page: string;
-  /** the expectation file, relative to the page's folder when the page knows it */
-  expectedShown: string;
   /** whether the folder has the run's SVG */
   hasSvg: boolean;
 }

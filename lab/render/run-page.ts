@@ -34,7 +34,7 @@ ${r.failing.length ? `<p class="failing">fails: ${esc(r.failing.join("; "))}</p>
 <dt>peers</dt><dd>${esc(r.peersWhat)}</dd>
 <dt>checks</dt><dd>${r.run.verdicts.filter((v) => v.ok).length} of ${r.run.verdicts.length} hold</dd>
 <dt>duration</dt><dd>${r.run.durationMs.toFixed(0)} ms${r.run.negotiatedProtocol ? ` · protocol ${esc(r.run.negotiatedProtocol)}` : ""}</dd>
-<dt>expected</dt><dd><code>${esc(r.expectedShown)}</code></dd>
+<dt>expected</dt><dd><code>${esc(r.report.expectedFile)}</code></dd>
 </dl>
 <h2>Checks</h2>
 ${verdictList(r.run.verdicts)}
