@@ -102,7 +102,7 @@ test("--expected DIR runs write to the default store, never into DIR", async () 
   assert.equal(snapshot(expected), before, "DIR untouched");
   const dir = join(ROOT, named(run.stdout)!);
   assert.ok(dir.startsWith(join(RUN_OUTPUT_DIR, "")), dir);
-  assert.equal(readdirSync(dir).sort(), ["index.html", "prefetch.sdk.json", "prefetch.sdk.memory-1.svg"]);
+  assert.equal(readdirSync(dir).sort(), ["index.html", "prefetch.sdk.json", "prefetch.sdk.memory-1.html", "prefetch.sdk.memory-1.svg"]);
   const file = JSON.parse(contract.stdout).output as string;
   assert.ok(file.startsWith(join(RUN_OUTPUT_DIR, "")) && existsSync(file), file);
 });
@@ -159,8 +159,8 @@ test("two invocations: both folders stay whole, latest names the newer, the stor
   assert.is(second.code, 0, second.stderr);
   const [a, b] = [named(first.stdout)!, named(second.stdout)!];
   assert.is.not(a, b);
-  assert.equal(readdirSync(a).sort(), ["index.html", "prefetch.sdk.json", "prefetch.sdk.memory-1.svg"]);
-  assert.equal(readdirSync(b).sort(), ["index.html", "prefetch.sdk.json", "prefetch.sdk.memory-1.svg", "prefetch.sdk.memory-2.svg"]);
+  assert.equal(readdirSync(a).sort(), ["index.html", "prefetch.sdk.json", "prefetch.sdk.memory-1.html", "prefetch.sdk.memory-1.svg"]);
+  assert.equal(readdirSync(b).sort(), ["index.html", "prefetch.sdk.json", "prefetch.sdk.memory-1.html", "prefetch.sdk.memory-1.svg", "prefetch.sdk.memory-2.html", "prefetch.sdk.memory-2.svg"]);
   assert.is(JSON.parse(readFileSync(join(a, "prefetch.sdk.json"), "utf8")).runs.length, 1, "the first report is not replaced");
   assert.is(readlinkSync(join(out, "latest")), b.split("/").pop());
   const page = readFileSync(join(out, "index.html"), "utf8");

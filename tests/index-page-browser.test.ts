@@ -1,10 +1,10 @@
 // run-output/index.html in a real browser: Debian's Chromium, driven by playwright-core, opens the
 // page from disk after a real CLI run with one failing run in it (a wrong value in a temporary
-// copy of expected/). It counts the runs, filters to the failing one, opens it with the keyboard,
-// finds its failing check and its diagram, checks the page fits a phone's width, and checks that
-// no request left file://. Then it looks for cut text and sideways overflow: on the index page
-// (every run open) at 1400 px and 400 px, and in a run's SVG and card.svg (each text inside its
-// cell or box). Screenshots are kept in run-output/browser/.
+// copy of expected/). It counts the runs, filters to the failing one, opens its own page with the
+// keyboard, finds its failing check and its diagram (the SVG file beside it, under the page's
+// CSP), checks both pages fit a phone's width, and checks that no request left file://. It looks
+// for cut text and sideways overflow on the index and the run page at 1400 px and 400 px, and in
+// a run's SVG and card.svg (each text inside its cell or box). Screenshots: run-output/browser/.
 // Without chromium on PATH the test is skipped (uvu counts it); in CI (CI=true, where .ci/run
 // installs Chromium) a missing browser fails it.
 import { test } from "uvu";
@@ -28,7 +28,7 @@ const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-ru
 
 {
   const inBrowser = !existsSync(CHROMIUM) && process.env.CI !== "true" ? test.skip : test;
-  inBrowser("index page in Chromium: every run listed, a filter, a failing run opened by keyboard, no request off file://", async () => {
+  inBrowser("index page in Chromium: every run listed, a filter, a failing run's page opened by keyboard, no request off file://", async () => {
     assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: .ci/run should have installed it (apt-get install chromium)`);
     const { chromium } = await import("playwright-core");
     const expected = mkdtempSync(join(tmpdir(), "lab-page-expected-"));
@@ -59,45 +59,53 @@ const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-ru
       assert.is(await page.locator("#total").textContent(), "2 runs");
       assert.is(await page.locator("#shown").textContent(), "2 of 2 runs shown");
 
-      // Filter to the failed runs: only the sdk run is left.
+      // Filter to the failed runs: only the sdk run is left, one line that says FAIL.
       await page.selectOption('select[name="outcome"]', "fail");
       const shown = page.locator("[data-run]:visible");
       assert.is(await shown.count(), 1);
       assert.is(await page.locator("#shown").textContent(), "1 of 2 runs shown");
       assert.is(await shown.getAttribute("data-peers"), "sdk");
-      assert.match((await shown.locator("summary").textContent()) ?? "", "FAIL");
+      assert.match((await shown.textContent()) ?? "", "FAIL");
 
-      // Open it from the keyboard and find its failing check, in words, and its diagram.
-      const details = shown.locator("details");
-      await details.locator("summary").focus();
-      await page.keyboard.press("Enter");
-      assert.ok(await details.evaluate((d) => (d as HTMLDetailsElement).open));
-      const check = details.locator("ul.verdicts li.bad");
-      assert.is(await check.count(), 1);
-      assert.ok(await check.isVisible());
-      const text = (await check.textContent()) ?? "";
-      assert.match(text, "FAIL results (type-aware)");
-      assert.match(text, "$.first.value: expected integer 22, got integer 21");
-      const diagram = details.locator(".diagram img");
-      await diagram.scrollIntoViewIfNeeded();
-      await page.waitForFunction((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 1000, await diagram.elementHandle());
-
-      // The serial run says in its summary line what happened: a deadlock, as the lab predicts.
-      const serial = page.locator('[data-run][data-peers="serial"] summary');
+      // The serial run says on its line what happened: a deadlock, as the lab predicts.
+      const serial = page.locator('[data-run][data-peers="serial"]');
       assert.match((await serial.textContent()) ?? "", /deadlocked until the 0\.5 s limit, as expected/);
-      const html = readFileSync(join(out, "latest", "index.html"), "utf8").replace(/data:[^"]*/g, "");
-      assert.not.match(html, ROOT, "the page shows no absolute path of the repository");
-      assert.not.match(html, out, "the page shows no absolute path of its own folder");
+      for (const file of ["index.html", "nested.sdk.memory-1.html"]) {
+        const html = readFileSync(join(out, "latest", file), "utf8");
+        assert.not.match(html, ROOT, `${file} shows no absolute path of the repository`);
+        assert.not.match(html, out, `${file} shows no absolute path of its own folder`);
+      }
 
       mkdirSync(SCREENSHOT_DIR, { recursive: true });
       await page.screenshot({ path: join(SCREENSHOT_DIR, "index-desktop.png"), fullPage: true });
-      // Nothing cut and nothing wider than the window, every run open, at 1400 px and at 400 px.
-      await page.evaluate(() => document.querySelectorAll("details").forEach((d) => ((d as HTMLDetailsElement).open = true)));
+      // Nothing cut and nothing wider than the window, every run shown, at 1400 px and at 400 px.
       await page.selectOption('select[name="outcome"]', "");
       for (const width of [1400, 400]) {
         await page.setViewportSize({ width, height: 900 });
         assert.equal(await page.evaluate(cutText), [], `cut text at ${width} px`);
         assert.ok(await page.evaluate((w) => document.documentElement.scrollWidth <= w, width), `the page is no wider than ${width} px`);
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
+
+      // Open the failing run's own page from the keyboard: its failing check in words, its diagram.
+      await page.selectOption('select[name="outcome"]', "fail");
+      await shown.locator("a.name").focus();
+      await Promise.all([page.waitForURL(/nested\.sdk\.memory-1\.html$/), page.keyboard.press("Enter")]);
+      const check = page.locator("ul.verdicts li.bad");
+      assert.is(await check.count(), 1);
+      assert.ok(await check.isVisible());
+      const text = (await check.textContent()) ?? "";
+      assert.match(text, "FAIL results (type-aware)");
+      assert.match(text, "$.first.value: expected integer 22, got integer 21");
+      // The SVG file beside the page, allowed by its CSP (img-src 'self'), decoded in full.
+      const diagram = page.locator(".diagram img");
+      await diagram.scrollIntoViewIfNeeded();
+      await page.waitForFunction((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 1000, await diagram.elementHandle());
+      await page.screenshot({ path: join(SCREENSHOT_DIR, "run-desktop.png"), fullPage: true });
+      for (const width of [1400, 400]) {
+        await page.setViewportSize({ width, height: 900 });
+        assert.equal(await page.evaluate(cutText), [], `cut text on the run page at ${width} px`);
+        assert.ok(await page.evaluate((w) => document.documentElement.scrollWidth <= w, width), `the run page is no wider than ${width} px`);
       }
       // A run's SVG and card.svg, inline in a page so that each text's box can be measured.
       const svgPage = await context.newPage();
@@ -110,10 +118,14 @@ const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-ru
         await svgPage.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
       }
       await svgPage.close();
-      // At a phone's width nothing but the diagram's own box scrolls sideways.
+      // At a phone's width nothing but the diagram's own box scrolls sideways, on the run page
+      // and on the index.
       await page.setViewportSize({ width: 390, height: 844 });
       await page.evaluate(() => window.scrollTo(0, 0));
-      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), "the page is no wider than 390 px");
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), "the run page is no wider than 390 px");
+      await page.screenshot({ path: join(SCREENSHOT_DIR, "run-phone.png") });
+      await page.goBack();
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), "the index is no wider than 390 px");
       await page.screenshot({ path: join(SCREENSHOT_DIR, "index-phone.png") });
 
       assert.equal(pageErrors, []);

@@ -1,18 +1,18 @@
-// Writes <out>/index.html after a run command: re-reads every JSON file the runs left in the
-// folder (and the SVGs they name), checks each has the shape the page reads, and hands them to
-// the pure renderer (lab/render/index-page.ts). A file of another shape is listed as not shown,
-// with why; it never stops the page or the run.
+// Writes <out>/index.html and each run's own page beside it after a run command: re-reads every
+// JSON file the runs left in the folder (and notes which SVGs they name exist), checks each has
+// the shape the page reads, and hands them to the pure renderers (lab/render/index-page.ts,
+// run-page.ts). A file of another shape is listed as not shown, with why; it never stops the
+// page or the run.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { z } from "zod";
 import { writeAtomic } from "./output.js";
-import { renderIndexPage, type IndexInput, type PageCase } from "../render/index-page.js";
+import { INDEX_FILE, renderIndexPage, type IndexInput, type PageCase } from "../render/index-page.js";
+import { renderRunPages } from "../render/run-page.js";
 import type { CardCell, ContractRow } from "../render/index-parts.js";
 import { svgFileName } from "../render/svg.js";
 import type { CaseReport } from "../session/pipeline.js";
 import { SCENARIOS } from "../../scenarios/index.js";
-
-export const INDEX_PAGE = "index.html";
 
 // Only what the page reads is required; everything else passes through untouched.
 const Verdict = z.object({ check: z.string(), ok: z.boolean(), details: z.array(z.string()) });
@@ -106,7 +106,7 @@ export function readIndexInput(outDir: string): IndexInput {
     const svgs: PageCase["svgs"] = {};
     for (const run of report.runs) {
       const name = svgFileName(report.scenario, report.column, suffix, run.transport, run.repeat);
-      svgs[name] = existsSync(join(outDir, name)) ? readFileSync(join(outDir, name), "utf8") : undefined;
+      svgs[name] = existsSync(join(outDir, name));
     }
     input.cases.push({ file, report, svgs });
   }
@@ -114,9 +114,11 @@ export function readIndexInput(outDir: string): IndexInput {
   return input;
 }
 
-/** Re-reads the folder and writes its index.html. Returns the page's path. */
+/** Re-reads the folder and writes its index.html and every run's page. Returns the index's path. */
 export function writeIndexPage(outDir: string): string {
-  const path = join(outDir, INDEX_PAGE);
-  writeAtomic(path, renderIndexPage({ ...readIndexInput(outDir), folder: resolve(outDir) }));
+  const input = readIndexInput(outDir);
+  for (const { file, html } of renderRunPages(input)) writeAtomic(join(outDir, file), html);
+  const path = join(outDir, INDEX_FILE);
+  writeAtomic(path, renderIndexPage(input));
   return path;
 }

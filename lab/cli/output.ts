@@ -8,6 +8,7 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { PROJECT_ROOT, RUN_OUTPUT_DIR } from "../paths.js";
+import { portableText } from "./portable.js";
 
 export { RUN_OUTPUT_DIR } from "../paths.js";
 
@@ -170,11 +171,16 @@ export function defaultOutDir(_expectedDir?: string): string {
   return RUN_OUTPUT_DIR;
 }
 
-export function writeAtomic(path: string, text: string): void {
+/**
+ * Writes `text` to `path` through a temp file and a rename. Every path of this machine in it is
+ * made portable first (portable.ts), so a store can be shared; `verbatim` writes the text as it
+ * is (a notebook, whose committed text its check compares).
+ */
+export function writeAtomic(path: string, text: string, options: { verbatim?: boolean } = {}): void {
   const temp = `${path}.${process.pid}.tmp`;
   try {
     if (!existsSync(dirname(path))) mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(temp, text);
+    writeFileSync(temp, options.verbatim ? text : portableText(text, dirname(resolve(path))));
     renameSync(temp, path);
   } catch (error) {
     try {

@@ -114,7 +114,7 @@ export async function runNotebooks(options: NotebookOptions): Promise<NotebookRe
       shift += fresh.length - block.body.length;
       changed++;
     }
-    if (changed) writeAtomic(nb.path, lines.join("\n"));
+    if (changed) writeAtomic(nb.path, lines.join("\n"), { verbatim: true });
     result.updated += changed;
     if (!options.check) log(`${nb.file}: ${nb.blocks.length} output blocks, ${changed} rewritten`);
   }

@@ -1,6 +1,6 @@
 // The shows of runs over stdio: `parity` and `compared` (memory beside stdio), `child` (each
 // stdio child's lifecycle).
-import { relative } from "node:path";
+import { relative, resolve } from "node:path";
 import { lifecycleProblems } from "../transports/child-process.js";
 import { serverChildOf } from "../plan/evidence.js";
 import { normalise as parityEvents, SERVER_SIDE_ALLOWANCES, type ParityResult } from "../check/parity.js";
@@ -32,7 +32,7 @@ export function parityText(output: RunOutput): string[] {
     return lines;
   };
   for (const report of output.reports) {
-    const file = relative(ROOT, report.expectedFile);
+    const file = relative(ROOT, resolve(ROOT, report.expectedFile)); // the store holds it relative to the project
     for (const p of report.parity) {
       if (out.length) out.push("");
       out.push(

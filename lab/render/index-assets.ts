@@ -1,4 +1,4 @@
-// The inline CSS and script of run-output/index.html. Outcomes are words (PASS/FAIL) with a
+// The inline CSS and script of run-output/index.html (the CSS also of each run page). Outcomes are words (PASS/FAIL) with a
 // border that differs in shape, so colour is never the only cue; below 40rem the run lines
 // wrap and the tables scroll sideways inside their own box.
 export const PAGE_CSS = `
@@ -22,19 +22,14 @@ nav ul { padding-left: 1.2rem; }
 .filters p { margin: 0 0 .4rem; }
 ol.runs { list-style: none; padding: 0; margin: 0; }
 ol.runs > li { margin: .35rem 0; }
-details { border: 1px solid var(--line); border-left: 8px solid var(--line); border-radius: 6px; }
-li[data-outcome="fail"] > details { border: 2px dashed var(--fail); border-left-width: 8px; border-left-style: solid; }
-summary { display: grid; grid-template-columns: 1rem 5.5rem minmax(7rem, 1fr) minmax(12rem, 2fr) 5rem 5.5rem; gap: .2rem .6rem; align-items: baseline; padding: .45rem .6rem; cursor: pointer; list-style: none; }
-summary::-webkit-details-marker { display: none; }
-summary::before { content: "▸"; }
-details[open] > summary::before { content: "▾"; }
-details[open] > summary { border-bottom: 1px solid var(--line); }
-summary .name { font-weight: 600; overflow-wrap: anywhere; }
-summary .failing { grid-column: 3 / -1; font-weight: 600; overflow-wrap: anywhere; }
-summary .peers { font-size: .85rem; overflow-wrap: anywhere; }
+ol.runs > li { display: grid; grid-template-columns: 5.5rem minmax(7rem, 1fr) minmax(12rem, 2fr) 5rem 5.5rem; gap: .2rem .6rem; align-items: baseline; padding: .45rem .6rem; border: 1px solid var(--line); border-left: 8px solid var(--line); border-radius: 6px; }
+ol.runs > li[data-outcome="fail"] { border: 2px dashed var(--fail); border-left-width: 8px; border-left-style: solid; }
+.runs .name { font-weight: 600; overflow-wrap: anywhere; }
+.runs .failing { grid-column: 2 / -1; font-weight: 600; overflow-wrap: anywhere; }
+.runs .peers { font-size: .85rem; overflow-wrap: anywhere; }
 /* What happened, coloured by what happened (the verdict has its own mark): the words carry it too. */
 .happened { font-weight: 600; overflow-wrap: anywhere; }
-summary .happened { grid-column: 3 / -1; }
+.runs .happened { grid-column: 2 / -1; }
 .happened.completed { color: var(--pass); }
 .happened.deadlock, .happened.broken { color: #9a3412; }
 .happened.deadlock, .happened.broken { border-left: 4px double #9a3412; padding-left: .4rem; }
@@ -60,9 +55,9 @@ th, td { border: 1px solid var(--line); padding: .25rem .5rem; text-align: left;
 thead th { background: var(--soft); }
 @media (max-width: 40rem) {
   body { padding: .6rem; }
-  summary { display: flex; flex-wrap: wrap; gap: .15rem .6rem; }
-  summary .name { flex-basis: calc(100% - 8rem); }
-  summary .failing, summary .happened, summary .peers { flex-basis: 100%; }
+  ol.runs > li { display: flex; flex-wrap: wrap; gap: .15rem .6rem; }
+  .runs .name { flex-basis: calc(100% - 8rem); }
+  .runs .failing, .runs .happened, .runs .peers { flex-basis: 100%; }
   dl.meta { grid-template-columns: 1fr; }
   dl.meta dd { margin-bottom: .3rem; }
   .filters label { flex: 1 1 40%; }
@@ -71,7 +66,8 @@ thead th { background: var(--soft); }
 `;
 
 // Filters hide runs whose data-* attributes differ from the chosen values; a link to a run
-// (#id) opens it. Without this script the filters stay hidden and every run is listed.
+// (#id) shows it and puts the focus on its link. Without this script the filters stay hidden
+// and every run is listed.
 export const PAGE_SCRIPT = `
 (() => {
   const form = document.getElementById("filters");
@@ -89,10 +85,9 @@ export const PAGE_SCRIPT = `
   }
   function openTarget() {
     const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
-    if (!target || target.tagName !== "DETAILS") return;
-    target.closest("[data-run]").hidden = false;
-    target.open = true;
-    target.querySelector("summary").focus();
+    if (!target || !target.matches("[data-run]")) return;
+    target.hidden = false;
+    target.querySelector("a").focus();
   }
   form.hidden = false;
   form.addEventListener("change", apply);

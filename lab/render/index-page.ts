@@ -1,22 +1,24 @@
-// run-output/index.html: one self-contained page listing every run in a run-output folder.
-// A pure function of what the runs wrote (case reports, contract.json, card.json, the SVGs):
-// it re-derives no verdict and re-runs nothing. No external reference: the SVGs ride along as
-// data: URLs, the CSS and the small filter script are inline. Without the script every run is
-// listed and every run still expands (<details> needs none).
+// run-output/index.html: one page listing every run in a run-output folder, one line each (its
+// verdict, what happened in words, a link to the run's own page, run-page.ts, which holds its
+// checks and its diagram), so the page of a full `all` stays small. A pure function of what the
+// runs wrote (case reports, contract.json, card.json): it re-derives no verdict and re-runs
+// nothing. Nothing outside the folder: the CSS and the small filter script are inline, links are
+// relative. Without the script every run is listed.
 import type { PageRun } from "./page-run.js";
 import type { CaseReport, ParityVerdict, RunRecord } from "../session/pipeline.js";
 import { PAGE_CSS, PAGE_SCRIPT } from "./index-assets.js";
-import { cardSection, contractSection, outcomeWord, parityList, verdictList, type CardCell, type ContractRow } from "./index-parts.js";
-import { resultLine } from "./report.js";
+import { cardSection, contractSection, outcomeWord, type CardCell, type ContractRow } from "./index-parts.js";
 import { runOutcome } from "./outcome.js";
-import { isAbsolute, relative } from "node:path";
 import { esc, svgFileName } from "./svg.js";
 
-/** One case report and the SVG text of each of its runs (by file name; undefined: no file). */
+/** The index page's file name; each run's page sits beside it. */
+export const INDEX_FILE = "index.html";
+
+/** One case report and, for each of its runs' SVG file names, whether the folder has the file. */
 export interface PageCase {
   file: string;
   report: CaseReport;
-  svgs: Record<string, string | undefined>;
+  svgs: Record<string, boolean>;
 }
 
 export interface IndexInput {
@@ -28,8 +30,6 @@ export interface IndexInput {
   card?: CardCell[];
   /** files in the folder that are not shown, and why */
   skipped: { file: string; reason: string }[];
-  /** the folder the page is written to: paths on the page are shown relative to it */
-  folder?: string;
 }
 
 
@@ -56,15 +56,11 @@ function parityOf(report: CaseReport, run: RunRecord): ParityVerdict[] {
   return report.parity.filter((p) => p.repeat === run.repeat && (run.transport === "memory" || p.transport === run.transport));
 }
 
-/** A path as the page shows it: relative to the page's folder, never the machine's absolute path. */
-export function shownPath(path: string, folder: string | undefined): string {
-  return folder !== undefined && isAbsolute(path) ? relative(folder, path) || "." : path;
-}
-
-export function pageRun(report: CaseReport, run: RunRecord, kind: "scenario" | "contract", svgs: PageCase["svgs"] = {}, folder?: string): PageRun {
+export function pageRun(report: CaseReport, run: RunRecord, kind: "scenario" | "contract", svgs: PageCase["svgs"] = {}): PageRun {
   const parity = parityOf(report, run);
   const suffix = report.onDeadlock === "break" ? ".break" : "";
   const svgFile = svgFileName(report.scenario, report.column, suffix, run.transport, run.repeat);
+  const page = kind === "contract" ? `contract.${anchor(report.scenario)}.${anchor(run.transport)}-${run.repeat}.html` : svgFile.replace(/\.svg$/, ".html");
   // A parity verdict counts against the run compared with memory, not against memory itself.
   const failing = [
     ...run.verdicts.filter((v) => !v.ok).map((v) => v.check),
@@ -85,14 +81,21 @@ export function pageRun(report: CaseReport, run: RunRecord, kind: "scenario" | "
     run,
     parity,
     svgFile,
-    expectedShown: shownPath(report.expectedFile, folder),
-    svg: svgs[svgFile],
+    page,
+    hasSvg: svgs[svgFile] === true,
+  };
+}
+
+/** Every run the folder holds, as the index lists them and each has its own page. */
+export function pageRuns(input: IndexInput): { scenarioRuns: PageRun[]; contractRuns: PageRun[] } {
+  return {
+    scenarioRuns: input.cases.flatMap((c) => c.report.runs.map((run) => pageRun(c.report, run, "scenario", c.svgs))),
+    contractRuns: (input.contract?.cases ?? []).flatMap((report) => report.runs.map((run) => pageRun(report, run, "contract", {}))),
   };
 }
 
 export function renderIndexPage(input: IndexInput): string {
-  const scenarioRuns = input.cases.flatMap((c) => c.report.runs.map((run) => pageRun(c.report, run, "scenario", c.svgs, input.folder)));
-  const contractRuns = (input.contract?.cases ?? []).flatMap((report) => report.runs.map((run) => pageRun(report, run, "contract", {}, input.folder)));
+  const { scenarioRuns, contractRuns } = pageRuns(input);
   const all = [...scenarioRuns, ...contractRuns];
   const failed = all.filter((r) => !r.ok);
   const reports = [...input.cases.map((c) => c.report), ...(input.contract?.cases ?? [])];
@@ -109,7 +112,7 @@ export function renderIndexPage(input: IndexInput): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <title>MCP reentrancy lab: ${all.length} runs, ${failed.length} failed</title>
 <style>${PAGE_CSS}</style>
 </head>
@@ -120,8 +123,8 @@ export function renderIndexPage(input: IndexInput): string {
     sdks.length ? ` · ${sdks.map(esc).join(" · ")} · node ${esc(node ?? "?")}` : ""
   }</p>
 ${happened.length ? `<p class="happened">What happened: ${esc(happened.join("; "))}.</p>` : ""}
-${failed.length ? `<nav aria-label="failing runs"><h2>Failing runs</h2><ul>${failed.map((r) => `<li><a href="#${r.id}">${esc(runTitle(r))}</a>: ${esc(r.failing.join("; "))}</li>`).join("")}</ul></nav>` : all.length ? `<p>Every run holds its hand-written expectations (a deadlock counts as expected where the lab predicts one).</p>` : `<p>No run output in this folder yet: run <code>npx tsx lab/run.ts all</code>.</p>`}
-<p class="help">Each run expands (Enter or Space on its line) to its sequence diagram, every check against its hand-written expectation, and its parity verdicts. The page is built from the JSON the runs wrote, by <code>lab/render/index-page.ts</code>.</p>
+${failed.length ? `<nav aria-label="failing runs"><h2>Failing runs</h2><ul>${failed.map((r) => `<li><a href="${esc(r.page)}">${esc(runTitle(r))}</a>: ${esc(failingText(r))}</li>`).join("")}</ul></nav>` : all.length ? `<p>Every run holds its hand-written expectations (a deadlock counts as expected where the lab predicts one).</p>` : `<p>No run output in this folder yet: run <code>npx tsx lab/run.ts all</code>.</p>`}
+<p class="help">Each run's name links to its own page: its sequence diagram, every check against its hand-written expectation, and its parity verdicts. The pages are built from the JSON the runs wrote, by <code>lab/render/index-page.ts</code> and <code>run-page.ts</code>; every path on them is relative, so the folder can be shared as it is.</p>
 </header>
 <main>
 ${filters(all)}
@@ -138,7 +141,7 @@ ${input.skipped.length ? `<section aria-labelledby="skipped-h"><h2 id="skipped-h
 `;
 }
 
-function runTitle(r: PageRun): string {
+export function runTitle(r: PageRun): string {
   return `${r.scenario === "contract" ? `contract ${r.report.scenario}` : r.scenario} · ${r.peers} · ${r.transport} · #${r.repeat}`;
 }
 
@@ -167,35 +170,16 @@ ${options("outcome", "Outcome", [["pass", "passed"], ["fail", "failed"]])}
 </form>`;
 }
 
-/** One run: a summary line that says everything the list needs, and the evidence when opened. */
+/** The failing checks by name, the first few: the rest are on the run's page (the index stays small). */
+function failingText(r: PageRun, few = 3): string {
+  const more = r.failing.length - few;
+  return `${r.failing.slice(0, few).join("; ")}${more > 0 ? `; and ${more} more (on its page)` : ""}`;
+}
+
+/** One run, one line: its verdict, names, what happened in words, and a link to its own page. */
 export function runItem(r: PageRun): string {
   const data = `data-run data-scenario="${esc(r.scenario)}" data-peers="${esc(r.peers)}" data-transport="${esc(r.transport)}" data-outcome="${r.ok ? "pass" : "fail"}"`;
   const name = r.scenario === "contract" ? `contract · ${r.report.scenario}` : r.scenario;
-  const failing = r.failing.length ? `<span class="failing">fails: ${esc(r.failing.join("; "))}</span>` : "";
-  const results = resultLine(r.run);
-  return `<li ${data}><details id="${r.id}"><summary>${outcomeWord(r.ok)}<span class="name">${esc(name)}</span><span class="peers">${esc(r.peersWhat)}</span><span class="transport">${esc(r.transport)}</span><span class="repeat">repeat ${r.repeat}</span><span class="happened ${r.outcome.kind}">${esc(r.outcome.words)}</span>${failing}</summary>
-<div class="body">
-<dl class="meta">
-<dt>results</dt><dd>${esc(results || "none recorded")}</dd>
-<dt>outcome</dt><dd>${esc(r.outcome.words)}</dd>
-<dt>peers</dt><dd>${esc(r.peersWhat)}</dd>
-<dt>checks</dt><dd>${r.run.verdicts.filter((v) => v.ok).length} of ${r.run.verdicts.length} hold</dd>
-<dt>duration</dt><dd>${r.run.durationMs.toFixed(0)} ms${r.run.negotiatedProtocol ? ` · protocol ${esc(r.run.negotiatedProtocol)}` : ""}</dd>
-<dt>expected</dt><dd><code>${esc(r.expectedShown)}</code></dd>
-</dl>
-<h3>Checks</h3>
-${verdictList(r.run.verdicts)}
-${r.run.errors.length ? `<h3>Errors recorded</h3><ul class="errors">${r.run.errors.map((e) => `<li><pre>${esc(e)}</pre></li>`).join("")}</ul>` : ""}
-${r.parity.length ? `<h3>Parity</h3>${parityList(r.parity)}` : ""}
-${diagram(r)}
-</div></details></li>`;
-}
-
-function diagram(r: PageRun): string {
-  if (r.scenario === "contract") return "";
-  if (r.svg === undefined) return `<p>No sequence diagram in this folder for this run.</p>`;
-  const src = `data:image/svg+xml;base64,${Buffer.from(r.svg, "utf8").toString("base64")}`;
-  const alt = `sequence diagram of ${runTitle(r)}, from the recorded wire and timeline`;
-  // loading=lazy: forty diagrams decode only when their run is opened.
-  return `<h3>Sequence diagram</h3><figure class="diagram"><div class="scroll" tabindex="0" role="region" aria-label="${esc(alt)}"><img loading="lazy" src="${src}" alt="${esc(alt)}"></div><figcaption><a href="${esc(encodeURI(r.svgFile))}">${esc(r.svgFile)}</a> (the same diagram as a file)</figcaption></figure>`;
+  const failing = r.failing.length ? `<span class="failing">fails: ${esc(failingText(r))}</span>` : "";
+  return `<li ${data} id="${r.id}">${outcomeWord(r.ok)}<a class="name" href="${esc(r.page)}">${esc(name)}</a><span class="peers">${esc(r.peersWhat)}</span><span class="transport">${esc(r.transport)}</span><span class="repeat">repeat ${r.repeat}</span><span class="happened ${r.outcome.kind}">${esc(r.outcome.words)}</span>${failing}</li>`;
 }

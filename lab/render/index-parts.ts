@@ -74,7 +74,7 @@ export function contractSection(
   const body = rows.map(({ row, run }) => {
     const name = row?.case ?? run?.report.scenario ?? "?";
     const ok = run ? run.ok : row!.ok;
-    const link = run ? `<a href="#${run.id}">${esc(name)}</a>` : esc(name);
+    const link = run ? `<a href="${esc(run.page)}">${esc(name)}</a>` : esc(name);
     const cells = row
       ? [row.transport, String(row.repeat), row.action, row.status, show(row.computed), show(row.value), row.layer]
       : [run!.transport, String(run!.repeat), "-", "-", "-", "-", "-"];

@@ -1,4 +1,5 @@
-// One run as the index page lists it (lab/render/index-page.ts builds it, index-parts.ts renders it).
+// One run as the index page lists it and its own page shows it (lab/render/index-page.ts builds
+// it; index-page.ts renders its line, run-page.ts its page).
 import type { RunOutcome } from "./outcome.js";
 import type { CaseReport, ParityVerdict, RunRecord } from "../session/pipeline.js";
 
@@ -21,8 +22,8 @@ export interface PageRun {
   run: RunRecord;
   parity: ParityVerdict[];
   svgFile: string;
-  /** the expectation file, relative to the page's folder when the page knows it */
-  expectedShown: string;
-  /** the SVG's text; undefined: the folder has no such file */
-  svg?: string;
+  /** the run's own page, a file name in the same folder as the index */
+  page: string;
+  /** whether the folder has the run's SVG */
+  hasSvg: boolean;
 }
