@@ -9,7 +9,7 @@ import type { SessionPlan } from "../../plan/behaviour.js";
 import { fromCallToolResult, giveUpRefusal, type NoFormFramework } from "../no-form/session.js";
 
 export const GENKIT_DECLARES =
-  "@genkit-ai/mcp 1.42.0 builds its Client with capabilities { roots: { listChanged: true } } only and answers roots/list from its `roots` option, no callback (client/client.js:129-136); McpClientOptions has no elicitation and no request handlers (client/client.d.ts:56-100)";
+  "@genkit-ai/mcp 1.42.0 builds its Client with capabilities { roots: { listChanged: true } } only and answers roots/list from its `roots` option, no callback (client/client.js:129-136); McpClientOptions has no elicitation and no request handlers (client/client.d.ts:62-84)";
 
 export const GENKIT: NoFormFramework = {
   name: "genkit",
