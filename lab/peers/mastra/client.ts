@@ -69,7 +69,12 @@ export async function runMastraSession(plan: SessionPlan, transport: Transport, 
                     const answer = await perform(behaviour, {
                       listedTools,
                       signal,
-                      nested: async () => Object.keys(await nested("tools/list", () => client.listTools())).map((n) => n.replace(/^lab_/, "")),
+                      // MCPClient offers no per-request limit: listTools() takes no options and each server's
+                      // tools/list uses its `timeout` (:23862), the plan's call limit; the note says so.
+                      nested: async (_method, timeoutMs) => {
+                        if (timeoutMs !== plan.callTimeoutMs) rec.event("client", "note", { detail: { nestedLimitMs: plan.callTimeoutMs, plannedMs: timeoutMs, why: "MCPClient.listTools() takes no limit; the server's timeout applies (index.js:23862)" } });
+                        return Object.keys(await nested("tools/list", () => client.listTools())).map((n) => n.replace(/^lab_/, ""));
+                      },
                     });
                     rec.event("client", "callback.left", { ...ids, detail: { n, call, action: answer.action } });
                     // the plan's answer as it is, wrong content included (the form-contract cases)
