@@ -1,7 +1,8 @@
 // The JavaScript frameworks of issue #28, one real nested run each, in memory against the ts1 server:
 // mastra declares form elicitation and its form reaches the handler, the nested request completes;
 // langchain, openai-agents and genkit declare none, and the server's calculate ends `unsupported`.
-// The first card row is read from that evidence; corrupted copies move it; plans the frameworks'
+// Each passes its expected/nested.sdk.<client>.json; the first card row is read from that evidence;
+// corrupted copies are rejected and move the row; plans the frameworks'
 // APIs cannot express are refused in one line with the framework's source line.
 import "./support/child-pids.js";
 import { test } from "uvu";
@@ -20,6 +21,8 @@ import { runSession } from "../lab/session/session.js";
 import { openMemoryTransport } from "../lab/transports/memory.js";
 import { findScenario } from "../scenarios/index.js";
 import { copy } from "./support/runs.js";
+import { expectationFor } from "../lab/check/expectations.js";
+import { verify } from "../lab/check/verify.js";
 
 const runs = new Map<string, Promise<SessionEvidence>>();
 const nested = (client: ClientPeer) => {
@@ -31,6 +34,9 @@ const nested = (client: ClientPeer) => {
 for (const client of [MASTRA_CLIENT, LANGCHAIN_CLIENT, OPENAI_AGENTS_CLIENT, GENKIT_CLIENT]) if (!client.unavailable()) nested(client).catch(() => undefined);
 const initialize = (run: Pick<SessionEvidence, "wire">) =>
   run.wire.find((f) => f.from === "client" && f.label.method === "initialize")!.message as unknown as { params: { capabilities: Record<string, unknown> } };
+/** The checks of expected/nested.sdk.<client>.json that the evidence fails. */
+const failed = (client: string, run: Pick<SessionEvidence, "events" | "wire">) =>
+  verify({ events: run.events, wire: run.wire, transport: "memory" }, expectationFor("nested", "sdk", { client, server: "ts1" })!.expectation).filter((v) => !v.ok).map((v) => v.check);
 const statuses = (run: SessionEvidence) => run.events.filter((e) => e.kind === "tool.result").map((e) => (e.detail?.result as { status?: string } | null)?.status);
 
 for (const [client, declared] of [
@@ -48,6 +54,12 @@ for (const [client, declared] of [
     assert.equal(statuses(run), ["unsupported", "unsupported"]);
     assert.ok(run.events.some((e) => e.kind === "note" && Array.isArray(e.detail?.notDeclared)), "the driver notes what it could not declare");
     assert.is(formAnsweredCell(run).value, DECLARES_NO_FORM);
+    assert.equal(failed(client.name, run), [], "passes expected/nested.sdk.<client>.json");
+    // corrupted: a form on the wire that the client could never have been sent
+    const asked = copy(run);
+    const call = asked.wire.find((f) => f.from === "client" && f.label.method === "tools/call")!;
+    asked.wire.push({ ...call, index: asked.wire.length, from: "server", to: "client", message: { jsonrpc: "2.0", id: 0, method: "elicitation/create", params: {} }, label: { ...call.label, method: "elicitation/create" } });
+    assert.ok(failed(client.name, asked).includes("frames on the wire"), failed(client.name, asked).join("; "));
     // corrupted: had it declared a form, the row would say the form never reached a handler
     const claimed = copy(run);
     initialize(claimed).params.capabilities = { elicitation: { form: {} } };
@@ -64,6 +76,12 @@ test("mastra nested against ts1: declares { form: {} }, the form reaches inputRe
   assert.is(formAnsweredCell(run).value, FORM_ANSWERED);
   assert.is(nestedCells({ ...run, negotiatedProtocol: "2025-11-25" }).nested.value, "completes");
   assert.equal(statuses(run), ["calculated", "calculated"]);
+  assert.equal(failed("mastra", run), [], "passes expected/nested.sdk.mastra.json");
+  // corrupted: the nested request returning only after the callback answered (a serial loop's story)
+  const late = copy(run);
+  late.events.find((e) => e.kind === "nested.ok")!.t = late.events.find((e) => e.kind === "callback.left" && e.detail?.call === "first")!.t + 0.01;
+  late.events.sort((a, b) => a.t - b.t).forEach((e, i) => (e.seq = i));
+  assert.ok(failed("mastra", late).some((c) => c.startsWith("order: the nested request returns inside the callback")), failed("mastra", late).join("; "));
   // corrupted: no callback entered, or nothing declared
   const unreached = copy(run);
   unreached.events = unreached.events.filter((e) => e.kind !== "callback.entered");
