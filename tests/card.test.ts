@@ -1,5 +1,6 @@
 // The report card's comparison: a changed expected cell makes the card name that cell (the
 // README's card block is generated from the same files: tests/docs.test.ts).
+import { formAnsweredCell } from "../lab/check/card-form.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -34,6 +35,7 @@ test("cells from real runs (ts1, both loop models, in memory) match the expected
     const requests = Object.fromEntries(await Promise.all(REQUEST_CARD_SCENARIOS.map(async (s) => [s, await memoryRun(s, loop)] as const)));
     const at = (run: typeof nested) => ({ events: run.events, wire: run.wire, negotiatedProtocol: negotiatedProtocol(run) });
     const cells = {
+      formAnswered: formAnsweredCell(at(nested)),
       protocol: protocolCell(at(nested)),
       ...nestedCells(at(nested)),
       peak: peakCell(at(fanOut)),

@@ -7,6 +7,7 @@ import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 import { replyTo, resultsOf } from "./verify.js";
 import { CANCEL_CARD_ROWS } from "./card-cancel.js";
 import { CONTRACT_CARD_ROWS } from "./card-contract.js";
+import { FORM_CARD_ROWS } from "./card-form.js";
 import { CANNOT_ARISE, nestedOutcome, peakOf, REQUEST_CARD_ROWS, REQUEST_ROW_SCENARIO, requestsFrom } from "./card-requests.js";
 
 const BASE_ROWS = [
@@ -19,12 +20,13 @@ const BASE_ROWS = [
   { id: "peak", title: "callbacks at once for 8 concurrent requests" },
   { id: "ping", title: "ping while a callback runs" },
 ] as const;
-/** Every row, the cancellation rows (lab/check/card-cancel.ts) last. */
-export const CARD_ROWS = [...BASE_ROWS, ...CANCEL_CARD_ROWS, ...CONTRACT_CARD_ROWS, ...REQUEST_CARD_ROWS] as const;
+/** Every row: whether the client answers a form at all first (lab/check/card-form.ts). */
+export const CARD_ROWS = [...FORM_CARD_ROWS, ...BASE_ROWS, ...CANCEL_CARD_ROWS, ...CONTRACT_CARD_ROWS, ...REQUEST_CARD_ROWS] as const;
 export type RowId = (typeof CARD_ROWS)[number]["id"];
 
 /** The scenario whose run a row's cell comes from (lateAnswer also reads call-cancelled). */
 export const ROW_SCENARIO: Record<RowId, string> = {
+  formAnswered: "nested",
   protocol: "nested",
   nested: "nested",
   nestedError: "nested",

@@ -4,5 +4,7 @@ import type { CachedBuild } from "./cached-build.js";
 import { GO_BUILD } from "./go/index.js";
 import { JVM_BUILD } from "./jvm/build.js";
 import { RMCP_BUILD } from "./rmcp/index.js";
+import { LANGCHAIN_BUILD } from "./langchain/index.js";
+import { MASTRA_BUILD } from "./mastra/index.js";
 
-export const PEER_BUILDS: CachedBuild[] = [GO_BUILD, RMCP_BUILD, JVM_BUILD];
+export const PEER_BUILDS: CachedBuild[] = [GO_BUILD, RMCP_BUILD, JVM_BUILD, MASTRA_BUILD, LANGCHAIN_BUILD];

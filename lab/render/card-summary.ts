@@ -5,7 +5,7 @@
 import { CARD_ROWS, type RowId } from "../check/card.js";
 import type { CardData } from "./card.js";
 
-export const SUMMARY_ROWS: readonly RowId[] = ["nested", "peak", "ping"];
+export const SUMMARY_ROWS: readonly RowId[] = ["formAnswered", "nested", "peak", "ping"];
 export const REQUEST_SUMMARY_ROWS: readonly RowId[] = ["samplingNested", "samplingPeak", "rootsNested"];
 
 const label = (c: { client: string; loop: string }) => (c.loop === "serial" ? `${c.client} (serial model)` : c.client);
@@ -23,6 +23,15 @@ export function deadlockingReleases(card: CardData, shipped: (client: string) =>
   return clients.filter((client) => {
     const cols = card.columns.filter((c) => c.client === client && c.loop === "sdk" && c.connectFails === undefined);
     return shipped(client) && cols.length > 0 && cols.every((c) => c.expected.nested === "deadlocks until the limit");
+  });
+}
+
+/** The clients (as shipped) whose every connecting card gives the first row `value`'s verdict. */
+export function clientsWhoseForms(card: CardData, answer: (value: unknown) => boolean): string[] {
+  const clients = [...new Set(card.columns.filter((c) => c.loop === "sdk").map((c) => c.client))];
+  return clients.filter((client) => {
+    const cols = card.columns.filter((c) => c.client === client && c.loop === "sdk" && c.connectFails === undefined);
+    return cols.length > 0 && cols.every((c) => answer(c.expected.formAnswered));
   });
 }
 
@@ -44,6 +53,11 @@ export function renderCardSummary(card: CardData, clientSdk: (client: string) =>
     out.push(`| ${label(first)} | ${clientSdk(first.client)} | ${cells.join(" | ")} |`);
   }
   if (rows !== SUMMARY_ROWS) return out.join("\n");
+  const named = (clients: string[]) => clients.map((c) => `${clientSdk(c)} (\`${c}\`)`).join(", ");
+  const answer = clientsWhoseForms(card, (v) => v === "yes");
+  const never = clientsWhoseForms(card, (v) => typeof v === "string" && v.startsWith("no: the client declares no form"));
+  if (answer.length) out.push("", "Clients that answer a form at all (they declare form elicitation and a form reaches their handler, against every server peer):", `${named(answer)}.`);
+  if (never.length) out.push("", "Clients that cannot answer a form at all (they declare no form elicitation, so a server that asks gets \`unsupported\`):", `${named(never)}.`);
   const releases = deadlockingReleases(card, shipped).map((c) => `${clientSdk(c)} (\`${c}\`)`);
   if (releases.length) out.push("", "Official SDK releases whose client, as shipped, deadlocks on a nested request against every server peer:", `${releases.join(", ")}.`);
   return out.join("\n");

@@ -36,6 +36,12 @@ export const PROBE_TABLE: { client: string; loop: DispatchModel; verdict: LoopVe
   // @ai-sdk/mcp 1.0.102: onmessage starts each inbound request's handler without awaiting it (dist/index.mjs:2320-2323);
   // sampling/createMessage has no handler and is answered -32601 (findings-ai-sdk #9): not run
   { client: "ai-sdk", loop: "sdk", verdict: "concurrent", sampling: "not_run" },
+  // @mastra/mcp 2.0.0 on @modelcontextprotocol/client 2.0.0, whose Protocol starts each inbound request's
+  // handler without awaiting it (dist/src-D_zzAWoS.mjs:5896). No sampling verdict: its driver refuses a
+  // plan that declares sampling before anything is sent (MCPClientCapabilities has none, @mastra/mcp
+  // dist/client/types.d.ts:102-108; tests/frameworks.test.ts shows the refusal).
+  // langchain, openai-agents and genkit declare no elicitation, so a probe's form is never sent: no row.
+  { client: "mastra", loop: "sdk", verdict: "concurrent" },
   // the real serial client: Python SDK 1.29.0 as shipped (mcp/shared/session.py:376), not a model;
   // its sampling callback runs inside the same await (mcp/client/session.py:579-587)
   { client: "py1", loop: "sdk", verdict: "serial", sampling: "serial" },

@@ -1,0 +1,37 @@
+// Client peer `openai-agents`: @openai/agents-core 0.14.3's MCP support, through its public API only:
+// MCPServerStdio (connect, listTools, callToolResult, close). It spawns a command, no other stdio
+// (dist/shims/mcp-server/node.mjs:228-240), so the command is the lab's bridge to the session's
+// transport (lab/peers/stdio-bridge.ts). Lines cited are node_modules/@openai/agents-core/dist/.
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { MCPServerStdio } from "@openai/agents-core";
+import type { SessionPlan } from "../../plan/behaviour.js";
+import { openStdioBridge } from "../stdio-bridge.js";
+import { fromCallToolResult, giveUpRefusal, type NoFormFramework } from "../no-form/session.js";
+
+export const OPENAI_AGENTS_DECLARES =
+  "@openai/agents-core 0.14.3's MCPServerStdio builds new Client({ name, version: '1.0.0' }) with no capabilities and connects it in connect() (shims/mcp-server/node.mjs:241-246); MCPServerStdioOptions has no capabilities and no request handlers (mcp.d.ts:228-265)";
+
+export const OPENAI_AGENTS: NoFormFramework = {
+  name: "openai-agents",
+  declares: OPENAI_AGENTS_DECLARES,
+  refusal: (plan: SessionPlan) => giveUpRefusal(plan, `a give-up is counted from the form opening, and no form can open: ${OPENAI_AGENTS_DECLARES}`),
+  async connect(transport: Transport, plan: SessionPlan) {
+    const bridge = await openStdioBridge(transport);
+    // the request timeout is the plan's (node.mjs:200-201: `timeout`, and seconds for the session's own requests)
+    const server = new MCPServerStdio({ name: "lab", command: bridge.command, args: bridge.args, timeout: plan.callTimeoutMs, clientSessionTimeoutSeconds: plan.callTimeoutMs / 1000 });
+    try {
+      await server.connect();
+    } catch (error) {
+      await bridge.close().catch(() => undefined);
+      throw error;
+    }
+    return {
+      listTools: async () => (await server.listTools()).map((t) => t.name),
+      callTool: async (name: string, args: Record<string, unknown>) => fromCallToolResult(await server.callToolResult(name, args)),
+      close: async () => {
+        await server.close();
+        await bridge.close();
+      },
+    };
+  },
+};
