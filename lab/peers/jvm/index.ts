@@ -54,6 +54,6 @@ export const JAVA_SYNC_CLIENT = jvmClient(
   "java-sync",
   "java",
   "io.modelcontextprotocol.sdk:mcp 2.0.1",
-  "the Java SDK 2.0.1 McpSyncClient as shipped: McpClient.sync wraps each blocking handler in Mono.fromCallable on Schedulers.boundedElastic (McpClientFeatures.java:207-214), so a handler that blocks on a nested request holds a pool thread, not the reading thread; it sends and handles no notifications/cancelled",
+  "the Java SDK 2.0.1 McpSyncClient as shipped: McpClient.sync wraps each blocking handler in Mono.fromCallable on Schedulers.boundedElastic (McpClientFeatures.java:206-214), so a handler that blocks on a nested request holds a pool thread, not the reading thread; it sends and handles no notifications/cancelled",
   "lab.Sync",
 );
