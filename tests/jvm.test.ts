@@ -11,7 +11,7 @@ import { expectationFor } from "../lab/check/expectations.js";
 import { resultsOf, verify } from "../lab/check/verify.js";
 import { buildProblem } from "../lab/peers/cached-build.js";
 import { JVM_BUILD } from "../lab/peers/jvm/build.js";
-import { JAVA_CLIENT, KOTLIN_014_CLIENT, KOTLIN_CLIENT } from "../lab/peers/jvm/index.js";
+import { JAVA_CLIENT, JAVA_SYNC_CLIENT, KOTLIN_014_CLIENT, KOTLIN_CLIENT } from "../lab/peers/jvm/index.js";
 import { TS1_SERVER } from "../lab/peers/ts1/index.js";
 import { readVersions } from "../lab/peers/versions.js";
 import { runCase, type RunRecord } from "../lab/session/pipeline.js";
@@ -173,6 +173,18 @@ test("java: the expectation rejects the real run with the nested request failed,
   const ok = early.find((e) => e.kind === "nested.ok")!;
   [left.seq, ok.seq] = [ok.seq, left.seq];
   assert.ok(failed(early).some((c) => c.startsWith("order: the nested request returns inside the callback")), "a callback that answered before its nested request returned was accepted");
+});
+
+test("java-sync -> ts1 (fan-out): passes; each blocking callback, run later on boundedElastic, carries its own request's id", async () => {
+  await javaRun(); // one JVM at a time
+  const r = (await runCase(findScenario("fan-out")!, "sdk", { client: JAVA_SYNC_CLIENT, server: TS1_SERVER, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions())).runs[0]!;
+  assert.equal(failures(r), []);
+  // OwnStdio ties each id to the request object the SDK unmarshalled on the reading thread: the last id read
+  // would name the same request for several callbacks once they overlap
+  const asked = r.wire.filter((f) => f.from === "server" && f.label.method === "elicitation/create" && f.label.frameType === "request").map((f) => f.label.id);
+  const entered = r.events.filter((e) => e.side === "client" && e.kind === "callback.entered").map((e) => e.id);
+  assert.equal([...entered].sort(), [...asked].sort());
+  assert.is(new Set(entered).size, entered.length);
 });
 
 test.run();
