@@ -1,6 +1,7 @@
-// The serial model beside py1 (the real Python SDK 1.29.0) on the report card: from the hand-written
-// cards, every row where they differ is named with its reason; a difference in a row the model must
-// get right (the deadlock, fan-out, ping) is unexplained, and it fails the card.
+// The serial model beside the real serial clients on the report card, py1 (the real Python SDK 1.29.0)
+// and kotlin-0.14 (the Kotlin SDK 0.14.0): from the hand-written cards, every row where they differ is
+// named with its reason; a difference in a row the model must get right (the deadlock, fan-out, ping)
+// is unexplained, and it fails the card.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { loadExpectedCards } from "../lab/check/card-expected.js";
@@ -17,14 +18,39 @@ const column = (client: string, loop: string, server: string): CardCells => {
 
 test("ts1 and ts2 under serial against py1 on every server: the differing rows are the ones the model takes from the TS SDK, each named", () => {
   for (const server of ["ts1", "ts2", "py", "py1"]) {
-    const diffs = modelDifferences([column("ts1", "serial", server), column("ts2", "serial", server), column("py1", "sdk", server)]);
+    const diffs = modelDifferences([column("ts1", "serial", server), column("ts2", "serial", server), column("py1", "sdk", server)]).filter((d) => d.real === "py1");
     assert.equal(diffs.filter((d) => d.state !== "named"), [], server);
     const rows = new Set(diffs.map((d) => d.row));
     for (const row of ["nestedError", "cancelNotice", "lateReply", "cancelWithdraws"] as RowId[]) assert.ok(rows.has(row), `${server}: ${row} differs and is named`);
     for (const row of ["nested", "peak", "ping", "recovery"] as RowId[]) assert.not.ok(rows.has(row), `${server}: the model agrees with py1 on ${row}`);
     const one = diffs.find((d) => d.row === "nestedError" && d.model === "ts1")!;
-    assert.equal([one.expected, one.actual, one.path], ["408 McpError", "-32001", `card.${server}.ts1-serial.nestedError`]);
+    assert.equal([one.expected, one.actual, one.path], ["408 McpError", "-32001", `card.${server}.ts1-serial.py1.nestedError`]);
   }
+});
+
+test("ts1 and ts2 under serial against kotlin-0.14 on every server: its own differences (the timeout, the late reply, no notice for a cancelled call), each named", () => {
+  for (const server of ["ts1", "ts2", "py", "py1"]) {
+    const diffs = modelDifferences([column("ts1", "serial", server), column("ts2", "serial", server), column("kotlin-0.14", "sdk", server)]);
+    assert.ok(diffs.every((d) => d.real === "kotlin-0.14"));
+    assert.equal(diffs.filter((d) => d.state !== "named"), [], server);
+    const rows = new Set(diffs.map((d) => d.row));
+    for (const row of ["nestedError", "lateReply", "cancelWithdraws"] as RowId[]) assert.ok(rows.has(row), `${server}: ${row} differs and is named`);
+    // 0.14.0 sends notifications/cancelled on its own timeout, as the model does (Protocol.kt:510-520)
+    for (const row of ["nested", "peak", "ping", "recovery", "cancelNotice", "samplingNested", "samplingPeak", "rootsNested"] as RowId[]) {
+      assert.not.ok(rows.has(row), `${server}: the model agrees with kotlin-0.14 on ${row}`);
+    }
+    const one = diffs.find((d) => d.row === "nestedError" && d.model === "ts1")!;
+    assert.equal([one.expected, one.actual, one.path], ["no code TimeoutCancellationException", "-32001", `card.${server}.ts1-serial.kotlin-0.14.nestedError`]);
+  }
+});
+
+test("against kotlin-0.14, a difference with no reason (the ping row) is unexplained", () => {
+  const real = column("kotlin-0.14", "sdk", "ts1");
+  real.cells.ping = { value: "answered while the callback runs", text: "answered while the callback runs", tone: "safe" };
+  const diffs = modelDifferences([column("ts1", "serial", "ts1"), real]);
+  const ping = diffs.find((d) => d.row === "ping");
+  assert.ok(ping && ping.state === "unexplained" && ping.real === "kotlin-0.14", JSON.stringify(ping));
+  assert.match(ping.why, "Kotlin SDK 0.14.0");
 });
 
 test("a model that stopped deadlocking is an unexplained difference", () => {

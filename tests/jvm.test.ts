@@ -1,8 +1,9 @@
 // The JVM peers (lab/peers/jvm/): a missing build is one line in `unavailable()`; ONE real
 // kotlin-0.14 run (nested, against ts1, over stdio), shared by the tests here: the Kotlin SDK
 // 0.14.0 deadlocks on the nested request inside its elicitation handler until the driver's own
-// backstop ends the wait; and ONE real java run (the same case): the Java SDK 2.0.1 reads the
-// nested reply while its async handler waits. Each expectation rejects its run's evidence corrupted.
+// backstop ends the wait, and the serial model tells its story beside it with each difference named;
+// and ONE real java run (the same case): the Java SDK 2.0.1 reads the nested reply while its async
+// handler waits. Each expectation rejects its run's evidence corrupted.
 import "./support/child-pids.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -10,12 +11,13 @@ import { expectationFor } from "../lab/check/expectations.js";
 import { resultsOf, verify } from "../lab/check/verify.js";
 import { buildProblem } from "../lab/peers/cached-build.js";
 import { JVM_BUILD } from "../lab/peers/jvm/build.js";
-import { JAVA_CLIENT, KOTLIN_014_CLIENT, KOTLIN_CLIENT } from "../lab/peers/jvm/index.js";
+import { JAVA_CLIENT, JAVA_SYNC_CLIENT, KOTLIN_014_CLIENT, KOTLIN_CLIENT } from "../lab/peers/jvm/index.js";
 import { TS1_SERVER } from "../lab/peers/ts1/index.js";
 import { readVersions } from "../lab/peers/versions.js";
 import { runCase, type RunRecord } from "../lab/session/pipeline.js";
 import { findScenario } from "../scenarios/index.js";
-import { copy } from "./support/runs.js";
+import { compareModelWithReal, storyFacts } from "../lab/check/model-vs-real.js";
+import { copy, memoryRun } from "./support/runs.js";
 
 const missing = KOTLIN_014_CLIENT.unavailable();
 let shared: Promise<RunRecord> | undefined;
@@ -128,6 +130,20 @@ test("kotlin-0.14 -> ts1 (roots-nested): passes; the nested wait ends by the dri
   });
 });
 
+test("model vs real kotlin-0.14: each difference named (its timeout bounds only the send, its late reply is dropped silently); a removed cancel notice is unexplained", async () => {
+  const model = storyFacts(await memoryRun("nested", "serial"));
+  const r = await run();
+  const verdict = compareModelWithReal(model, storyFacts(r), "model-vs-kotlin-0.14");
+  assert.ok(verdict.ok, JSON.stringify(verdict.facts, null, 2));
+  assert.equal(verdict.facts.filter((f) => !f.same).map((f) => f.fact), ["errorCode", "lateReply", "replyReadAfterAnswer"]);
+  // 0.14.0 cancels its own timed-out request on the wire (Protocol.kt:510-520), as the model does: without it, unexplained
+  const silent = copy(r);
+  silent.wire = silent.wire.filter((f) => f.label.method !== "notifications/cancelled");
+  const bad = compareModelWithReal(model, storyFacts(silent), "model-vs-kotlin-0.14");
+  assert.not.ok(bad.ok);
+  assert.equal(bad.facts.filter((f) => !f.same && !f.allowed).map((f) => f.fact), ["cancelNotice", "clientFrames"]);
+});
+
 test("java can run here (npm run setup built it)", () => {
   const why = JAVA_CLIENT.unavailable();
   assert.is(why, undefined, why);
@@ -157,6 +173,18 @@ test("java: the expectation rejects the real run with the nested request failed,
   const ok = early.find((e) => e.kind === "nested.ok")!;
   [left.seq, ok.seq] = [ok.seq, left.seq];
   assert.ok(failed(early).some((c) => c.startsWith("order: the nested request returns inside the callback")), "a callback that answered before its nested request returned was accepted");
+});
+
+test("java-sync -> ts1 (fan-out): passes; each blocking callback, run later on boundedElastic, carries its own request's id", async () => {
+  await javaRun(); // one JVM at a time
+  const r = (await runCase(findScenario("fan-out")!, "sdk", { client: JAVA_SYNC_CLIENT, server: TS1_SERVER, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions())).runs[0]!;
+  assert.equal(failures(r), []);
+  // OwnStdio ties each id to the request object the SDK unmarshalled on the reading thread: the last id read
+  // would name the same request for several callbacks once they overlap
+  const asked = r.wire.filter((f) => f.from === "server" && f.label.method === "elicitation/create" && f.label.frameType === "request").map((f) => f.label.id);
+  const entered = r.events.filter((e) => e.side === "client" && e.kind === "callback.entered").map((e) => e.id);
+  assert.equal([...entered].sort(), [...asked].sort());
+  assert.is(new Set(entered).size, entered.length);
 });
 
 test.run();

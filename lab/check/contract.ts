@@ -24,7 +24,8 @@ export const ContractExpectation = Expectation.extend({
   /** elicitationIds of the notifications/elicitation/complete the client recorded, in order */
   completions: z.array(z.string()).optional(),
   /** the layer that refused the answer (lab/check/layer.ts), as the run shows it */
-  refusedBy: z.enum(LAYERS).optional(),
+  /** absent: not checked; null: no layer refused or took the answer (layerOf gives none) */
+  refusedBy: z.enum(LAYERS).nullable().optional(),
 });
 export type ContractExpectation = z.infer<typeof ContractExpectation>;
 

@@ -1,6 +1,7 @@
 // Is the `serial` model faithful? The ts1 client behind the lab's model of the Python 1.x loop, the
-// real Python SDK 1.29.0 client (py1, the thing modelled) and the real 2.3.0 client with its own
-// inline dispatch (py-inline) run the same nested scenario. The same facts are read from each run;
+// real Python SDK 1.29.0 client (py1, the thing modelled), the real 2.3.0 client with its own
+// inline dispatch (py-inline) and the real Kotlin SDK 0.14.0 client (kotlin-0.14, a second serial
+// loop in another language) run the same nested scenario. The same facts are read from each run;
 // every difference is named, and it is allowed only with a reason that says what the model (or
 // py-inline) takes from its own SDK instead of from 1.29.0, never a difference of ordering.
 import { cancelledRequestId, isRequest } from "../history/frames.js";
@@ -60,15 +61,20 @@ export function storyFacts(run: { events: TimelineEvent[]; wire: WireFrame[] }):
 }
 
 /** The named comparisons: which run stands for what, and what each side takes from its own SDK. */
-export type Comparison = "model-vs-py1" | "py-inline-vs-py1" | "model-vs-py-inline";
+export type Comparison = "model-vs-py1" | "py-inline-vs-py1" | "model-vs-py-inline" | "model-vs-kotlin-0.14";
 export const COMPARISON_LABEL: Record<Comparison, string> = {
   "model-vs-py1": "the serial model (ts1 under serial) against the thing it models (py1: Python SDK 1.29.0 as shipped)",
   "py-inline-vs-py1": "py-inline (Python SDK 2.3.0, inline elicitation) against py1 (Python SDK 1.29.0 as shipped)",
   "model-vs-py-inline": "the serial model (ts1 under serial) against real code (py-inline: Python SDK 2.3.0, inline elicitation)",
+  "model-vs-kotlin-0.14": "the serial model (ts1 under serial) against a second real serial client (kotlin-0.14: Kotlin SDK 0.14.0 as shipped)",
 };
 
 const TS_TIMEOUT = "The model keeps the TS SDK 1.32.2's request(): on its timeout it rejects with McpError -32001 and sends notifications/cancelled first (shared/protocol.js); 1.29.0's send_request raises McpError(408, httpx.codes.REQUEST_TIMEOUT) from anyio.fail_after and writes nothing (mcp/shared/session.py:290-314).";
 const PY2_TIMEOUT = "2.3.0's dispatcher raises MCPError -32001 after sending a courtesy notifications/cancelled (jsonrpc_dispatcher.py:428-442); 1.29.0 raises McpError 408 and writes nothing (mcp/shared/session.py:290-314).";
+const KOTLIN_TIMEOUT =
+  "The model keeps the TS SDK 1.32.2's request() timeout (McpError -32001); Kotlin 0.14.0's RequestOptions.timeout bounds only transport.send (core Protocol.kt:505-508), not the await (:509), so the deadlock ends at the kotlin driver's coroutine withTimeout backstop: TimeoutCancellationException, no code (findings-jvm.md 1).";
+const KOTLIN_LATE =
+  "both drop the late reply; the model keeps the TS SDK's reporting (protocol.js _onresponse calls onerror: 'unknown message ID'); 0.14.0's onResponse hands it to onError (core Protocol.kt:380-386), an empty open function (:200), so nothing records it and when it was read cannot be seen.";
 const NO_CANCEL = (why: string) => `the only difference in the client's frames is the notifications/cancelled that 1.29.0 does not send. ${why}`;
 const ALLOWED: Record<Comparison, Partial<Record<keyof StoryFacts, string>>> = {
   "model-vs-py1": {
@@ -82,6 +88,11 @@ const ALLOWED: Record<Comparison, Partial<Record<keyof StoryFacts, string>>> = {
     cancelNotice: PY2_TIMEOUT,
     clientFrames: NO_CANCEL(PY2_TIMEOUT),
     lateReply: "both drop the late reply; 2.3.0 logs it at debug (jsonrpc_dispatcher.py:678-681); 1.29.0 hands RuntimeError to the message handler (mcp/shared/session.py:518).",
+  },
+  "model-vs-kotlin-0.14": {
+    errorCode: KOTLIN_TIMEOUT,
+    lateReply: KOTLIN_LATE,
+    replyReadAfterAnswer: KOTLIN_LATE,
   },
   "model-vs-py-inline": {
     lateReply:

@@ -187,14 +187,14 @@ export async function main(argv: string[]): Promise<number> {
         return { suite: c.key, name: row.title, ok: wrong.length === 0, details: wrong.map(differenceText) };
       }),
     ]);
-    const model = (card.model ?? []).map((d) => ({ suite: "serial model vs py1", name: d.path, ok: d.state === "named", details: d.state === "named" ? [] : [`model ${d.actual} · py1 ${d.expected}: ${d.why}`] }));
+    const model = (card.model ?? []).map((d) => ({ suite: `serial model vs ${d.real}`, name: d.path, ok: d.state === "named", details: d.state === "named" ? [] : [`model ${d.actual} · ${d.real} ${d.expected}: ${d.why}`] }));
     writeAtomic(options.junit, renderJunit("lab card", [...cases, ...model]));
   }
   writeStoreIndex(inv.root);
   console.log(renderCardText(card));
   const bad = card.columns.filter((c) => c.differs.length > 0);
   for (const c of bad) for (const d of c.differs) console.log(`  DIFFERS ${c.key} · ${differenceText(d)}`);
-  for (const d of card.model ?? []) if (d.state === "unexplained") console.log(`  UNEXPLAINED ${d.path}: model ${d.actual} · py1 ${d.expected}`);
+  for (const d of card.model ?? []) if (d.state === "unexplained") console.log(`  UNEXPLAINED ${d.path}: model ${d.actual} · ${d.real} ${d.expected}`);
   if (card.unclaimed?.length) console.error(`not claimed (no hand-written card in expected/card/): ${card.unclaimed.join(", ")}`);
   if (card.columns.length === 0) console.error("card: no pairing asked for has a hand-written card");
   console.log(`card: ${card.columns.length - bad.length} of ${card.columns.length} pairings as expected; written to ${join(options.outDir, "card.md")}, card.svg, card.json`);

@@ -49,7 +49,8 @@ function defaultNames(server: string, expectedDir: string | undefined): { names:
   return { names, ...(skipped.length && { skipped: `skipped for server ${server}: ${skipped.join("; ")}` }) };
 }
 
-export function selectContractWork(named: string | undefined, server: string, expectedDir: string | undefined): { work: ContractWork[]; skipped?: string } {
+/** client: the vocabulary cases run with another client peer's files (vocabulary-<client>/); the calculate cases are ts1's only. */
+export function selectContractWork(named: string | undefined, server: string, expectedDir: string | undefined, client = "ts1"): { work: ContractWork[]; skipped?: string } {
   let names: string[];
   let skipped: string | undefined;
   if (named === undefined) ({ names, skipped } = defaultNames(server, expectedDir));
@@ -66,13 +67,14 @@ export function selectContractWork(named: string | undefined, server: string, ex
   const files = new Map<string, ReturnType<typeof loadVocabularyFile>>();
   const work = names.map((name): ContractWork => {
     const c = findContractCase(name);
+    if (c && client !== "ts1") throw new UsageError(`contract case ${name} is written for the ts1 client only, not ${client}`);
     if (c) {
       const dir = contractDir(expectedDir, server);
       return { scenario: contractScenario(c), expectation: loadContractExpectation(name, dir, server), expectedFile: contractExpectationPath(name, dir) };
     }
     const v = findVocabularyCase(name)!;
-    if (!files.has(v.kind)) files.set(v.kind, loadVocabularyFile(v.kind, expectedDir, server));
-    return { scenario: vocabularyScenario(v), expectation: vocabularyExpectation(files.get(v.kind)!, v), expectedFile: vocabularyPath(v.kind, expectedDir, server) };
+    if (!files.has(v.kind)) files.set(v.kind, loadVocabularyFile(v.kind, expectedDir, server, client));
+    return { scenario: vocabularyScenario(v), expectation: vocabularyExpectation(files.get(v.kind)!, v), expectedFile: vocabularyPath(v.kind, expectedDir, server, client) };
   });
   return { work, ...(skipped !== undefined && { skipped }) };
 }

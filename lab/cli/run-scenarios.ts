@@ -113,13 +113,15 @@ async function runScenarios(args: RunArgs): Promise<number> {
 }
 
 /** Every comparison the nested runs allow (same server, same transport): the serial model and
- *  py-inline each against the real 1.29.0 client (py1), and the model against py-inline. */
+ *  py-inline each against the real 1.29.0 client (py1), the model against py-inline and against
+ *  the real Kotlin 0.14.0 client (kotlin-0.14). */
 function modelChecks(reports: CaseReport[]): ModelVerdict[] {
   const nested = reports.filter((r) => r.scenario === "nested" && r.onDeadlock === "wait");
   const pairs: [Comparison, (r: CaseReport) => boolean, string][] = [
     ["model-vs-py1", (r) => r.client === "ts1" && r.dispatch === "serial", "py1"],
     ["py-inline-vs-py1", (r) => r.client === "py-inline", "py1"],
     ["model-vs-py-inline", (r) => r.client === "ts1" && r.dispatch === "serial", "py-inline"],
+    ["model-vs-kotlin-0.14", (r) => r.client === "ts1" && r.dispatch === "serial", "kotlin-0.14"],
   ];
   const verdicts: ModelVerdict[] = [];
   for (const [comparison, isModel, realClient] of pairs) {

@@ -3,7 +3,7 @@
 // peer and loop model; a row per behaviour.
 import { CARD_ROWS, ROW_SCENARIO, type RowId } from "../check/card.js";
 import { type CellValue, type Tone } from "../check/card-cell.js";
-import type { ModelDifference } from "../check/card-model.js";
+import { REAL_SERIAL_CLIENTS, REAL_SERIAL_SDK, type ModelDifference } from "../check/card-model.js";
 import type { CardDifference } from "../check/card-expected.js";
 
 export interface CardColumn {
@@ -26,7 +26,7 @@ export interface CardData {
   ok: boolean;
   /** pairings asked for that no hand-written card claims: named, not run */
   unclaimed?: string[];
-  /** where a serial model column differs from py1, the real 1.29.0 client, and why */
+  /** where a serial model column differs from a real serial client (py1, kotlin-0.14), and why */
   model?: ModelDifference[];
 }
 
@@ -61,8 +61,8 @@ export function renderCardMarkdown(card: CardData, options: { links: boolean }):
       out.push(`| ${row.title} | ${cells.join(" | ")} |`);
     }
     const notes = (card.model ?? []).filter((d) => d.server === server);
-    if (notes.length) out.push("", `Where the serial model differs from py1 (the real Python SDK 1.29.0) against server ${server}:`, "");
-    for (const d of notes) out.push(`- ${d.model} (serial model), ${title(d.row)}: model "${d.actual}", py1 "${d.expected}"${d.state === "unexplained" ? " (UNEXPLAINED)" : ""}: ${d.why}`);
+    if (notes.length) out.push("", `Where the serial model differs from the real serial clients (${REAL_SERIAL_CLIENTS.map((c) => `${c}: ${REAL_SERIAL_SDK[c]}`).join("; ")}) against server ${server}:`, "");
+    for (const d of notes) out.push(`- ${d.model} (serial model) vs ${d.real}, ${title(d.row)}: model "${d.actual}", ${d.real} "${d.expected}"${d.state === "unexplained" ? " (UNEXPLAINED)" : ""}: ${d.why}`);
     out.push("");
   }
   return out.join("\n");
@@ -77,7 +77,7 @@ export function renderCardText(card: CardData): string {
       lines.push(`  ${label(c)}  (${c.sdk}; ${c.ms} ms)${c.differs.length ? "  DIFFERS" : ""}`);
       for (const row of CARD_ROWS) lines.push(`    ${row.title.padEnd(46)} ${shown(c, row.id, false).text}`);
       for (const d of (card.model ?? []).filter((m) => m.server === c.server && m.model === c.client && c.loop === "serial")) {
-        lines.push(`      ${d.state === "unexplained" ? "UNEXPLAINED" : "model ≠ py1"} · ${title(d.row)}: py1 (real 1.29.0) "${d.expected}"`);
+        lines.push(`      ${d.state === "unexplained" ? "UNEXPLAINED" : `model ≠ ${d.real}`} · ${title(d.row)}: ${d.real} (${REAL_SERIAL_SDK[d.real].replace(/^the /, "")}) "${d.expected}"`);
       }
     }
   }

@@ -55,6 +55,8 @@ export const PROBE_TABLE: { client: string; loop: DispatchModel; verdict: LoopVe
   { client: "kotlin", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   // McpClientSession subscribes to each request's handler and reads on (McpClientSession.java:152-174)
   { client: "java", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
+  // the same session; McpClient.sync's blocking handlers run on boundedElastic threads (McpClientFeatures.java:206-214)
+  { client: "java-sync", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
 ];
 
 /** The probe run every client peer gets: the loop probe, the fan-out probe, then a calculate. */

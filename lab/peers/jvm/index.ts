@@ -1,7 +1,8 @@
 // The JVM client peers: the MCP Kotlin SDK 0.14.0, and 0.15.0 (the first release with concurrent
 // dispatch, kotlin-sdk PR #884), and the MCP Java SDK 2.0.1, each a driver program in its own process
 // (lab/peers/jvm/), built by one Maven build into build/jvm/ (build.ts). Each speaks MCP on its own
-// stdin/stdout; the lab records the wire on its side of the pipe.
+// stdin/stdout; the lab records the wire on its side of the pipe. `java-sync` is the same SDK's McpSyncClient,
+// a second driver class in the java module's jar.
 import { buildProblem } from "../cached-build.js";
 import type { ClientPeer } from "../../plan/peer.js";
 import { JVM_BUILD, jvmJar } from "./build.js";
@@ -9,7 +10,8 @@ import { JVM_BUILD, jvmJar } from "./build.js";
 // C1 only and the default class-data sharing: start-up options, nothing the SDK can observe.
 export const JVM_FLAGS = ["-XX:TieredStopAtLevel=1", "-Xshare:auto"];
 
-function jvmClient(name: string, module: string, sdk: string, meaning: string): ClientPeer {
+// mainClass: a second entry point in the same jar (java-sync's lab.Sync in the java module's jar)
+function jvmClient(name: string, module: string, sdk: string, meaning: string, mainClass?: string): ClientPeer {
   return {
     name,
     sdk,
@@ -19,7 +21,10 @@ function jvmClient(name: string, module: string, sdk: string, meaning: string): 
     unavailable: () => buildProblem(JVM_BUILD),
     driver: {
       kind: "process",
-      command: (planFile, eventsFile) => ({ command: "java", args: [...JVM_FLAGS, "-jar", jvmJar(module), "--plan", planFile, "--events", eventsFile] }),
+      command: (planFile, eventsFile) => {
+        const jar = mainClass ? ["-cp", jvmJar(module), mainClass] : ["-jar", jvmJar(module)];
+        return { command: "java", args: [...JVM_FLAGS, ...jar, "--plan", planFile, "--events", eventsFile] };
+      },
     },
   };
 }
@@ -43,4 +48,12 @@ export const JAVA_CLIENT = jvmClient(
   "java",
   "io.modelcontextprotocol.sdk:mcp 2.0.1",
   "the Java SDK 2.0.1 McpAsyncClient as shipped: its McpClientSession subscribes to each inbound request's handler and returns to reading (McpClientSession.java:152-174), so an async handler's nested request is read while it waits; it sends and handles no notifications/cancelled",
+);
+
+export const JAVA_SYNC_CLIENT = jvmClient(
+  "java-sync",
+  "java",
+  "io.modelcontextprotocol.sdk:mcp 2.0.1",
+  "the Java SDK 2.0.1 McpSyncClient as shipped: McpClient.sync wraps each blocking handler in Mono.fromCallable on Schedulers.boundedElastic (McpClientFeatures.java:206-214), so a handler that blocks on a nested request holds a pool thread, not the reading thread; it sends and handles no notifications/cancelled",
+  "lab.Sync",
 );

@@ -121,57 +121,13 @@ public final class Main {
     Integer code = e instanceof McpError m && m.getJsonRpcError() != null ? m.getJsonRpcError().code() : null;
     return map("code", code, "message", String.valueOf(e.getMessage()), "type", e.getClass().getSimpleName());
   }
-  /** The SDK's McpClientTransport over this process's own stdin/stdout: StdioClientTransport always starts a
-   *  server process (StdioClientTransport.java:135-170, ProcessBuilder :146), so this is its reading and writing
-   *  without one: a reader thread emits each line into a unicast sink whose flatMap hands it to the session
-   *  (as StdioClientTransport.java:245-251, 278-298). It notes each inbound request's id by method: the SDK
-   *  hands a callback only the request's params. */
-  static final class OwnStdio implements McpClientTransport {
-    final McpJsonMapper mapper = McpJsonDefaults.getMapper();
-    final Sinks.Many<McpSchema.JSONRPCMessage> inbound = Sinks.many().unicast().onBackpressureBuffer();
-    final Map<String, Object> lastId = new ConcurrentHashMap<>();
-    final OutputStream out = new FileOutputStream(FileDescriptor.out);
-    volatile boolean closing;
-    @Override public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
-      return Mono.fromRunnable(() -> {
-        inbound.asFlux().flatMap(m -> Mono.just(m).transform(handler)).subscribe();
-        Thread reader = new Thread(this::read, "stdin-reader");
-        reader.setDaemon(true); // a blocking read of stdin must not keep the process alive
-        reader.start();
-      });
-    }
-    private void read() {
-      try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
-        for (String line; !closing && (line = in.readLine()) != null; ) {
-          McpSchema.JSONRPCMessage m = McpSchema.deserializeJsonRpcMessage(mapper, line);
-          if (m instanceof McpSchema.JSONRPCRequest r && r.id() != null) lastId.put(r.method(), r.id());
-          inbound.tryEmitNext(m);
-        }
-      } catch (IOException | RuntimeException e) {
-        if (!closing) System.err.println("java driver: stdin: " + e);
-      } finally {
-        inbound.tryEmitComplete();
-      }
-    }
-    @Override public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
-      return Mono.fromCallable(() -> (mapper.writeValueAsString(message) + "\n").getBytes(StandardCharsets.UTF_8))
-          .doOnNext(line -> { synchronized (out) { try { out.write(line); out.flush(); } catch (IOException e) { throw new UncheckedIOException(e); } } }).then();
-    }
-    @Override public Mono<Void> closeGracefully() {
-      // the server sees EOF; the reader stays in its blocking read until the lab closes our stdin
-      return Mono.fromRunnable(() -> { closing = true; synchronized (out) { try { out.close(); } catch (IOException ignored) { } } });
-    }
-    @Override public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) { return mapper.convertValue(data, typeRef); }
-  }
-
   // ---- the session ----
-  static final class Driver {
+  static final class Driver implements Session {
     final Plan plan; final Events events;
     final OwnStdio transport = new OwnStdio();
     final McpAsyncClient client;
     final AtomicInteger callbacks = new AtomicInteger();
     final Map<String, Set<CompletableFuture<Void>>> running = new ConcurrentHashMap<>();
-    volatile String label = "";
     volatile Set<String> listed = Set.of();
     volatile CompletableFuture<Void> formOpened;
     Driver(Plan plan, Events events) {
@@ -187,8 +143,8 @@ public final class Main {
     }
     /** The elicitation callback: an async handler, so nothing here blocks the thread that reads stdin. */
     Mono<ElicitResult> elicitation(McpSchema.ElicitFormRequest request) {
-      int n = callbacks.incrementAndGet(); String call = label;
-      Object id = transport.lastId.get(McpSchema.METHOD_ELICITATION_CREATE); // the handler is applied on the reading thread, right after the note
+      OwnStdio.Seen seen = transport.seen(request, McpSchema.METHOD_ELICITATION_CREATE);
+      int n = callbacks.incrementAndGet(); String call = seen.call(); Object id = seen.id();
       Map<String, Object> where = map("n", n, "call", call);
       events.write("callback.entered", id, "elicitation/create", where);
       Optional.ofNullable(formOpened).ifPresent(f -> f.complete(null));
@@ -248,12 +204,12 @@ public final class Main {
       }
     }
 
-    void run() throws Exception {
+    public void run() throws Exception {
       McpSchema.InitializeResult init = client.initialize().block(backstop(plan.callTimeoutMs()));
       events.write("note", null, null, map("server", init.serverInfo() != null ? init.serverInfo().name() : "?"));
       if (plan.listToolsFirst()) listed = names(client.listTools().block(backstop(plan.callTimeoutMs())).tools());
       for (Call call : plan.calls()) {
-        label = call.label();
+        transport.call = call.label();
         events.write("call.started", null, null, map("call", call.label()));
         Map<String, Object> detail = map("call", call.label());
         detail.putAll(callTool(call));
@@ -273,8 +229,13 @@ public final class Main {
     return (e.getClass().getSimpleName() + ": " + (e.getMessage() == null ? "" : e.getMessage())).replaceAll("\\s+", " ").trim();
   }
   /** One line on stderr and exit 2: bad arguments, a bad plan, an events file that cannot be written. */
-  static void refuse(String line) { System.err.println("java driver: " + line); System.exit(2); }
-  public static void main(String[] args) {
+  static void refuse(String line) { System.err.println(who + ": " + line); System.exit(2); }
+  static String who = "java driver";
+  /** A session the driver runs: McpAsyncClient's (Driver) or McpSyncClient's (Sync). */
+  interface Session { void run() throws Exception; }
+  public static void main(String[] args) { launch(args, "java driver", Driver::new); }
+  static void launch(String[] args, String name, java.util.function.BiFunction<Plan, Events, Session> session) {
+    who = name;
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"); // the SDK's warnings, on stderr
     Map<String, String> given = new HashMap<>();
     for (int i = 0; i + 1 < args.length; i += 2) given.put(args[i], args[i + 1]);
@@ -286,10 +247,10 @@ public final class Main {
     try { events = new Events(given.get("--events")); } catch (IOException e) { refuse("cannot write " + given.get("--events") + ": " + oneLine(e)); }
     int code = 0;
     try {
-      new Driver(plan, events).run();
+      session.apply(plan, events).run();
     } catch (Throwable e) {
       events.write("note", null, null, map("sessionError", errorDetail(e)));
-      System.err.println("java driver: session failed: " + oneLine(e));
+      System.err.println(who + ": session failed: " + oneLine(e));
       code = 1;
     } finally {
       events.close();

@@ -35,7 +35,7 @@ final class Requests {
    *  McpAsyncClient registers a handler for sampling/createMessage only when they include sampling, which then requires a
    *  sampling handler (McpAsyncClient.java:228-236), and for roots/list only when they include roots (:223-226). */
   static McpClient.AsyncSpec register(Main.Driver d, McpSchema.ClientCapabilities caps, McpClient.AsyncSpec spec) {
-    if (caps.sampling() != null) spec = spec.sampling(request -> sampling(d)); // McpClient.java:726
+    if (caps.sampling() != null) spec = spec.sampling(request -> sampling(d, request)); // McpClient.java:726
     if (caps.roots() != null) {
       // the SDK's roots are a list, not a callback: McpClient.java:693 takes it, and the roots/list handler answers
       // Mono.just of it (McpAsyncClient.java:564-572), so no driver code runs for a roots/list and the plan's roots turn
@@ -47,17 +47,18 @@ final class Requests {
   }
 
   /** The sampling callback: the plain turn, then the synthetic completion as the SDK's own CreateMessageResult. */
-  static Mono<CreateMessageResult> sampling(Main.Driver d) {
-    return plainTurn(d, McpSchema.METHOD_SAMPLING_CREATE_MESSAGE, Main.Call::sampling).thenReturn(new CreateMessageResult(
-        McpSchema.Role.ASSISTANT, new McpSchema.TextContent(SYNTHETIC_TEXT), SYNTHETIC_MODEL, CreateMessageResult.StopReason.END_TURN));
+  static Mono<CreateMessageResult> sampling(Main.Driver d, McpSchema.CreateMessageRequest request) {
+    return plainTurn(d, request, McpSchema.METHOD_SAMPLING_CREATE_MESSAGE, Main.Call::sampling).thenReturn(COMPLETION);
   }
+  static final CreateMessageResult COMPLETION = new CreateMessageResult(McpSchema.Role.ASSISTANT, new McpSchema.TextContent(SYNTHETIC_TEXT),
+      SYNTHETIC_MODEL, CreateMessageResult.StopReason.END_TURN);
 
   /** One callback's steps (as lab/peers/py/sampling.py plain_turn): enter, think for the call's planned time, send the
    *  planned nested request through the driver's one nested path, leave. No plan for the call: leave with an error and
    *  answer one (-32600, as client.py). An async handler: nothing here blocks the thread that reads stdin. */
-  static Mono<Void> plainTurn(Main.Driver d, String method, Function<Main.Call, Turn> which) {
-    int n = d.callbacks.incrementAndGet(); String call = d.label;
-    Object id = d.transport.lastId.get(method); // the handler is applied on the reading thread, right after the note
+  static Mono<Void> plainTurn(Main.Driver d, Object request, String method, Function<Main.Call, Turn> which) {
+    OwnStdio.Seen seen = d.transport.seen(request, method);
+    int n = d.callbacks.incrementAndGet(); String call = seen.call(); Object id = seen.id();
     Map<String, Object> where = Main.map("n", n, "call", call);
     d.events.write("callback.entered", id, method, where);
     Turn plan = d.plan.calls().stream().filter(c -> c.label().equals(call)).findFirst().map(which).orElse(null);
