@@ -46,6 +46,8 @@ export const FASTMCP_SERVER: ServerPeer = {
   child: {
     writesEvents: false,
     // -B: server.py imports vocabulary.py next to it and request_tools.py, form_models.py from lab/peers/py
-    command: () => ({ command: FASTMCP_ENV.python, args: ["-B", SERVER_PY] }),
+    // PYTHONHASHSEED: FastMCP's schema refusal prints a set of type names (fastmcp/server/elicitation.py:411, :470-474),
+    // whose order follows str hashing; a fixed seed makes its words the same on every run
+    command: () => ({ command: FASTMCP_ENV.python, args: ["-B", SERVER_PY], env: { PYTHONHASHSEED: "0" } }),
   },
 };
