@@ -8,6 +8,8 @@
 #   fan_out(n), liveness, calculate_linked, calculate_limited, summarize, roots_count, sample_fan_out(n),
 #   ask_field(kind) (vocabulary.py). On 2026-07-28 every tool but calculate is refused as FastMCP refuses it:
 #   ctx.elicit raises ToolError before sending (context.py:1088-1089), the session NoBackChannelError (-32600).
+# Not here, with why: calculate_resolve (Resolve/Elicit belong to mcp 2.3.0's MCPServer, mcp/server/mcpserver; FastMCP 4 has no
+# resolver parameter, and its calculate already asks in both eras, by ctx.elicit or by the InputRequiredResult above).
 # The server writes no events of its own (as the py server): the wire shows every request and withdrawal.
 # CLI: server.py   (stdin/stdout carry JSON-RPC only; logging goes to stderr)
 from __future__ import annotations
