@@ -17,7 +17,7 @@ const column = (client: string, loop: string, server: string): CardCells => {
 };
 
 test("ts1 and ts2 under serial against py1 on every server: the differing rows are the ones the model takes from the TS SDK, each named", () => {
-  for (const server of ["ts1", "ts2", "py", "py1"]) {
+  for (const server of ["ts1", "ts2", "py", "py1", "fastmcp"]) {
     const diffs = modelDifferences([column("ts1", "serial", server), column("ts2", "serial", server), column("py1", "sdk", server)]).filter((d) => d.real === "py1");
     assert.equal(diffs.filter((d) => d.state !== "named"), [], server);
     const rows = new Set(diffs.map((d) => d.row));

@@ -2,7 +2,7 @@
 // Order is the order of columns in reports and the card.
 import type { DispatchModel } from "../history/receive-loop.js";
 import { AI_SDK_CLIENT } from "./ai-sdk/index.js";
-import { FASTMCP_CLIENT } from "./fastmcp/index.js";
+import { FASTMCP_CLIENT, FASTMCP_SERVER } from "./fastmcp/index.js";
 import { GENKIT_CLIENT } from "./genkit/index.js";
 import { LANGCHAIN_CLIENT } from "./langchain/index.js";
 import { MASTRA_CLIENT } from "./mastra/index.js";
@@ -17,7 +17,7 @@ import { TS2_CLIENT, TS2_MODERN_CLIENT, TS2_SERVER } from "./ts2/index.js";
 import type { ClientPeer, ServerPeer } from "../plan/peer.js";
 
 export const CLIENT_PEERS: ClientPeer[] = [TS1_CLIENT, TS2_CLIENT, TS2_MODERN_CLIENT, AI_SDK_CLIENT, MASTRA_CLIENT, LANGCHAIN_CLIENT, OPENAI_AGENTS_CLIENT, GENKIT_CLIENT, PY_CLIENT, PY_INLINE_CLIENT, PY_MODERN_CLIENT, PY1_CLIENT, FASTMCP_CLIENT, GO_CLIENT, RMCP_CLIENT, KOTLIN_014_CLIENT, KOTLIN_CLIENT, JAVA_CLIENT, JAVA_SYNC_CLIENT];
-export const SERVER_PEERS: ServerPeer[] = [TS1_SERVER, TS2_SERVER, PY_SERVER, PY1_SERVER];
+export const SERVER_PEERS: ServerPeer[] = [TS1_SERVER, TS2_SERVER, PY_SERVER, PY1_SERVER, FASTMCP_SERVER];
 
 export const findClient = (name: string): ClientPeer | undefined => CLIENT_PEERS.find((p) => p.name === name);
 export const findServer = (name: string): ServerPeer | undefined => SERVER_PEERS.find((p) => p.name === name);

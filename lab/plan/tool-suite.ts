@@ -1,7 +1,7 @@
 // The tool suite every server peer implements, as far as the scenarios rely on it: the policies
 // `calculate` takes and the default of `fan_out`. The form itself and its valid answer are in
-// form.ts. The Python servers (lab/peers/py/server.py, lab/peers/py1/server.py) keep the same
-// numbers in their own language; their expectations say so.
+// form.ts. The Python servers (lab/peers/py/server.py, lab/peers/py1/server.py, lab/peers/fastmcp/server.py)
+// keep the same numbers in their own language; their expectations say so.
 
 /**
  * validated: the careful path: guard on the declared capability, SDK elicitInput, then the
