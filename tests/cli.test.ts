@@ -5,10 +5,11 @@ import * as assert from "uvu/assert";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { parseArgs } from "../lab/cli/args.js";
+import { parseCommand, renderHelp, runArgs, TRANSPORT_CHOICES } from "../lab/cli/args.js";
+import { COMMAND_SPECS, commandSpec, RUN_SPEC } from "../lab/cli/commands.js";
+import { TRANSPORT_NAMES } from "../lab/transports/index.js";
 import { ROOT, runCli, runMain } from "./support/cli.js";
 
-const TRANSPORTS = ["memory", "stdio"];
 const STACK = /^\s+at /m;
 
 function withDir<T>(prefix: string, work: (dir: string) => Promise<T>): Promise<T> {
@@ -30,17 +31,28 @@ test("bad options exit 2 with a message naming the option", async () => {
     [["nested", "--repeat", "0"], "--repeat must be a whole number from 1 to 100, not '0'"],
     [["nested", "--repeat", "1e1"], "--repeat must be a whole number from 1 to 100, not '1e1'"],
     [["nested", "--repeat=2.0"], "not '2.0'"],
-    [["nested", "--frobnicate"], "unknown option --frobnicate"],
+    [["nested", "--frobnicate"], "unknown option '--frobnicate'"],
     [["nested", "--json=yes"], "--json takes no value"],
     [["nested", "--out"], "--out needs a value"],
     [["nested", "--out="], "--out needs a value"],
-    [["list", "--bogus"], "list takes no arguments, not --bogus"],
+    [["list", "--bogus"], "list: unknown option '--bogus'"],
+    [["list", "nested"], "list takes no arguments, not 'nested'"],
     [["bench", "--bogus"], "bench: unknown option '--bogus'"],
     [["soak", "--bogus"], "soak: unknown option '--bogus'"],
     [["soak", "--runs", "1e1"], "--runs must be a whole number"],
     [["soak", "--load=-1"], "--load must be a whole number from 0 to 16, not '-1'"],
-    [["contract", "--bogus"], "unknown option --bogus"],
-    [["notebooks", "--bogus"], "unknown option --bogus"],
+    [["contract", "--bogus"], "contract: unknown option '--bogus'"],
+    [["notebooks", "--bogus"], "notebooks: unknown option '--bogus'"],
+    [["card", "--bogus"], "card: unknown option '--bogus'"],
+    [["card", "--dispatch", "threads"], "card: --dispatch must be sdk, serial or both, not 'threads'"],
+    [["clean", "--keep", "x"], "clean: --keep must be a whole number"],
+    [["serve", "--port", "1"], "serve: --port goes with --http"],
+    [["against", "--tool", "x"], "against: give the command that starts your stdio server after --"],
+    [["against", "--tool", "x", "--args", "[1]", "--", "x"], "against: --args takes a JSON object"],
+    [["mutate"], "mutate: name DIR"],
+    [["vocabulary", "--expected", "/no/such/dir"], "vocabulary: --expected: no folder /no/such/dir"],
+    [["docs", "--check=yes"], "docs: --check takes no value"],
+    [["peers", "--strict", "x"], "peers takes no arguments, not 'x'"],
   ] as const) {
     const r = await runMain([...args]);
     assert.is(r.code, 2, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
@@ -60,21 +72,40 @@ test("--expected naming a file says it is not a folder; a missing one says there
 });
 
 test("--option=value is the same as --option value, for every option", () => {
-  const spaced = parseArgs(["nested", "--dispatch", "serial", "--transport", "memory", "--repeat", "3", "--on-deadlock", "break", "--out", "x", "--expected", ROOT], TRANSPORTS);
-  const joined = parseArgs(["nested", "--dispatch=serial", "--transport=memory", "--repeat=3", "--on-deadlock=break", "--out=x", `--expected=${ROOT}`], TRANSPORTS);
+  const spaced = runArgs(parseCommand(RUN_SPEC, ["nested", "--dispatch", "serial", "--transport", "memory", "--repeat", "3", "--on-deadlock", "break", "--out", "x", "--expected", ROOT]));
+  const joined = runArgs(parseCommand(RUN_SPEC, ["nested", "--dispatch=serial", "--transport=memory", "--repeat=3", "--on-deadlock=break", "--out=x", `--expected=${ROOT}`]));
   assert.equal(joined, spaced);
   assert.equal(spaced.dispatch, ["serial"]);
   assert.is(spaced.repeat, 3);
 });
 
 test("--help after every command prints its usage and runs nothing", async () => {
-  for (const args of [["--help"], ["nested", "--help"], ["all", "-h"], ["list", "--help"], ["bench", "--help"], ["contract", "--help"], ["notebooks", "--help"], ["soak", "--help"]]) {
+  for (const args of [["--help"], ["nested", "--help"], ["all", "-h"], ...COMMAND_SPECS.map((c) => [c.name, "--help"]), ["against", "--help", "--", "x"]]) {
     const r = await runMain(args);
     assert.is(r.code, 0, args.join(" "));
     assert.match(r.stdout, /^usage: tsx lab\/run\.ts/, args.join(" "));
     // nothing ran: no session, benchmark or check printed a line of its own
     assert.not.match(r.stdout, /callback #\d+ entered|^ {2}PASS |\(goal .*: (met|MISSED)\)|^\d+ passed, \d+ failed$|all match a fresh run/m, args.join(" "));
   }
+});
+
+test("every command's --help is rendered from its option data: each option named once, with its help", async () => {
+  for (const spec of COMMAND_SPECS) {
+    const r = await runMain([spec.name, "-h"]);
+    assert.is(r.stdout, renderHelp(spec), spec.name);
+    for (const o of spec.options) assert.ok(r.stdout.includes(`--${o.name}`) && r.stdout.includes(o.help), `${spec.name} --${o.name}`);
+  }
+  assert.ok((await runMain(["--help"])).stdout.includes("--on-deadlock wait|break"));
+});
+
+test("one meaning of --transport for every command: both is memory and stdio, all is every transport", () => {
+  assert.equal([...TRANSPORT_CHOICES], TRANSPORT_NAMES(), "the parser's transports are the lab's");
+  for (const spec of [RUN_SPEC, commandSpec("soak")!, commandSpec("contract")!]) {
+    const args = spec === RUN_SPEC ? ["nested"] : [];
+    assert.equal(parseCommand(spec, [...args, "--transport", "both"]).values.get("transport"), ["memory", "stdio"], spec.name);
+    assert.equal(parseCommand(spec, [...args, "--transport=all"]).values.get("transport"), TRANSPORT_NAMES(), spec.name);
+  }
+  assert.equal(parseCommand(commandSpec("soak")!, []).values.get("transport"), ["memory"], "soak's default stays memory");
 });
 
 test("nested under serial shows the held reply, the timeout, the late dispatch and the recovery, and says where its output went", () =>

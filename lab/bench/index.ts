@@ -2,7 +2,7 @@
 // with a goal says met or MISSED; exit 0 either way unless --strict.
 //   tsx lab/run.ts bench [--strict]
 import { performance } from "node:perf_hooks";
-import { splitEquals, UsageError } from "../cli/args.js";
+import { read, type Parsed } from "../cli/args.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -129,15 +129,6 @@ export async function benchFanOut(samples = 3): Promise<{ sdkMs: number; serialM
   return { sdkMs: round(sdkMs, 1), serialMs: round(serialMs, 1), ratio: round(serialMs / sdkMs, 2) };
 }
 
-export const BENCH_USAGE = `usage: tsx lab/run.ts bench [--strict]
-
-Measures, side by side in one run: a whole in-memory session, the instrumented transport vs the
-SDK's bare InMemoryTransport, deadlock detection, wait vs break, fan-out under each model, and
-the stdio child's start, the Python peers, HTTP, and the whole report card (about 2 min). Each
-figure with a goal prints "met" or "MISSED".
-  --strict   exit 1 when a goal is MISSED (without it, bench exits 0 either way: the figures
-             depend on the machine and its load, and are reported, not asserted)`;
-
 /** A figure and its goal: met or MISSED, said on the figure's own line. */
 export interface Goal {
   figure: string;
@@ -149,22 +140,8 @@ export function goalLine(text: string, goal: Goal): string {
   return `${text}   (goal ${goal.goal}: ${goal.met ? "met" : "MISSED"})`;
 }
 
-export function parseBenchArgs(argv: string[]): { strict: boolean } | "help" {
-  let strict = false;
-  for (const arg of splitEquals(argv)) {
-    if (arg === "--help" || arg === "-h") return "help";
-    if (arg === "--strict") strict = true;
-    else throw new UsageError(`bench: unknown ${arg.startsWith("-") ? "option" : "argument"} '${arg}'`);
-  }
-  return { strict };
-}
-
-export async function main(argv: string[] = []): Promise<number> {
-  const options = parseBenchArgs(argv);
-  if (options === "help") {
-    console.log(BENCH_USAGE);
-    return 0;
-  }
+export async function main(args: Parsed): Promise<number> {
+  const options = { strict: read.flag(args, "strict") };
   const goals: Goal[] = [];
   const report = (text: string, figure: string, goal: string, met: boolean) => {
     const g = { figure, goal, met };
@@ -227,8 +204,4 @@ export async function main(argv: string[] = []): Promise<number> {
       : `\nbench: ${goals.length} goals, ${missed.length} MISSED (${missed.map((g) => `${g.figure} ${g.goal}`).join("; ")})${options.strict ? "" : "; exit 0 without --strict"}`,
   );
   return options.strict && missed.length > 0 ? 1 : 0;
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  process.exitCode = await main(process.argv.slice(2));
 }

@@ -10,7 +10,7 @@ import { NOTEBOOKS_DIR, PROJECT_ROOT } from "../paths.js";
 import { CLIENT_PEERS, SERVER_PEERS } from "../peers/registry.js";
 import { renderCardMarkdown } from "../render/card.js";
 import { renderCardSummary, REQUEST_SUMMARY_ROWS, SUMMARY_ROWS } from "../render/card-summary.js";
-import { UsageError } from "./args.js";
+import { read, UsageError, type Parsed } from "./args.js";
 
 export const README_FILE = join(PROJECT_ROOT, "README.md");
 export const CARD_PAGE = join(NOTEBOOKS_DIR, "reference", "card.md");
@@ -42,15 +42,9 @@ export function generatedDocs(cardsDir?: string): { file: string; text: string }
   ];
 }
 
-export async function main(argv: string[]): Promise<number> {
-  if (argv.includes("--help") || argv.includes("-h")) {
-    console.log("usage: tsx lab/run.ts docs [--check]\n\nWrites the README's card block and notebooks/reference/card.md from expected/card/; --check only compares.");
-    return 0;
-  }
-  const unknown = argv.filter((a) => a !== "--check");
-  if (unknown.length) throw new UsageError(`docs takes only --check, not ${unknown.join(" ")}`);
+export async function main(args: Parsed): Promise<number> {
   const stale = generatedDocs().filter(({ file, text }) => !existsSync(file) || readFileSync(file, "utf8") !== text);
-  if (argv.includes("--check")) {
+  if (read.flag(args, "check")) {
     for (const { file } of stale) console.error(`stale: ${relative(PROJECT_ROOT, file)} (run npx tsx lab/run.ts docs)`);
     if (stale.length === 0) console.log("docs: every generated part is current");
     return stale.length === 0 ? 0 : 1;
