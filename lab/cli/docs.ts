@@ -1,7 +1,7 @@
 // `docs [--check]`: the parts of the documentation that are generated from hand-written files,
 // never edited by hand: the README's card blocks (the deadlock rows of the expected cards, and
-// their sampling and roots rows) and
-// notebooks/reference/card.md (the whole expected card). --check writes nothing and exits 1
+// their sampling and roots rows), notebooks/reference/card.md (the whole expected card) and
+// notebooks/reference/cli.md (every command's options, from lab/cli/commands.ts). --check writes nothing and exits 1
 // naming each stale part; tests/docs.test.ts runs it.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -11,9 +11,11 @@ import { CLIENT_PEERS, SERVER_PEERS } from "../peers/registry.js";
 import { renderCardMarkdown } from "../render/card.js";
 import { renderCardSummary, REQUEST_SUMMARY_ROWS, SUMMARY_ROWS } from "../render/card-summary.js";
 import { read, UsageError, type Parsed } from "./args.js";
+import { renderCliReference } from "./cli-reference.js";
 
 export const README_FILE = join(PROJECT_ROOT, "README.md");
 export const CARD_PAGE = join(NOTEBOOKS_DIR, "reference", "card.md");
+export const CLI_PAGE = join(NOTEBOOKS_DIR, "reference", "cli.md");
 const BLOCK = /(<!-- card:begin -->\n)[\s\S]*?(<!-- card:end -->)/;
 const REQUESTS_BLOCK = /(<!-- requests:begin -->\n)[\s\S]*?(<!-- requests:end -->)/;
 
@@ -39,6 +41,7 @@ export function generatedDocs(cardsDir?: string): { file: string; text: string }
   return [
     { file: README_FILE, text: readme.replace(BLOCK, summary(SUMMARY_ROWS)).replace(REQUESTS_BLOCK, summary(REQUEST_SUMMARY_ROWS)) },
     { file: CARD_PAGE, text: `${CARD_PAGE_HEAD}\n${renderCardMarkdown(card, { links: false }).trim()}\n` },
+    { file: CLI_PAGE, text: renderCliReference() },
   ];
 }
 
