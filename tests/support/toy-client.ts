@@ -33,6 +33,8 @@ async function runToy(scenario: Scenario, transport: Transport, recorder: Record
       else waiting.get(Number(c.id))?.resolve(resultOf(message) ?? {});
       return;
     }
+    // A ping is answered at once, as the MCP spec asks of every peer.
+    if (c.frameType === "request" && c.method === "ping") return void transport.send({ jsonrpc: "2.0", id: c.id!, result: {} } as JSONRPCMessage);
     if (c.frameType !== "request" || c.method !== "elicitation/create") return;
     void (async () => {
       const n = ++callbacks;
@@ -54,7 +56,7 @@ async function runToy(scenario: Scenario, transport: Transport, recorder: Record
       });
       recorder.event("client", "callback.left", { id: c.id!, origin: "server", method: c.method, detail: { n, call, action: answer.action } });
       await transport.send({ jsonrpc: "2.0", id: c.id!, result: answer } as JSONRPCMessage);
-    })();
+    })().catch((error: unknown) => recorder.event("client", "sdk.error", { detail: { message: String(error) } }));
   };
   await transport.start();
   await request("initialize", { protocolVersion: "2025-11-25", capabilities: scenario.capabilities, clientInfo: { name: "toy", version: "0" } }, 5_000);
