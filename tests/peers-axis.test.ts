@@ -44,7 +44,7 @@ test("the toy's nested expectation can fail: the ts1 file does not apply to it",
 test("the toy through `all`, its selection limited to it: its expectation files in a temp --expected folder, every claimed case run and held", () => {
   const dir = mkdtempSync(join(tmpdir(), "lab-toy-"));
   return (async () => {
-    cpSync(EXPECTED, join(dir, "expected"), { recursive: true });
+    cpSync(EXPECTED, join(dir, "expected"), { recursive: true, filter: (f) => !f.includes("/card") });
     const r = await runMain(["all", "--client", "toy", "--server", "ts1", "--transport", "memory", "--repeat", "1", "--expected", join(dir, "expected"), "--out", join(dir, "out"), "--json"]);
     assert.is(r.code, 0, r.stderr);
     const cases = (JSON.parse(r.stdout) as { scenario: string; dispatch: string; client: string; ok: boolean }[]).map((c) => `${c.scenario}.${c.dispatch}.${c.client}:${c.ok}`).sort();
@@ -56,6 +56,24 @@ test("the toy through `all`, its selection limited to it: its expectation files 
     writeFileSync(file, JSON.stringify(doc));
     const bad = await runMain(["all", "--client", "toy", "--server", "ts1", "--transport", "memory", "--repeat", "1", "--expected", join(dir, "expected"), "--out", join(dir, "out")]);
     assert.is(bad.code, 1, bad.stdout);
+  })().finally(() => rmSync(dir, { recursive: true, force: true }));
+});
+
+test("the toy through `card`: its one hand-written card in a temp --expected folder, every claimed cell as written; a wrong cell fails", () => {
+  const dir = mkdtempSync(join(tmpdir(), "lab-toy-card-"));
+  return (async () => {
+    cpSync(join(EXPECTED, "card"), join(dir, "expected", "card"), { recursive: true });
+    const args = ["card", "--client", "toy", "--server", "ts1", "--dispatch", "sdk", "--expected", join(dir, "expected"), "--out", join(dir, "out")];
+    const r = await runMain(args);
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, "card: 1 of 1 pairings as expected");
+    const file = join(dir, "expected", "card", "toy.sdk.ts1.json");
+    const card = JSON.parse(readFileSync(file, "utf8"));
+    card.cells.withdrawAborts = "first request: not aborted (ignored while it ran) · later request: aborted";
+    writeFileSync(file, JSON.stringify(card));
+    const bad = await runMain(args);
+    assert.is(bad.code, 1, bad.stdout);
+    assert.match(bad.stdout, "DIFFERS toy.sdk.ts1 · withdrawAborts");
   })().finally(() => rmSync(dir, { recursive: true, force: true }));
 });
 
