@@ -90,7 +90,7 @@ test("evidence text is escaped everywhere it is shown", async () => {
   bad.runs[0]!.verdicts[3]!.check = hostile;
   bad.runs[0]!.errors = [hostile];
   bad.expectedFile = hostile;
-  bad.dispatchMeaning = hostile;
+  bad.loopMeaning = hostile;
   const html = renderIndexPage(input(bad));
   assert.is(html.split("<script").length - 1, 1, "the page's own script only");
   assert.not.match(html, "<img src=x");
@@ -120,7 +120,7 @@ test("the folder reader: case reports and their SVGs, card.json when present, an
     writeJsonAtomic(join(dir, "other.json"), { scenario: "x", runs: "none" });
     let read = readIndexInput(dir);
     assert.is(read.cases.length, 1);
-    assert.is(Object.values(read.cases[0]!.svgs)[0], renderSvg(nested.runs[0]!, { dispatchMeaning: nested.dispatchMeaning, onDeadlock: nested.onDeadlock, sdk: nested.versions.sdk, outcome: { ...runOutcome(nested.scenario, nested.runs[0]!), ok: nested.runs[0]!.ok } }));
+    assert.is(Object.values(read.cases[0]!.svgs)[0], renderSvg(nested.runs[0]!, { loopMeaning: nested.loopMeaning, onDeadlock: nested.onDeadlock, sdk: nested.versions.sdk, outcome: { ...runOutcome(nested.scenario, nested.runs[0]!), ok: nested.runs[0]!.ok } }));
     assert.is(read.contract?.cases.length, 1);
     assert.is(read.card, undefined);
     assert.equal(read.skipped.map((s) => s.file), ["broken.json", "other.json"]);

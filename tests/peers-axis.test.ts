@@ -47,7 +47,7 @@ test("the toy through `all`, its selection limited to it: its expectation files 
     cpSync(EXPECTED, join(dir, "expected"), { recursive: true, filter: (f) => !f.includes("/card") });
     const r = await runMain(["all", "--client", "toy", "--server", "ts1", "--transport", "memory", "--repeat", "1", "--expected", join(dir, "expected"), "--out", join(dir, "out"), "--json"]);
     assert.is(r.code, 0, r.stderr);
-    const cases = (JSON.parse(r.stdout) as { scenario: string; dispatch: string; client: string; ok: boolean }[]).map((c) => `${c.scenario}.${c.dispatch}.${c.client}:${c.ok}`).sort();
+    const cases = (JSON.parse(r.stdout) as { scenario: string; loop: string; client: string; ok: boolean }[]).map((c) => `${c.scenario}.${c.loop}.${c.client}:${c.ok}`).sort();
     assert.equal(cases, ["nested.sdk.toy:true", "nested.serial.toy:true", "prefetch.sdk.toy:true"]);
     // a wrong hand-written value in one of its files fails `all` (the files are really read)
     const file = join(dir, "expected", "nested.sdk.toy.json");
@@ -63,7 +63,7 @@ test("the toy through `card`: its one hand-written card in a temp --expected fol
   const dir = mkdtempSync(join(tmpdir(), "lab-toy-card-"));
   return (async () => {
     cpSync(join(EXPECTED, "card"), join(dir, "expected", "card"), { recursive: true });
-    const args = ["card", "--client", "toy", "--server", "ts1", "--dispatch", "sdk", "--expected", join(dir, "expected"), "--out", join(dir, "out")];
+    const args = ["card", "--client", "toy", "--server", "ts1", "--loop", "sdk", "--expected", join(dir, "expected"), "--out", join(dir, "out")];
     const r = await runMain(args);
     assert.is(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, "card: 1 of 1 pairings as expected");

@@ -13,7 +13,7 @@ import { benchStdio } from "./stdio.js";
 import { benchHttp } from "./http.js";
 import { createLinkedPair } from "../transports/linked.js";
 import { openMemoryTransport } from "../transports/memory.js";
-import type { DispatchModel, OnDeadlock } from "../history/receive-loop.js";
+import type { LoopModel, OnDeadlock } from "../history/receive-loop.js";
 import { runSession } from "../session/session.js";
 import { type SessionEvidence } from "../plan/session.js";
 import { median } from "../check/stats.js";
@@ -30,7 +30,7 @@ export async function benchSession(warmup = 5, samples = 30): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < warmup + samples; i++) {
     const start = performance.now();
-    const evidence = await runSession(fixedFixture, openMemoryTransport, "memory", { dispatch: "sdk" });
+    const evidence = await runSession(fixedFixture, openMemoryTransport, "memory", { loop: "sdk" });
     if (evidence.errors.length) throw new Error(`bench session failed: ${evidence.errors.join("; ")}`);
     if (i >= warmup) times.push(performance.now() - start);
   }
@@ -86,7 +86,7 @@ function span(evidence: SessionEvidence, fromKind: string, toKind: string, call 
 }
 
 async function nestedRun(onDeadlock: OnDeadlock): Promise<SessionEvidence> {
-  const evidence = await runSession(nested, openMemoryTransport, "memory", { dispatch: "serial", onDeadlock });
+  const evidence = await runSession(nested, openMemoryTransport, "memory", { loop: "serial", onDeadlock });
   if (evidence.errors.length) throw new Error(`bench session failed: ${evidence.errors.join("; ")}`);
   return evidence;
 }
@@ -117,11 +117,11 @@ export async function benchDeadlock(samples = 7): Promise<{ detectionMs: number;
 
 /** How long the fan-out call takes under each model, from the same kind of session. */
 export async function benchFanOut(samples = 3): Promise<{ sdkMs: number; serialMs: number; ratio: number }> {
-  const times: Record<DispatchModel, number[]> = { sdk: [], serial: [] };
+  const times: Record<LoopModel, number[]> = { sdk: [], serial: [] };
   for (let i = 0; i < samples; i++) {
-    for (const dispatch of ["sdk", "serial"] as const) {
-      const evidence = await runSession(fanOut, openMemoryTransport, "memory", { dispatch });
-      times[dispatch].push(span(evidence, "call.started", "tool.result"));
+    for (const loop of ["sdk", "serial"] as const) {
+      const evidence = await runSession(fanOut, openMemoryTransport, "memory", { loop });
+      times[loop].push(span(evidence, "call.started", "tool.result"));
     }
   }
   const sdkMs = median(times.sdk);

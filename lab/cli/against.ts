@@ -102,7 +102,7 @@ export async function main(args: Parsed): Promise<number> {
       console.error(`${client.name}: not run: ${why}`);
       continue;
     }
-    const run = await runSession(plan, openProcessTransport, "stdio", { dispatch: "sdk", client, server, boundMs: SESSION_BOUND_MS });
+    const run = await runSession(plan, openProcessTransport, "stdio", { loop: "sdk", client, server, boundMs: SESSION_BOUND_MS });
     const o = observe(client, run);
     observations.push(o);
     runs.push(run);

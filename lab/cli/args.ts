@@ -4,7 +4,7 @@
 // prints it on one line and exits 2.
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { DISPATCH_MODELS, type DispatchModel, type OnDeadlock } from "../history/receive-loop.js";
+import { LOOP_MODELS, type LoopModel, type OnDeadlock } from "../history/receive-loop.js";
 
 export class UsageError extends Error {}
 
@@ -12,6 +12,9 @@ export class UsageError extends Error {}
 export const TRANSPORT_CHOICES = ["memory", "stdio", "http"] as const;
 /** `both`: memory and stdio, the pair whose parity the lab compares (what it always meant). */
 const BOTH_TRANSPORTS = ["memory", "stdio"];
+
+/** Options that took a new name: the old one is refused with one line naming the new one. */
+const RENAMED: Readonly<Record<string, string>> = { "--dispatch": "--loop" };
 
 export type ValueKind =
   | { kind: "switch" }
@@ -48,7 +51,7 @@ export interface CommandSpec {
   options: OptionSpec[];
 }
 
-type Value = boolean | number | string | string[] | DispatchModel[] | Record<string, unknown> | undefined;
+type Value = boolean | number | string | string[] | LoopModel[] | Record<string, unknown> | undefined;
 
 export interface Parsed {
   help: boolean;
@@ -109,9 +112,9 @@ function valueOf(option: OptionSpec, text: string, prefix: string): Value {
     }
     case "loop": {
       // `sdk,serial` is the same as `both` (the card once took a list)
-      const models = text === "both" ? [...DISPATCH_MODELS] : text.split(",");
-      if (models.some((m) => !(DISPATCH_MODELS as readonly string[]).includes(m))) throw new UsageError(`${prefix}${flag} must be sdk, serial or both, not '${text}'`);
-      return DISPATCH_MODELS.filter((m) => models.includes(m));
+      const models = text === "both" ? [...LOOP_MODELS] : text.split(",");
+      if (models.some((m) => !(LOOP_MODELS as readonly string[]).includes(m))) throw new UsageError(`${prefix}${flag} must be sdk, serial or both, not '${text}'`);
+      return LOOP_MODELS.filter((m) => models.includes(m));
     }
     case "json": {
       let parsed: unknown;
@@ -148,6 +151,8 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
     }
     const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
     const flag = eq > 2 ? arg.slice(0, eq) : arg;
+    const renamed = RENAMED[flag];
+    if (renamed) throw new UsageError(`${flag} is now ${renamed}`);
     const option = spec.options.find((o) => flagOf(o) === flag);
     if (!option) throw new UsageError(`${prefix}unknown option '${flag}'`);
     let text: string | undefined;
@@ -182,9 +187,9 @@ export const read = {
     const v = p.values.get(name);
     return Array.isArray(v) ? [...v] : undefined;
   },
-  loops: (p: Parsed, name: string): DispatchModel[] | undefined => {
+  loops: (p: Parsed, name: string): LoopModel[] | undefined => {
     const v = p.values.get(name);
-    return Array.isArray(v) ? DISPATCH_MODELS.filter((m) => (v as string[]).includes(m)) : undefined;
+    return Array.isArray(v) ? LOOP_MODELS.filter((m) => (v as string[]).includes(m)) : undefined;
   },
   json: (p: Parsed, name: string): Record<string, unknown> | undefined => {
     const v = p.values.get(name);
@@ -218,7 +223,7 @@ export function renderHelp(spec: CommandSpec): string {
 
 export interface RunArgs {
   target: string;
-  dispatch: DispatchModel[];
+  loops: LoopModel[];
   transports: string[];
   repeat: number;
   json: boolean;
@@ -237,15 +242,15 @@ export interface RunArgs {
 /** A scenario run's options, from a parse against RUN_SPEC (lab/cli/commands.ts). */
 export function runArgs(p: Parsed): RunArgs {
   const onDeadlock = read.text(p, "on-deadlock") === "break" ? "break" : "wait";
-  let dispatch = read.loops(p, "dispatch") ?? [...DISPATCH_MODELS];
+  let loops = read.loops(p, "loop") ?? [...LOOP_MODELS];
   // Only the serial loop can deadlock, so only it has a deadlock to break.
   if (onDeadlock === "break") {
-    if (!p.given.has("dispatch")) dispatch = ["serial"];
-    else if (dispatch.includes("sdk")) throw new UsageError(`--on-deadlock break applies to the serial loop only: the sdk loop cannot deadlock, so there is nothing to break (use --dispatch serial)`);
+    if (!p.given.has("loop")) loops = ["serial"];
+    else if (loops.includes("sdk")) throw new UsageError(`--on-deadlock break applies to the serial loop only: the sdk loop cannot deadlock, so there is nothing to break (use --loop serial)`);
   }
   return {
     target: p.positionals[0] ?? "",
-    dispatch,
+    loops,
     transports: read.list(p, "transport") ?? [...TRANSPORT_CHOICES],
     repeat: read.whole(p, "repeat") ?? 2,
     json: read.flag(p, "json"),

@@ -1,4 +1,4 @@
-// tsx lab/run.ts card [--client ...] [--server ...] [--dispatch sdk|serial|both] [--out DIR] [--expected DIR] [--junit FILE]
+// tsx lab/run.ts card [--client ...] [--server ...] [--loop sdk|serial|both] [--out DIR] [--expected DIR] [--junit FILE]
 // Every client peer (under each of its loop models) against every server peer, over stdio (the
 // real process boundary), once each: nested, fan-out, liveness, call-cancelled,
 // server-withdraws, the form contract, sampling-nested, sampling-fan-out and roots-nested. Each cell is derived from a
@@ -69,7 +69,7 @@ async function runColumn(column: Column, outDir: string, want: ExpectedCard | un
     // A sampling or roots row its hand-written card does not claim is not run (the Go, Rust and
     // JVM drivers answer neither yet): the row shows "-", never a guess.
     if (unclaimed.has(name)) continue;
-    const evidence = await runSession(scenario, TRANSPORTS.stdio!.open, "stdio", { dispatch: column.loop, client: column.client, server: column.server });
+    const evidence = await runSession(scenario, TRANSPORTS.stdio!.open, "stdio", { loop: column.loop, client: column.client, server: column.server });
     runs[name] = evidence;
     writeJsonAtomic(join(outDir, "card", `${cardKey({ client: column.client.name, loop: column.loop, server: column.server.name })}.${name}.json`), evidence);
   }
@@ -152,7 +152,7 @@ export async function main(args: Parsed): Promise<number> {
     expectedDir: expectedRoot === undefined ? CARD_EXPECTED_DIR : join(expectedRoot, "card"),
     ...(args.given.has("client") && { clients: read.list(args, "client") }),
     ...(args.given.has("server") && { servers: read.list(args, "server") }),
-    ...(args.given.has("dispatch") && { loops: read.loops(args, "dispatch") }),
+    ...(args.given.has("loop") && { loops: read.loops(args, "loop") }),
     ...(junit !== undefined && { junit: ensureNewReportFile(junit, "--junit") }),
   };
   // The card's own folder in the store, made before anything runs.

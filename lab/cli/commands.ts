@@ -13,7 +13,7 @@ const expected = (help = "read expectations from DIR instead of expected/; outpu
 const junit: OptionSpec = { name: "junit", value: { kind: "text", placeholder: "FILE" }, help: "also write every check as JUnit XML (one test case per check); the file must not exist" };
 const json: OptionSpec = { name: "json", value: { kind: "switch" }, help: "print the reports as JSON instead of swimlanes" };
 const peers = (role: "client" | "server", note: string): OptionSpec => ({ name: role, value: { kind: "names" }, defaultNote: note, help: `${role} peers by name, or all; see \`peers\`` });
-const loop = (help: string, dflt?: string): OptionSpec => ({ name: "dispatch", value: { kind: "loop" }, ...(dflt && { default: dflt }), help });
+const loop = (help: string, dflt?: string): OptionSpec => ({ name: "loop", value: { kind: "loop" }, ...(dflt && { default: dflt }), help });
 const transport = (dflt: string): OptionSpec => ({ name: "transport", value: { kind: "transport" }, default: dflt, help: "the transport: one by name; all: every one; both: memory and stdio" });
 const repeat = (dflt: string): OptionSpec => ({ name: "repeat", value: { kind: "whole", min: 1, max: 100 }, default: dflt, help: "fresh sessions per case" });
 const LOOP_HELP = "the client's receive-loop model; sdk: the SDK as shipped; serial: a model of the MCP Python SDK 1.29.0 client loop (one inbound request at a time)";

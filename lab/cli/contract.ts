@@ -14,7 +14,7 @@ import { defaultOutDir, ensureNewReportFile, shown, writeAtomic, writeJsonAtomic
 import { junitCases, renderJunit } from "../render/junit.js";
 import { openInvocation, writeStoreIndex } from "./store.js";
 import { writeIndexPage } from "./index-page.js";
-import { DISPATCH_MEANING, type CaseReport } from "../session/pipeline.js";
+import { LOOP_MEANING, type CaseReport } from "../session/pipeline.js";
 import { findServer, SERVER_PEERS, transportProblem } from "../peers/registry.js";
 import { TS1_CLIENT } from "../peers/ts1/index.js";
 import { assertPinnedSdk, readVersions } from "../peers/versions.js";
@@ -23,8 +23,8 @@ export async function main(parsed: Parsed): Promise<number> {
   const usage = (message: string) => new UsageError(`contract: ${message}`);
   const named = parsed.positionals[0];
   const args = { servers: read.list(parsed, "server"), clients: read.list(parsed, "client"), transports: read.list(parsed, "transport") ?? [], repeat: read.whole(parsed, "repeat") ?? 1, json: read.flag(parsed, "json"), junit: read.text(parsed, "junit"), outDir: read.text(parsed, "out"), expectedDir: read.text(parsed, "expected") };
-  const loops = read.loops(parsed, "dispatch");
-  if (loops !== undefined && loops.join() !== "sdk") throw usage("the contract runs under the sdk dispatch model only (its callbacks never call back, so the model cannot matter)");
+  const loops = read.loops(parsed, "loop");
+  if (loops !== undefined && loops.join() !== "sdk") throw usage("the contract runs under the sdk loop model only (its callbacks never call back, so the model cannot matter)");
   if (args.clients !== undefined && args.clients.join() !== "ts1") throw usage("the contract's client is ts1 (its cases are ts1 callback fixtures); choose the server with --server");
   if (args.servers !== undefined && args.servers.length !== 1) throw usage("--server names one server peer");
   const serverName = args.servers?.[0] ?? "ts1";
@@ -64,7 +64,7 @@ export async function main(parsed: Parsed): Promise<number> {
   const ok = reports.every((r) => r.ok);
   const file = join(outDir, serverName === "ts1" ? "contract.json" : `contract.${serverName}.json`);
   // `rows` is the table as printed, so the index page shows it without re-deriving it.
-  writeJsonAtomic(file, { command: "contract", server: serverName, serverSdk: server.sdk, dispatch: "sdk", dispatchMeaning: DISPATCH_MEANING.sdk, versions, ok, ...(skipped && { skipped }), cases: reports, rows });
+  writeJsonAtomic(file, { command: "contract", server: serverName, serverSdk: server.sdk, loop: "sdk", loopMeaning: LOOP_MEANING.sdk, versions, ok, ...(skipped && { skipped }), cases: reports, rows });
   if (junit) writeAtomic(junit, renderJunit(`lab contract --server ${serverName}`, junitCases(reports)));
   writeIndexPage(outDir);
   writeStoreIndex(inv.root);
@@ -73,7 +73,7 @@ export async function main(parsed: Parsed): Promise<number> {
     return ok ? 0 : 1;
   }
   if (skipped) console.log(skipped);
-  console.log(`form-elicitation contract: ${work.length} cases, ${serverName === "ts1" ? "" : `client ts1, server ${serverName} (${server.sdk}), `}dispatch sdk (${DISPATCH_MEANING.sdk}); callbacks never call back, so the model cannot matter\n`);
+  console.log(`form-elicitation contract: ${work.length} cases, ${serverName === "ts1" ? "" : `client ts1, server ${serverName} (${server.sdk}), `}loop sdk (${LOOP_MEANING.sdk}); callbacks never call back, so the model cannot matter\n`);
   console.log(table(rows.map((r) => [r.case, r.transport, r.action, r.status, show(r.computed), show(r.value), r.refusedBy, r.layer, r.ok ? "ok" : "FAIL"])));
   for (const r of rows.filter((r) => !r.ok)) {
     console.log(`\nFAIL ${r.case} (${r.transport}, repeat ${r.repeat})`);

@@ -116,9 +116,9 @@ async function runScenarios(args: RunArgs): Promise<number> {
 function modelChecks(reports: CaseReport[]): ModelVerdict[] {
   const nested = reports.filter((r) => r.scenario === "nested" && r.onDeadlock === "wait");
   const pairs: [Comparison, (r: CaseReport) => boolean, string][] = [
-    ["model-vs-py1", (r) => r.client === "ts1" && r.dispatch === "serial", "py1"],
+    ["model-vs-py1", (r) => r.client === "ts1" && r.loop === "serial", "py1"],
     ["py-inline-vs-py1", (r) => r.client === "py-inline", "py1"],
-    ["model-vs-py-inline", (r) => r.client === "ts1" && r.dispatch === "serial", "py-inline"],
+    ["model-vs-py-inline", (r) => r.client === "ts1" && r.loop === "serial", "py-inline"],
   ];
   const verdicts: ModelVerdict[] = [];
   for (const [comparison, isModel, realClient] of pairs) {
@@ -141,7 +141,7 @@ function jsonSummary(report: CaseReport, outDir: string) {
     scenario: report.scenario,
     client: report.client,
     server: report.server,
-    dispatch: report.dispatch,
+    loop: report.loop,
     onDeadlock: report.onDeadlock,
     ok: report.ok,
     output: {

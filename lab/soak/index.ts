@@ -1,5 +1,5 @@
-// tsx lab/run.ts soak [--runs N] [--transport <name>|all|both] [--dispatch sdk|serial|both] [--load K] [--out DIR]
-// Runs the whole scenario matrix N times (every scenario under each dispatch model, and nested
+// tsx lab/run.ts soak [--runs N] [--transport <name>|all|both] [--loop sdk|serial|both] [--load K] [--out DIR]
+// Runs the whole scenario matrix N times (every scenario under each loop model, and nested
 // under serial with --on-deadlock break), optionally while K busy worker threads that the lab
 // starts keep K cores busy, and counts per check how often it failed. A tool to show that every
 // check holds on a busy machine; not part of `npm test`. Failing runs keep their evidence in
@@ -9,7 +9,7 @@ import { performance } from "node:perf_hooks";
 import { read, type Parsed } from "../cli/args.js";
 import { ensureWritableFolder, RUN_OUTPUT_DIR, runOutputPath, shown, writeJsonAtomic } from "../cli/output.js";
 import { loadExpectation } from "../check/expectations.js";
-import { DISPATCH_MODELS, type DispatchModel, type OnDeadlock } from "../history/receive-loop.js";
+import { LOOP_MODELS, type LoopModel, type OnDeadlock } from "../history/receive-loop.js";
 import { runCase, type CaseReport } from "../session/pipeline.js";
 import { SESSION_BOUND_MS, TRANSPORT_CLOSE_BOUND_MS } from "../plan/bounds.js";
 import { TS1_SERVER } from "../peers/ts1/index.js";
@@ -21,7 +21,7 @@ import { tally, tallyLines, type Tally } from "./tally.js";
 export interface SoakOptions {
   runs: number;
   transports: string[];
-  dispatch: DispatchModel[];
+  loops: LoopModel[];
   load: number;
   outDir: string | undefined;
   expectedDir: string | undefined;
@@ -32,7 +32,7 @@ export function soakOptions(args: Parsed): SoakOptions {
   return {
     runs: read.whole(args, "runs") ?? 10,
     transports: read.list(args, "transport") ?? ["memory"],
-    dispatch: read.loops(args, "dispatch") ?? [...DISPATCH_MODELS],
+    loops: read.loops(args, "loop") ?? [...LOOP_MODELS],
     load: read.whole(args, "load") ?? 0,
     outDir: read.text(args, "out"),
     expectedDir: read.text(args, "expected"),
@@ -42,17 +42,17 @@ export function soakOptions(args: Parsed): SoakOptions {
 interface MatrixItem {
   name: string;
   scenario: (typeof SCENARIOS)[number];
-  dispatch: DispatchModel;
+  loop: LoopModel;
   onDeadlock: OnDeadlock;
 }
 
-function matrix(dispatch: DispatchModel[]): MatrixItem[] {
+function matrix(loops: LoopModel[]): MatrixItem[] {
   const items: MatrixItem[] = [];
   for (const scenario of SCENARIOS) {
-    for (const d of dispatch) {
-      items.push({ name: `${scenario.name} · ${d}`, scenario, dispatch: d, onDeadlock: "wait" });
+    for (const d of loops) {
+      items.push({ name: `${scenario.name} · ${d}`, scenario, loop: d, onDeadlock: "wait" });
       // nested under serial has a second expectation: the cycle broken at detection
-      if (scenario.name === "nested" && d === "serial") items.push({ name: `${scenario.name} · ${d} · break`, scenario, dispatch: d, onDeadlock: "break" });
+      if (scenario.name === "nested" && d === "serial") items.push({ name: `${scenario.name} · ${d} · break`, scenario, loop: d, onDeadlock: "break" });
     }
   }
   return items;
@@ -62,9 +62,9 @@ export async function main(args: Parsed): Promise<number> {
   const options = soakOptions(args);
   const versions = readVersions();
   assertPinnedSdk(versions);
-  const items = matrix(options.dispatch);
+  const items = matrix(options.loops);
   // Every expectation is read, and the output folder checked, before anything runs.
-  const work = items.map((item) => ({ ...item, expectation: loadExpectation(item.scenario.name, item.dispatch, item.onDeadlock, options.expectedDir) }));
+  const work = items.map((item) => ({ ...item, expectation: loadExpectation(item.scenario.name, item.loop, item.onDeadlock, options.expectedDir) }));
   const outDir = ensureWritableFolder(options.outDir ?? join(RUN_OUTPUT_DIR, "soak"));
   // Builds happen once before the first pass, never inside a session's timeline.
   if (options.transports.includes("stdio")) await TS1_SERVER.child?.prepare?.();
@@ -90,7 +90,7 @@ export async function main(args: Parsed): Promise<number> {
       for (const item of work) {
         const report: CaseReport = await runCase(
           item.scenario,
-          item.dispatch,
+          item.loop,
           { transports: options.transports, repeat: 1, onDeadlock: item.onDeadlock, expectedDir: options.expectedDir },
           versions,
           item.expectation,
@@ -101,7 +101,7 @@ export async function main(args: Parsed): Promise<number> {
         passFailed += units.failed;
         if (!report.ok) {
           // the evidence of a failure is kept whole, one file per failing case and pass
-          const file = runOutputPath(outDir, `pass-${pass}.${item.scenario.name}`, item.dispatch, item.onDeadlock === "break" ? ".break" : "");
+          const file = runOutputPath(outDir, `pass-${pass}.${item.scenario.name}`, item.loop, item.onDeadlock === "break" ? ".break" : "");
           writeJsonAtomic(file, report);
           kept.push(file);
         }
@@ -115,7 +115,7 @@ export async function main(args: Parsed): Promise<number> {
   }
   const wall = (performance.now() - started) / 1000;
   console.log(["", ...tallyLines(counts)].join("\n"));
-  if (kept.length) console.log(`\nevidence of the ${kept.length} failing case run(s): ${shown(outDir)}/pass-<n>.<scenario>.<dispatch>.json`);
+  if (kept.length) console.log(`\nevidence of the ${kept.length} failing case run(s): ${shown(outDir)}/pass-<n>.<scenario>.<loop>.json`);
   console.log(`\nwall time ${wall.toFixed(1)} s`);
   console.log(`${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
