@@ -2,36 +2,40 @@
 // Exit 0 when every expectation holds, 1 when one fails, 2 on bad usage or when the run output
 // cannot be written (one line, never a stack trace). Each command's modules load only when it
 // runs, so `list`, `--help` and `peers` start about as fast as tsx itself (see `bench`).
-import { USAGE, UsageError } from "./cli/args.js";
+import { parseCommand, renderHelp, UsageError, usageLine, type Parsed } from "./cli/args.js";
+import { COMMAND_SPECS, commandSpec, RUN_SPEC } from "./cli/commands.js";
 import { interruptHook } from "./cli/interrupt.js";
 
-type Command = (argv: string[]) => Promise<number>;
+type Command = (args: Parsed) => Promise<number>;
 
-/** Commands other than running scenarios. Each returns its exit code. */
+/** Commands other than running scenarios, each parsed against its spec in lab/cli/commands.ts. */
 const COMMANDS: Record<string, Command> = {
-  list: async (argv) => {
-    if (argv.includes("--help") || argv.includes("-h")) {
-      console.log("usage: tsx lab/run.ts list\n\nPrints every scenario and what it shows.");
-      return 0;
-    }
-    if (argv.length) throw new UsageError(`list takes no arguments, not ${argv.join(" ")}`);
+  list: async () => {
     const { SCENARIOS } = await import("../scenarios/index.js");
     for (const s of SCENARIOS) console.log(`${s.name.padEnd(16)} ${s.summary}`);
     return 0;
   },
-  bench: async (argv) => (await import("./bench/index.js")).main(argv),
-  notebooks: async (argv) => (await import("./notebooks/index.js")).main(argv),
-  contract: async (argv) => (await import("./cli/contract.js")).main(argv),
-  vocabulary: async (argv) => (await import("./cli/vocabulary-table.js")).main(argv),
-  soak: async (argv) => (await import("./soak/index.js")).main(argv),
-  card: async (argv) => (await import("./cli/card.js")).main(argv),
-  peers: async (argv) => (await import("./cli/peers.js")).main(argv),
-  serve: async (argv) => (await import("./cli/serve.js")).main(argv),
-  docs: async (argv) => (await import("./cli/docs.js")).main(argv),
-  mutate: async (argv) => (await import("./cli/mutate.js")).main(argv),
-  against: async (argv) => (await import("./cli/against.js")).main(argv),
-  clean: async (argv) => (await import("./cli/store.js")).cleanMain(argv),
+  bench: async (args) => (await import("./bench/index.js")).main(args),
+  notebooks: async (args) => (await import("./notebooks/index.js")).main(args),
+  contract: async (args) => (await import("./cli/contract.js")).main(args),
+  vocabulary: async (args) => (await import("./cli/vocabulary-table.js")).main(args),
+  soak: async (args) => (await import("./soak/index.js")).main(args),
+  card: async (args) => (await import("./cli/card.js")).main(args),
+  peers: async (args) => (await import("./cli/peers.js")).main(args),
+  serve: async (args) => (await import("./cli/serve.js")).main(args),
+  docs: async (args) => (await import("./cli/docs.js")).main(args),
+  mutate: async (args) => (await import("./cli/mutate.js")).main(args),
+  against: async (args) => (await import("./cli/against.js")).main(args),
+  clean: async (args) => (await import("./cli/store.js")).cleanMain(args),
 };
+
+/** The top-level --help: scenario runs' options, then every command in one line each. */
+export function topUsage(): string {
+  const first = (text: string) => text.split(/(?<=\.) /)[0]!;
+  const width = Math.max(...COMMAND_SPECS.map((c) => c.name.length)) + 2;
+  const commands = COMMAND_SPECS.map((c) => `  ${c.name.padEnd(width)}${first(c.summary)}`);
+  return [renderHelp(RUN_SPEC).replace(usageLine(RUN_SPEC), "usage: tsx lab/run.ts <scenario|all> [options]\n       tsx lab/run.ts <command> [options]   (tsx lab/run.ts <command> --help: what it takes)"), "", "commands:", ...commands].join("\n");
+}
 
 /** Errors that are the user's input or the machine's state: one line, exit 2. */
 async function oneLine(error: unknown): Promise<string | undefined> {
@@ -51,14 +55,17 @@ export async function scenarioRunner(): Promise<typeof import("./cli/run-scenari
 
 export async function main(argv: string[]): Promise<number> {
   try {
-    const command = argv[0] !== undefined ? COMMANDS[argv[0]] : undefined;
-    if (command) return await command(argv.slice(1));
-    if (argv.includes("--help") || argv.includes("-h")) {
-      console.log(USAGE);
+    const name = argv[0];
+    const command = name !== undefined ? COMMANDS[name] : undefined;
+    const spec = command ? commandSpec(name!)! : RUN_SPEC;
+    const args = parseCommand(spec, command ? argv.slice(1) : argv);
+    if (args.help) {
+      console.log(command ? renderHelp(spec) : topUsage());
       return 0;
     }
+    if (command) return await command(args);
     const { scenariosMain } = runner ?? (await scenarioRunner());
-    return await scenariosMain(argv, Object.keys(COMMANDS));
+    return await scenariosMain(args, Object.keys(COMMANDS));
   } catch (error) {
     if (error instanceof UsageError) {
       // One line: what is wrong, and where the usage is.

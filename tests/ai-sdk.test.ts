@@ -58,7 +58,7 @@ test("declared as its type says ({elicitation: {applyDefaults}}), the ts1 server
   // turns only an empty elicitation into {form: {}} (types.js:335-345), so the server sees no form
   // capability: its calculate tool answers unsupported (lab/peers/ts1/calculate-server.ts), as elicitInput would refuse (server/index.js:351-352).
   const nested = findScenario("nested")!;
-  const run = await runSession({ ...nested, capabilities: { elicitation: { applyDefaults: true } } }, openMemoryTransport, "memory", { dispatch: "sdk", client: AI_SDK_CLIENT });
+  const run = await runSession({ ...nested, capabilities: { elicitation: { applyDefaults: true } } }, openMemoryTransport, "memory", { loop: "sdk", client: AI_SDK_CLIENT });
   assert.equal(run.errors, []);
   const init = run.wire.find((f) => f.label.method === "initialize" && f.from === "client")!.message as unknown as { params: { capabilities: unknown } };
   assert.equal(init.params.capabilities, { elicitation: { applyDefaults: true } });

@@ -85,7 +85,7 @@ test("corrupted real evidence is rejected: an abort removed (py), a result read 
 
 test("a client pinned to 2026-07-28 is refused the cancellation scenarios in one line", () => {
   for (const name of ["call-cancelled", SCENARIO]) {
-    const request = { scenarios: [findScenario(name)!], clients: ["ts2-modern"], servers: ["ts1"], dispatch: ["sdk" as const], transports: ["memory"], onDeadlock: "wait" as const, expectedDir: undefined };
+    const request = { scenarios: [findScenario(name)!], clients: ["ts2-modern"], servers: ["ts1"], loops: ["sdk" as const], transports: ["memory"], onDeadlock: "wait" as const, expectedDir: undefined };
     assert.throws(() => planMatrix({ ...request, all: false }), (e: unknown) => e instanceof UsageError && /^not run: .* client ts2-modern speaks 2026-07-28: .*no form is on the wire/.test(e.message) && !e.message.includes("\n"));
     // `all` lists it as not run instead (here nothing else is left to run)
     assert.throws(() => planMatrix({ ...request, all: true }), (e: unknown) => e instanceof UsageError && /nothing to run: .*speaks 2026-07-28/.test(e.message));

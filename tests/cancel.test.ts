@@ -19,8 +19,8 @@ import { TRANSPORTS } from "../lab/transports/index.js";
 import { findScenario } from "../scenarios/index.js";
 import { copy, expectation, memoryRun } from "./support/runs.js";
 
-const failedChecks = (run: Parameters<typeof verify>[0], scenario: string, dispatch: "sdk" | "serial") =>
-  verify(run, expectation(scenario, dispatch)).filter((v) => !v.ok).map((v) => v.check);
+const failedChecks = (run: Parameters<typeof verify>[0], scenario: string, loop: "sdk" | "serial") =>
+  verify(run, expectation(scenario, loop)).filter((v) => !v.ok).map((v) => v.check);
 
 /** Removes events (renumbering seq), as if they had never been recorded. */
 const without = (events: TimelineEvent[], drop: (e: TimelineEvent) => boolean) => events.filter((e) => !drop(e)).map((e, i) => ({ ...e, seq: i }));
@@ -54,7 +54,7 @@ test("the probe: after a ping has used id 0 in a fresh session, the withdrawal o
     listToolsFirst: false,
     calls: [{ label: "after-ping", tool: "calculate_limited", args: { limitMs: 250, pingFirst: true }, awaitCallbacks: true, callback: { delayMs: 500, watchAbort: true, answer: { action: "accept", content: { ...VALID_ANSWER } } } }],
   };
-  const run = await runSession(probe, openMemoryTransport, "memory", { dispatch: "sdk" });
+  const run = await runSession(probe, openMemoryTransport, "memory", { loop: "sdk" });
   assert.equal(run.errors, []);
   const sent = run.wire.filter((f) => f.from === "server" && f.label.frameType !== "result");
   assert.equal(sent.map((f) => [f.label.method, f.label.id ?? null]), [["ping", 0], ["elicitation/create", 1], ["notifications/cancelled", null]]);
@@ -89,7 +89,7 @@ test("server events: a stdio run whose child wrote none fails plainly", async ()
 
 test("the loop says whether a cancelled request was running, answered or never seen", async () => {
   const recorder = new Recorder();
-  const loop = new ReceiveLoop({ side: "client", model: "sdk", recorder });
+  const loop = new ReceiveLoop({ side: "client", loop: "sdk", recorder });
   loop.deliver = () => undefined;
   const arrive = (m: JSONRPCMessage) => {
     const { frame, label } = recorder.received("server", m);
@@ -113,8 +113,8 @@ test("the loop says whether a cancelled request was running, answered or never s
 // everything else about them runs in .ci/run (lab all), against the same expected files.
 test("other servers: the Python server withdraws even the unlinked form, as #1 (ts1 client, stdio); against the v2 server #0 is still ignored (memory)", async () => {
   const [py, ts2] = await Promise.all([
-    runSession(findScenario("call-cancelled")!, TRANSPORTS.stdio!.open, "stdio", { dispatch: "sdk", server: PY_SERVER }),
-    runSession(findScenario("server-withdraws")!, openMemoryTransport, "memory", { dispatch: "sdk", server: TS2_SERVER }),
+    runSession(findScenario("call-cancelled")!, TRANSPORTS.stdio!.open, "stdio", { loop: "sdk", server: PY_SERVER }),
+    runSession(findScenario("server-withdraws")!, openMemoryTransport, "memory", { loop: "sdk", server: TS2_SERVER }),
   ]);
   const failed = (run: typeof py, scenario: string, server: string) =>
     verify(run, loadExpectation(scenario, "sdk", "wait", undefined, { client: "ts1", server })).filter((v) => !v.ok).map((v) => `${v.check}: ${v.details.join("; ")}`);

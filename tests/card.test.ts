@@ -25,7 +25,7 @@ const SCENARIOS = ["nested", "fan-out", "liveness", "call-cancelled", "server-wi
 const formContractRuns = new Map<string, Promise<SessionEvidence>>();
 /** The card's form-contract session (seven calls) in memory, once per loop model. */
 const formContractRun = (loop: "sdk" | "serial") =>
-  formContractRuns.get(loop) ?? formContractRuns.set(loop, runSession(FORM_CONTRACT_SCENARIO, openMemoryTransport, "memory", { dispatch: loop })).get(loop)!;
+  formContractRuns.get(loop) ?? formContractRuns.set(loop, runSession(FORM_CONTRACT_SCENARIO, openMemoryTransport, "memory", { loop: loop })).get(loop)!;
 
 test("cells from real runs (ts1, both loop models, in memory) match the expected card, cancellation and sampling/roots rows included; one changed cell is named", async () => {
   const cards = loadExpectedCards();
@@ -87,13 +87,13 @@ test("the card command: one changed expected cell makes it exit 1 naming that pa
     assert.is(card.cells.peak, "several at once");
     card.cells.peak = "one at a time";
     writeFileSync(file, JSON.stringify(card));
-    const r = await runMain(["card", "--client", "ts1", "--server", "ts1", "--dispatch", "sdk", "--expected", join(dir, "expected"), "--out", join(dir, "out")]);
+    const r = await runMain(["card", "--client", "ts1", "--server", "ts1", "--loop", "sdk", "--expected", join(dir, "expected"), "--out", join(dir, "out")]);
     assert.is(r.code, 1, r.stdout + r.stderr);
     const differs = r.stdout.split("\n").filter((l) => l.trimStart().startsWith("DIFFERS "));
     assert.is(differs.length, 1, r.stdout);
     assert.match(differs[0]!, /DIFFERS ts1\.sdk\.ts1 · peak:/);
     assert.match(r.stdout, /card: 0 of 1 pairings as expected/);
-    assert.is((await runMain(["card", "--dispatch", "threads"])).code, 2);
+    assert.is((await runMain(["card", "--loop", "threads"])).code, 2);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

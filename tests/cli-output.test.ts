@@ -13,7 +13,7 @@ import { RUN_OUTPUT_DIR } from "../lab/paths.js";
 import { ROOT, runCli, runMain } from "./support/cli.js";
 import { scenarioRunner } from "../lab/run.js";
 
-const RUN = ["prefetch", "--dispatch", "sdk", "--transport", "memory", "--repeat", "1"];
+const RUN = ["prefetch", "--loop", "sdk", "--transport", "memory", "--repeat", "1"];
 const STACK = /^\s+at /m;
 
 const scratch = mkdtempSync(join(tmpdir(), "lab-cli-output-"));

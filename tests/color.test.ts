@@ -9,7 +9,7 @@ import { wantsColor } from "../lab/render/swimlane.js";
 import { ROOT } from "./support/cli.js";
 
 const ANSI = /\x1b\[/;
-const RUN = ["nested", "--dispatch", "sdk", "--transport", "memory", "--repeat", "1"];
+const RUN = ["nested", "--loop", "sdk", "--transport", "memory", "--repeat", "1"];
 
 function envWith(noColor: string | undefined): NodeJS.ProcessEnv {
   const env = { ...process.env };

@@ -68,7 +68,7 @@ test("contract calculate over memory prints the table, writes run-output/contrac
     assert.match(r.stdout, /unsupported_unchecked_diagnostic\s+memory\s+-\s+protocol_error\s+false\s+null\s+client SDK\s+client SDK: no handler \(-32601\)/);
     const report = JSON.parse(readFileSync(join(out, "latest", "contract.json"), "utf8"));
     assert.is(report.ok, true);
-    assert.is(report.dispatch, "sdk");
+    assert.is(report.loop, "sdk");
     assert.is(report.versions.sdk, "1.32.2");
     assert.is(report.cases.length, CASE_NAMES.length);
     assert.ok(report.cases.every((c: { runs: { wire: unknown[] }[] }) => c.runs.length === 1 && c.runs[0]!.wire.length >= 4));
@@ -85,8 +85,8 @@ test("contract: bad usage exits 2 and says why", async () => {
   const unknown = await runMain(["contract", "nope"]);
   assert.is(unknown.code, 2);
   assert.match(unknown.stderr, "accept_valid");
-  assert.is((await runMain(["contract", "--dispatch", "serial"])).code, 2);
-  assert.is((await runMain(["contract", "--dispatch=serial"])).code, 2);
+  assert.is((await runMain(["contract", "--loop", "serial"])).code, 2);
+  assert.is((await runMain(["contract", "--loop=serial"])).code, 2);
   assert.match((await runMain(["contract", "--frobnicate"])).stderr, "--frobnicate");
   assert.is((await runMain(["contract", "--transport", "carrier-pigeon"])).code, 2);
   assert.is((await runMain(["contract", "--repeat", "1e1"])).code, 2);

@@ -61,7 +61,7 @@ viaHandlerContext.calls[0] = {
 
 for (const onDeadlock of ["wait", "break"] as const) {
   test(`a callback that sends through extra.sendRequest is caught too (${onDeadlock})`, async () => {
-    const run = await runSession(viaHandlerContext, openMemoryTransport, "memory", { dispatch: "serial", onDeadlock });
+    const run = await runSession(viaHandlerContext, openMemoryTransport, "memory", { loop: "serial", onDeadlock });
     assert.is(run.events.filter((e) => e.kind === "deadlock").length, 1);
     const failed = run.events.find((e) => e.kind === "nested.failed");
     assert.is(failed?.detail?.code, onDeadlock === "break" ? DEADLOCK_ERROR_CODE : -32001);
@@ -81,7 +81,7 @@ test("break fails the nested request at detection, and sends nothing on the wire
 
 test("a reply to a request sent before the holder took the loop is held, but is not a cycle", () => {
   const recorder = new Recorder();
-  const loop = new ReceiveLoop({ side: "client", model: "serial", recorder });
+  const loop = new ReceiveLoop({ side: "client", loop: "serial", recorder });
   const delivered: JSONRPCMessage[] = [];
   loop.deliver = (m) => delivered.push(m);
   const send = (m: JSONRPCMessage) => {

@@ -1,11 +1,13 @@
 // The generated parts of the documentation (the README's card block, notebooks/reference/card.md)
-// are exactly what the hand-written cards say; a changed card makes them stale.
+// are exactly what the hand-written cards say, and notebooks/reference/cli.md what the option data
+// says; a changed card or option makes them stale.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { generatedDocs } from "../lab/cli/docs.js";
+import { CLI_PAGE, generatedDocs } from "../lab/cli/docs.js";
+import { commandSpec } from "../lab/cli/commands.js";
 import { CARD_EXPECTED_DIR, cardFromExpected, loadExpectedCards } from "../lab/check/card-expected.js";
 import { CLIENT_PEERS } from "../lab/peers/registry.js";
 import { deadlockingReleases } from "../lab/render/card-summary.js";
@@ -40,6 +42,21 @@ test("a changed expected card makes the README's block and the card page stale",
     assert.equal(stale.sort(), ["README.md", "notebooks/reference/card.md"]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a changed option makes notebooks/reference/cli.md stale, and only it; the page shows each option's help", () => {
+  const soak = commandSpec("soak")!;
+  const runs = soak.options.find((o) => o.name === "runs")!;
+  const page = generatedDocs().find(({ file }) => file === CLI_PAGE)!.text;
+  assert.ok(page.includes(`| \`--runs N\` | ${runs.help}`), "the soak's --runs row");
+  const saved = runs.default;
+  runs.default = "11";
+  try {
+    const stale = generatedDocs().filter(({ file, text }) => readFileSync(file, "utf8") !== text).map(({ file }) => relative(PROJECT_ROOT, file));
+    assert.equal(stale, ["notebooks/reference/cli.md"]);
+  } finally {
+    runs.default = saved;
   }
 });
 

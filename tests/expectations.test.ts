@@ -5,7 +5,7 @@ import * as assert from "uvu/assert";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { appliesTo, EXPECTED_DIR, ExpectationError, parseExpectation, TS1_PAIR } from "../lab/check/expectations.js";
-import type { DispatchModel } from "../lab/history/receive-loop.js";
+import type { LoopModel } from "../lab/history/receive-loop.js";
 import { verify } from "../lab/check/verify.js";
 import { survivingChanges, type Json } from "../lab/check/mutations.js";
 import { memoryRun } from "./support/runs.js";
@@ -14,10 +14,10 @@ const files = readdirSync(EXPECTED_DIR).filter((f) => /^[a-z-]+\.(sdk|serial)(\.
 
 for (const file of files) {
   test(`changing any value in expected/${file} makes the real run fail`, async () => {
-    const [scenario, dispatch, mode] = file.split(".") as [string, DispatchModel, string];
+    const [scenario, loop, mode] = file.split(".") as [string, LoopModel, string];
     const text = readFileSync(join(EXPECTED_DIR, file), "utf8");
     const doc = JSON.parse(text) as Json;
-    const run = await memoryRun(scenario, dispatch, mode === "break" ? "break" : "wait");
+    const run = await memoryRun(scenario, loop, mode === "break" ? "break" : "wait");
     assert.ok(verify(run, parseExpectation(text, file)).every((v) => v.ok), "the unchanged file passes");
     const { checked, survivors } = survivingChanges(doc, (changed) => {
       try {

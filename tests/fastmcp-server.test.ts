@@ -61,7 +61,7 @@ test("corrupted fastmcp server evidence is rejected: the SDK servers' status, a 
 // (fastmcp/client/client.py:1270-1300): no elicitation/create, four tools/call for two calls, 21 twice.
 test("FastMCP's Client in mode='auto' against the fastmcp server: 2026-07-28, input-required rounds, 21 twice", async () => {
   const auto = fastmcpClient("fastmcp-auto", "auto", "FastMCP 4.0.10's Client with its default mode='auto'");
-  const run = await runSession(findScenario("nested")!, openProcessTransport, "stdio", { dispatch: "sdk", client: auto, server: FASTMCP_SERVER });
+  const run = await runSession(findScenario("nested")!, openProcessTransport, "stdio", { loop: "sdk", client: auto, server: FASTMCP_SERVER });
   assert.equal(run.errors, []);
   const requests = run.wire.filter((f) => f.label.frameType === "request");
   assert.is(requests[0]?.label.method, "server/discover");

@@ -76,7 +76,7 @@ test("corrupted fastmcp evidence is rejected: a late nested reply, a probe on th
 
 // FastMCP's default mode, not a registered peer: what it really does against each kind of server.
 const AUTO = fastmcpClient("fastmcp-auto", "auto", "FastMCP 4.0.10's Client with its default mode='auto'");
-const autoRun = (server: ServerPeer) => runSession(findScenario("nested")!, openProcessTransport, "stdio", { dispatch: "sdk", client: AUTO, server });
+const autoRun = (server: ServerPeer) => runSession(findScenario("nested")!, openProcessTransport, "stdio", { loop: "sdk", client: AUTO, server });
 const clientRequests = (run: Pick<RunRecord, "wire">) => run.wire.filter((f) => f.from === "client" && f.label.frameType === "request").map((f) => f.label.method);
 const errorOf = (run: Pick<RunRecord, "wire">, method: string) => (run.wire.find((f) => f.label.method === method && f.label.frameType === "error")?.message as unknown as { error?: { code: number } } | undefined)?.error?.code;
 

@@ -27,7 +27,7 @@ import { verify } from "../lab/check/verify.js";
 const runs = new Map<string, Promise<SessionEvidence>>();
 const nested = (client: ClientPeer) => {
   let run = runs.get(client.name);
-  if (!run) runs.set(client.name, (run = runSession(findScenario("nested")!, openMemoryTransport, "memory", { dispatch: "sdk", client })));
+  if (!run) runs.set(client.name, (run = runSession(findScenario("nested")!, openMemoryTransport, "memory", { loop: "sdk", client })));
   return run;
 };
 // The four runs start together: most of each is the framework's own import and the bridge child's start.

@@ -52,10 +52,10 @@ const evChild = (run: SessionEvidence): HttpRun & ChildEvidence => {
 
 const cases = new Map<string, Promise<CaseReport>>();
 /** One case over memory and http (repeat 1), through the lab's own pipeline; shared by tests. */
-function httpCase(scenario: string, dispatch: "sdk" | "serial"): Promise<CaseReport> {
-  const key = `${scenario}.${dispatch}`;
+function httpCase(scenario: string, loop: "sdk" | "serial"): Promise<CaseReport> {
+  const key = `${scenario}.${loop}`;
   if (!cases.has(key)) {
-    const run = runCase(findScenario(scenario)!, dispatch, { transports: ["memory", "http"], repeat: 1, onDeadlock: "wait" }, readVersions());
+    const run = runCase(findScenario(scenario)!, loop, { transports: ["memory", "http"], repeat: 1, onDeadlock: "wait" }, readVersions());
     cases.set(key, withBound(run, BOUND_MS * 2, `${key} over http`));
   }
   return cases.get(key)!;
@@ -85,9 +85,9 @@ function assertNothingLeft(run: SessionEvidence): void {
   if (e.http.port !== null) assert.ok(e.http.requests.length > 0, "the requests sent to the child are in the evidence");
 }
 
-for (const [scenario, dispatch] of [["nested", "sdk"], ["nested", "serial"], ["fan-out", "sdk"]] as const) {
-  test(`${scenario} / ${dispatch} over http: every expectation holds and parity with memory holds on both sides`, async () => {
-    const report = await httpCase(scenario, dispatch);
+for (const [scenario, loop] of [["nested", "sdk"], ["nested", "serial"], ["fan-out", "sdk"]] as const) {
+  test(`${scenario} / ${loop} over http: every expectation holds and parity with memory holds on both sides`, async () => {
+    const report = await httpCase(scenario, loop);
     const failed = report.runs.flatMap((r) => r.verdicts.filter((v) => !v.ok).map((v) => `${r.transport}: ${v.check}: ${v.details.join("; ")}`));
     assert.equal(failed, []);
     assert.is(report.parity.length, 1);
@@ -153,7 +153,7 @@ test("the HTTP parity rule: the server side may swap two arrivals only if their 
 test("the http-streams rule: two arrivals may trade places only if adjacent and on different streams (corrupted copies of real evidence)", async () => {
   const url = contractScenario(findContractCase("url")!);
   const memory = await contractRun("url");
-  const run = await withBound(runSession(url, httpTransport({ inProcess: true }), "http", { dispatch: "sdk" }), BOUND_MS, "url over http");
+  const run = await withBound(runSession(url, httpTransport({ inProcess: true }), "http", { loop: "sdk" }), BOUND_MS, "url over http");
   const http = ev(run).http;
   assert.ok(compareParity(memory.events, run.events, HTTP_STREAMS, "client", streamEvidence(http)).ok, "the real run agrees, whichever stream was read first");
   // memory's own story with the completion's arrival (and what it caused) and the result's traded
@@ -181,8 +181,8 @@ test("the http-streams rule: two arrivals may trade places only if adjacent and 
 });
 
 test("in this process, behind a real HTTP server: the same client story, and nothing left listening", async () => {
-  const memory = await runSession(nested, openMemoryTransport, "memory", { dispatch: "sdk" });
-  const run = await withBound(runSession(nested, httpTransport({ inProcess: true }), "http", { dispatch: "sdk" }), BOUND_MS, "in-process http");
+  const memory = await runSession(nested, openMemoryTransport, "memory", { loop: "sdk" });
+  const run = await withBound(runSession(nested, httpTransport({ inProcess: true }), "http", { loop: "sdk" }), BOUND_MS, "in-process http");
   assert.equal(run.errors, []);
   assert.ok(compareParity(memory.events, run.events).ok);
   assert.ok(compareParity(memory.events, ev(run).serverRecord!.events, httpServerSideAllowances(ev(run).http), "server").ok);
@@ -216,7 +216,7 @@ test("the SSE tap reads events as the SDK does: CRLF split across chunks, commen
 // ---- faults: each ends bounded, with a clear error and its evidence, and leaves nothing ----
 
 const faultRun = (scenario: Scenario, options: Parameters<typeof httpTransport>[0], what: string) =>
-  withBound(runSession(scenario, httpTransport(options), "http", { dispatch: "sdk" }), BOUND_MS, what);
+  withBound(runSession(scenario, httpTransport(options), "http", { loop: "sdk" }), BOUND_MS, what);
 
 test("fault: the server process dies mid-call: the call fails at once, exit code and stderr kept", async () => {
   const run = await faultRun(nested, { faults: ["die-mid-call"] }, "die-mid-call");

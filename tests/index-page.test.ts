@@ -100,7 +100,7 @@ test("evidence text is escaped everywhere it is shown", async () => {
   bad.runs[0]!.verdicts[3]!.check = hostile;
   bad.runs[0]!.errors = [hostile];
   bad.expectedFile = hostile;
-  bad.dispatchMeaning = hostile;
+  bad.loopMeaning = hostile;
   const html = renderIndexPage(input(bad));
   const page = renderRunPages(input(bad))[0]!.html;
   assert.is(html.split("<script").length - 1, 1, "the page's own script only");
@@ -149,7 +149,7 @@ test("the index of 700 runs stays under 2 MB: each run's line measured, failing 
 test("a serial nested run's index says deadlock in its summary and holds no path of this machine", async () => {
   const out = mkdtempSync(join(tmpdir(), "lab-index-serial-"));
   try {
-    const r = await runMain(["nested", "--dispatch", "serial", "--transport", "stdio", "--repeat", "1", "--out", out]);
+    const r = await runMain(["nested", "--loop", "serial", "--transport", "stdio", "--repeat", "1", "--out", out]);
     assert.is(r.code, 0, r.stderr);
     const html = readFileSync(join(out, "latest", "index.html"), "utf8");
     assert.match(html, /<p class="happened">What happened: 1 deadlocked[^<]*\.<\/p>/);

@@ -14,7 +14,7 @@ const BOUND_MS = 90_000;
 
 async function interrupt(signal: "SIGINT" | "SIGTERM", group: boolean) {
   const out = mkdtempSync(join(tmpdir(), "lab-interrupt-"));
-  const args = ["--import", "tsx", "lab/run.ts", "nested", "--dispatch", "sdk", "--transport", "stdio", "--repeat", "40", "--out", out];
+  const args = ["--import", "tsx", "lab/run.ts", "nested", "--loop", "sdk", "--transport", "stdio", "--repeat", "40", "--out", out];
   // detached: a process group of its own, as a shell gives a job (Ctrl-C signals the whole group)
   const child = spawn(process.execPath, args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
   let stderr = "";

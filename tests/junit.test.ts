@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { ROOT, runMain } from "./support/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lab-junit-"));
-const RUN = ["prefetch", "--dispatch", "sdk", "--transport", "memory", "--repeat", "1"];
+const RUN = ["prefetch", "--loop", "sdk", "--transport", "memory", "--repeat", "1"];
 
 /** [tests, failures, failing test names] as an XML parser reads the file. */
 function parsed(file: string): { tests: number; failures: number; failing: string[] } {
@@ -52,7 +52,7 @@ test("a failing expectation is a <failure> named by its check; an existing file 
 
 test("the card: one test case per pairing and row", async () => {
   const file = join(dir, "card.xml");
-  const r = await runMain(["card", "--client", "ts1", "--server", "ts1", "--dispatch", "sdk", "--junit", file, "--out", join(dir, "out-card")]);
+  const r = await runMain(["card", "--client", "ts1", "--server", "ts1", "--loop", "sdk", "--junit", file, "--out", join(dir, "out-card")]);
   assert.is(r.code, 0, r.stdout);
   const x = parsed(file);
   assert.ok(x.tests >= 10, `${x.tests} cases`);

@@ -3,7 +3,7 @@
 // deadlock story.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { DISPATCH_MODELS, type DispatchModel } from "../lab/history/receive-loop.js";
+import { LOOP_MODELS, type LoopModel } from "../lab/history/receive-loop.js";
 import { mermaidText, renderMermaid } from "../lab/render/mermaid.js";
 import { type SessionEvidence } from "../lab/plan/session.js";
 import { memoryRun } from "./support/runs.js";
@@ -11,7 +11,7 @@ import { SCENARIOS } from "../scenarios/index.js";
 import { beforeCancel, retimed } from "./support/timelines.js";
 
 /** The real runs every test file shares (support/runs.ts): each scenario x model once. */
-const run = (scenario: string, dispatch: DispatchModel): Promise<SessionEvidence> => memoryRun(scenario, dispatch);
+const run = (scenario: string, loop: LoopModel): Promise<SessionEvidence> => memoryRun(scenario, loop);
 
 const MESSAGE = /^\s*([CS])(-->>|->>)([CS]): (.*)$/;
 /** After the first ": ", only entity codes may carry #, ; or : */
@@ -25,9 +25,9 @@ test("mermaidText turns every character Mermaid reads as syntax into an entity c
 
 // Every registered scenario (nested, prefetch, fixed-fixture and any added since) x both models.
 for (const { name: scenario } of SCENARIOS) {
-  for (const dispatch of DISPATCH_MODELS) {
-    test(`${scenario} under ${dispatch}: one message per wire frame, safe labels, balanced blocks`, async () => {
-      const evidence = await run(scenario, dispatch);
+  for (const loop of LOOP_MODELS) {
+    test(`${scenario} under ${loop}: one message per wire frame, safe labels, balanced blocks`, async () => {
+      const evidence = await run(scenario, loop);
       const lines = renderMermaid(evidence).split("\n");
       assert.is(lines[0], "sequenceDiagram");
       const messages = lines.map((l) => MESSAGE.exec(l)).filter((m): m is RegExpExecArray => m !== null);

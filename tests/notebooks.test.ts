@@ -41,7 +41,7 @@ test("a corrupted output block fails --check, naming the notebook, the block and
     const path = join(dir, NOTEBOOK);
     const original = readFileSync(path, "utf8");
     const { blocks } = parseNotebook(NOTEBOOK, original);
-    const results = blocks.find((b) => b.show === "results" && b.run.startsWith("nested --dispatch serial"))!;
+    const results = blocks.find((b) => b.show === "results" && b.run.startsWith("nested --loop serial"))!;
     const lines = original.split("\n");
     // A real change: the recovery result.
     const row = lines.findIndex((l, i) => i >= results.open && l.includes("| recovery | calculated | true | 21 |"));
@@ -58,10 +58,10 @@ test("a corrupted output block fails --check, naming the notebook, the block and
     assert.is(result.mismatches.length, 1, log.join("\n"));
     const [m] = result.mismatches;
     assert.is(m!.block.show, "results");
-    assert.is(m!.block.run, "nested --dispatch serial --transport memory --repeat 1");
+    assert.is(m!.block.run, "nested --loop serial --transport memory --repeat 1");
     assert.is(m!.line, row + 1);
     const said = log.join("\n");
-    assert.match(said, `${NOTEBOOK}:${row + 1}: output block run="nested --dispatch serial --transport memory --repeat 1" show="results"`);
+    assert.match(said, `${NOTEBOOK}:${row + 1}: output block run="nested --loop serial --transport memory --repeat 1" show="results"`);
     assert.match(said, "| 22 |");
     assert.is(readFileSync(path, "utf8"), lines.join("\n"), "--check writes nothing");
 
@@ -109,7 +109,7 @@ test("markers in fenced code in the prose are text; blocks parse with their run 
     "```md",
     '<!-- lab:output run="nested" show="nonsense" -->',
     "```",
-    '<!-- lab:output run="prefetch --dispatch sdk" show="verdicts" -->',
+    '<!-- lab:output run="prefetch --loop sdk" show="verdicts" -->',
     "```text",
     "<!-- not a marker, inside the block -->",
     "```",
@@ -118,7 +118,7 @@ test("markers in fenced code in the prose are text; blocks parse with their run 
   const { blocks } = parseNotebook("nb.md", text);
   assert.equal(
     blocks.map((b) => [b.open, b.close, b.run, b.show, b.body.length]),
-    [[4, 8, "prefetch --dispatch sdk", "verdicts", 3]],
+    [[4, 8, "prefetch --loop sdk", "verdicts", 3]],
   );
 });
 
@@ -179,7 +179,7 @@ test("a block whose run is not a valid lab command is an error naming the block 
 
 test("contract runs, only= and shows the run cannot give: read, filtered, or an error naming the block", async () => {
   const dir = mkdtempSync(join(tmpdir(), "lab-notebooks-only-"));
-  const nested = "nested --dispatch serial --transport memory --repeat 1";
+  const nested = "nested --loop serial --transport memory --repeat 1";
   const failsWith = async (text: string, message: RegExp) => {
     writeFileSync(join(dir, "nb.md"), text);
     try {

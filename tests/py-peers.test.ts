@@ -191,7 +191,7 @@ test("a py server whose stdin closes right after its input answers initialize, f
 test("Resolve/Elicit on the py server: a refused accept never reaches the tool (an isError result, no invalid_content); a valid one computes 21", async () => {
   const resolve = (label: string, content: Record<string, unknown>) => ({ label, tool: "calculate_resolve", callback: { answer: { action: "accept" as const, content } } });
   const scenario = { name: "resolve", summary: "calculate_resolve twice", capabilities: FORM_CAPABILITY, listToolsFirst: false, calls: [resolve("first", { units: 3 }), resolve("recovery", { units: 3, unit_value: 7 })] };
-  const run = await runSession(scenario, TRANSPORTS.stdio!.open, "stdio", { dispatch: "sdk", server: PY_SERVER });
+  const run = await runSession(scenario, TRANSPORTS.stdio!.open, "stdio", { loop: "sdk", server: PY_SERVER });
   assert.equal(run.errors, []);
   const results = run.events.filter((e) => e.kind === "tool.result").map((e) => ({ call: e.detail?.call, isError: e.detail?.isError, status: (e.detail?.result as { status?: unknown } | null)?.status }));
   // resolve.py:577-586: the SDK's ValueError becomes a ToolError before the tool body runs
@@ -218,7 +218,7 @@ const floatClient: ClientPeer = {
 
 test("py client answering 3.0: ts1 computes 21, the py server's strict pydantic refuses it; an extra tools/list follows the result", async () => {
   const scenario = findScenario("fixed-fixture")!; // only its name is used: the plan above drives the client
-  const [ts1, py] = await Promise.all([TS1_SERVER, PY_SERVER].map((server) => runSession(scenario, TRANSPORTS.stdio!.open, "stdio", { dispatch: "sdk", client: floatClient, server })));
+  const [ts1, py] = await Promise.all([TS1_SERVER, PY_SERVER].map((server) => runSession(scenario, TRANSPORTS.stdio!.open, "stdio", { loop: "sdk", client: floatClient, server })));
   for (const run of [ts1!, py!]) assert.equal(run.errors, []);
   assert.equal(resultsOf(ts1!.events).first, { status: "calculated", computed: true, value: 21 });
   // through the relay: the py server saw the driver's own bytes, 3.0

@@ -3,7 +3,9 @@
 // goals saying met or MISSED.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { goalLine, parseBenchArgs } from "../lab/bench/index.js";
+import { goalLine } from "../lab/bench/index.js";
+import { parseCommand, read } from "../lab/cli/args.js";
+import { commandSpec } from "../lab/cli/commands.js";
 import { shortenText } from "../lab/render/shorten.js";
 import { renderSwimlane, SERVER_ELSEWHERE } from "../lab/render/swimlane.js";
 import type { TimelineEvent } from "../lab/history/timeline.js";
@@ -43,10 +45,11 @@ test("the swimlane of a real in-memory run has a server lane; without server eve
 test("bench: each goal says met or MISSED; --strict is the only thing that makes a miss fail", () => {
   assert.is(goalLine("x 12 ms", { figure: "session", goal: "< 25 ms", met: true }), "x 12 ms   (goal < 25 ms: met)");
   assert.is(goalLine("x 30 ms", { figure: "session", goal: "< 25 ms", met: false }), "x 30 ms   (goal < 25 ms: MISSED)");
-  assert.equal(parseBenchArgs([]), { strict: false });
-  assert.equal(parseBenchArgs(["--strict"]), { strict: true });
-  assert.is(parseBenchArgs(["--help"]), "help");
-  assert.throws(() => parseBenchArgs(["--strict=yes"]), /takes no value/);
+  const bench = commandSpec("bench")!;
+  assert.is(read.flag(parseCommand(bench, []), "strict"), false);
+  assert.is(read.flag(parseCommand(bench, ["--strict"]), "strict"), true);
+  assert.is(parseCommand(bench, ["--help"]).help, true);
+  assert.throws(() => parseCommand(bench, ["--strict=yes"]), /takes no value/);
 });
 
 test.run();

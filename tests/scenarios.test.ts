@@ -1,16 +1,16 @@
-// Every scenario under both dispatch models, in memory, against its hand-written expectation.
+// Every scenario under both loop models, in memory, against its hand-written expectation.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { DISPATCH_MODELS } from "../lab/history/receive-loop.js";
+import { LOOP_MODELS } from "../lab/history/receive-loop.js";
 import { verify } from "../lab/check/verify.js";
 import { SCENARIOS } from "../scenarios/index.js";
 import { expectation, memoryRun } from "./support/runs.js";
 
 for (const scenario of SCENARIOS) {
-  for (const dispatch of DISPATCH_MODELS) {
-    test(`${scenario.name} under ${dispatch} meets expected/${scenario.name}.${dispatch}.json`, async () => {
-      const run = await memoryRun(scenario.name, dispatch);
-      const failed = verify(run, expectation(scenario.name, dispatch)).filter((v) => !v.ok);
+  for (const loop of LOOP_MODELS) {
+    test(`${scenario.name} under ${loop} meets expected/${scenario.name}.${loop}.json`, async () => {
+      const run = await memoryRun(scenario.name, loop);
+      const failed = verify(run, expectation(scenario.name, loop)).filter((v) => !v.ok);
       assert.equal(failed, [], failed.map((v) => `${v.check}: ${v.details.join("; ")}`).join("\n"));
     });
   }

@@ -42,7 +42,7 @@ async function labWithChild(): Promise<{ lab: ChildProcess; child: number; scrat
   const log = join(dir, "pids.log");
   const lab = spawn(
     process.execPath,
-    ["--import", "tsx", "lab/run.ts", "nested", "--dispatch", "serial", "--transport", "stdio", "--repeat", "1", "--out", join(dir, "out")],
+    ["--import", "tsx", "lab/run.ts", "nested", "--loop", "serial", "--transport", "stdio", "--repeat", "1", "--out", join(dir, "out")],
     { cwd: ROOT, stdio: "ignore", env: { ...process.env, NO_COLOR: "1", LAB_CHILD_PID_LOG: log, TMPDIR: dir } },
   );
   const exited = new Promise<number | null>((resolve) => lab.once("exit", (code) => resolve(code)));

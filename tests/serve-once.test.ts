@@ -45,7 +45,7 @@ async function once(clientName: string, fanOut: boolean, sampling = false) {
   const client = findClient(clientName) as ClientPeer;
   assert.is(client.unavailable(), undefined, `${clientName} can run here`);
   const report = join(dir, `${clientName}-${fanOut}-${sampling}.json`);
-  const run = await runSession(probes(fanOut, sampling), openProcessTransport, "stdio", { dispatch: "sdk", client, server: serveOnce(report) });
+  const run = await runSession(probes(fanOut, sampling), openProcessTransport, "stdio", { loop: "sdk", client, server: serveOnce(report) });
   return { run, exitCode: serverChildOf(run.transportEvidence)?.exitCode, report: JSON.parse(readFileSync(report, "utf8")) };
 }
 

@@ -1,5 +1,5 @@
 // The loop model is the session's: a transport opener is handed the peers and the scenario, never
-// `dispatch` or `onDeadlock`, and the session itself wraps the client end it returns. A serial
+// `loop` or `onDeadlock`, and the session itself wraps the client end it returns. A serial
 // run through a spying opener still deadlocks, so the model was applied above the transport.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -12,9 +12,9 @@ test("the opener sees no loop model; the session applies it (serial deadlocks, s
   const seen: string[][] = [];
   const spy: OpenTransport = (recorder, pairing) => (seen.push(Object.keys(pairing).sort()), openMemoryTransport(recorder, pairing));
   const nested = findScenario("nested")!;
-  const serial = await runSession(nested, spy, "memory", { dispatch: "serial", onDeadlock: "wait" });
-  const sdk = await runSession(nested, spy, "memory", { dispatch: "sdk" });
-  for (const keys of seen) assert.ok(!keys.includes("dispatch") && !keys.includes("onDeadlock"), keys.join(","));
+  const serial = await runSession(nested, spy, "memory", { loop: "serial", onDeadlock: "wait" });
+  const sdk = await runSession(nested, spy, "memory", { loop: "sdk" });
+  for (const keys of seen) assert.ok(!keys.includes("loop") && !keys.includes("onDeadlock"), keys.join(","));
   assert.equal(seen[0], ["client", "scenario", "server"]);
   const failed = (r: typeof serial) => r.events.filter((e) => e.kind === "nested.failed").length;
   assert.equal(serial.errors, []);

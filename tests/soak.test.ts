@@ -35,7 +35,7 @@ test("a worker whose lease is not renewed stops by itself, and so does one past 
 test("soak: one pass under load, every check counted, the load stopped, the last line N passed, N failed", async () => {
   const out = mkdtempSync(join(tmpdir(), "lab-soak-"));
   try {
-    const r = await runMain(["soak", "--runs=1", "--transport", "memory", "--dispatch", "sdk", "--load", "1", "--out", out]);
+    const r = await runMain(["soak", "--runs=1", "--transport", "memory", "--loop", "sdk", "--load", "1", "--out", out]);
     assert.is(r.code, 0, r.stdout + r.stderr);
     const lines = r.stdout.split("\n");
     const n = SCENARIOS.length;

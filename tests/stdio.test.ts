@@ -9,7 +9,7 @@ import { EXIT_GRACE_MS } from "../lab/transports/child-process.js";
 import { type ChildEvidence } from "../lab/plan/evidence.js";
 import { compareParity, PARITY_RULES, SERVER_SIDE_ALLOWANCES } from "../lab/check/parity.js";
 import { loadExpectation } from "../lab/check/expectations.js";
-import { DISPATCH_MODELS, type DispatchModel } from "../lab/history/receive-loop.js";
+import { LOOP_MODELS, type LoopModel } from "../lab/history/receive-loop.js";
 import { runSession } from "../lab/session/session.js";
 import { type SessionEvidence } from "../lab/plan/session.js";
 import { lifecycleProblems, openStdioTransport, stdioTransport } from "../lab/transports/stdio.js";
@@ -35,9 +35,9 @@ const TEST_GRACE_MS = 1_000;
  */
 const stdioRuns = new Map<string, Promise<SessionEvidence>>();
 const AT_ONCE = 2;
-function stdioRun(scenario: Scenario, dispatch: DispatchModel): Promise<SessionEvidence> {
+function stdioRun(scenario: Scenario, loop: LoopModel): Promise<SessionEvidence> {
   if (stdioRuns.size === 0) {
-    const queue = SCENARIOS.flatMap((s) => DISPATCH_MODELS.map((d) => ({ s, d })));
+    const queue = SCENARIOS.flatMap((s) => LOOP_MODELS.map((d) => ({ s, d })));
     let running = 0;
     const waiting: (() => void)[] = [];
     for (const { s, d } of queue) {
@@ -45,7 +45,7 @@ function stdioRun(scenario: Scenario, dispatch: DispatchModel): Promise<SessionE
         if (running >= AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
         running++;
         try {
-          return await withBound(runSession(s, openStdioTransport, "stdio", { dispatch: d }), SESSION_TEST_BOUND_MS, "stdio session");
+          return await withBound(runSession(s, openStdioTransport, "stdio", { loop: d }), SESSION_TEST_BOUND_MS, "stdio session");
         } finally {
           running--;
           waiting.shift()?.();
@@ -55,7 +55,7 @@ function stdioRun(scenario: Scenario, dispatch: DispatchModel): Promise<SessionE
       stdioRuns.set(`${s.name}.${d}`, run);
     }
   }
-  return stdioRuns.get(`${scenario.name}.${dispatch}`)!;
+  return stdioRuns.get(`${scenario.name}.${loop}`)!;
 }
 
 /** A stdio run's server child, with the record it kept of its own side. */
@@ -100,10 +100,10 @@ test("the compiled child is up to date before any spawn", async () => {
 });
 
 for (const scenario of PARITY_SCENARIOS) {
-  for (const dispatch of DISPATCH_MODELS) {
-    test(`${scenario.name} / ${dispatch}: stdio gives the memory results and the same client story`, async () => {
-      const memory = await memoryRun(scenario.name, dispatch);
-      const stdio = await stdioRun(scenario, dispatch);
+  for (const loop of LOOP_MODELS) {
+    test(`${scenario.name} / ${loop}: stdio gives the memory results and the same client story`, async () => {
+      const memory = await memoryRun(scenario.name, loop);
+      const stdio = await stdioRun(scenario, loop);
       assert.equal(stdio.errors, []);
       assert.equal(lifecycleProblems(stdio.transportEvidence), []);
       const results = resultsOf(stdio.events);
@@ -122,11 +122,11 @@ for (const scenario of PARITY_SCENARIOS) {
 // chunk is up to the OS, so arrivals may land between client steps; order must still match.
 // Each is compared with the allowances its expectation names, and no others.
 for (const scenario of SCENARIOS.filter((s) => !PARITY_SCENARIOS.includes(s))) {
-  for (const dispatch of DISPATCH_MODELS) {
-    const allowed = (loadExpectation(scenario.name, dispatch).parityAllows ?? []).flatMap((a) => PARITY_RULES[a.rule]);
-    test(`${scenario.name} / ${dispatch}: stdio matches memory with the allowances its expectation names`, async () => {
-      const memory = await memoryRun(scenario.name, dispatch);
-      const stdio = await stdioRun(scenario, dispatch);
+  for (const loop of LOOP_MODELS) {
+    const allowed = (loadExpectation(scenario.name, loop).parityAllows ?? []).flatMap((a) => PARITY_RULES[a.rule]);
+    test(`${scenario.name} / ${loop}: stdio matches memory with the allowances its expectation names`, async () => {
+      const memory = await memoryRun(scenario.name, loop);
+      const stdio = await stdioRun(scenario, loop);
       assert.equal(stdio.errors, []);
       assert.equal(lifecycleProblems(stdio.transportEvidence), []);
       assert.equal(resultsOf(stdio.events), resultsOf(memory.events));
@@ -139,7 +139,7 @@ for (const scenario of SCENARIOS.filter((s) => !PARITY_SCENARIOS.includes(s))) {
 
 test("stdout-garbage: the run fails with a stdout error naming the line", async () => {
   const run = await withBound(
-    runSession(nested, stdioTransport({ faults: ["stdout-garbage"] }), "stdio", { dispatch: "sdk" }),
+    runSession(nested, stdioTransport({ faults: ["stdout-garbage"] }), "stdio", { loop: "sdk" }),
     SESSION_TEST_BOUND_MS,
     "stdout-garbage session",
   );
@@ -153,7 +153,7 @@ test("stdout-garbage: the run fails with a stdout error naming the line", async 
 test("a partial last line at EOF is a stdout error, and the child's early exit ends the session", async () => {
   const partial = '{"jsonrpc":"2.0",';
   const run = await withBound(
-    runSession(nested, stdioTransport({ command: { command: process.execPath, args: ["-e", `process.stdout.write(${JSON.stringify(partial)})`] } }), "stdio", { dispatch: "sdk" }),
+    runSession(nested, stdioTransport({ command: { command: process.execPath, args: ["-e", `process.stdout.write(${JSON.stringify(partial)})`] } }), "stdio", { loop: "sdk" }),
     SESSION_TEST_BOUND_MS,
     "partial-line session",
   );
@@ -164,7 +164,7 @@ test("a partial last line at EOF is a stdout error, and the child's early exit e
 
 test("die-mid-call: the session ends with the child, exit code 3 and stderr kept, the call errors", async () => {
   const run = await withBound(
-    runSession(nested, stdioTransport({ faults: ["die-mid-call"] }), "stdio", { dispatch: "sdk" }),
+    runSession(nested, stdioTransport({ faults: ["die-mid-call"] }), "stdio", { loop: "sdk" }),
     SESSION_TEST_BOUND_MS,
     "die-mid-call session",
   );
@@ -183,7 +183,7 @@ test("die-mid-call: the session ends with the child, exit code 3 and stderr kept
 
 test("ignore-stdin-close: killed after the grace, and that is a failure", async () => {
   const run = await withBound(
-    runSession(nested, stdioTransport({ faults: ["ignore-stdin-close"], exitGraceMs: TEST_GRACE_MS }), "stdio", { dispatch: "sdk" }),
+    runSession(nested, stdioTransport({ faults: ["ignore-stdin-close"], exitGraceMs: TEST_GRACE_MS }), "stdio", { loop: "sdk" }),
     SESSION_TEST_BOUND_MS,
     "ignore-stdin-close session",
   );

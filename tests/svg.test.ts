@@ -5,7 +5,7 @@ import * as assert from "uvu/assert";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DISPATCH_MODELS, type DispatchModel } from "../lab/history/receive-loop.js";
+import { LOOP_MODELS, type LoopModel } from "../lab/history/receive-loop.js";
 import { renderSvg, svgFileName } from "../lab/render/svg.js";
 import { type SessionEvidence } from "../lab/plan/session.js";
 import { memoryRun } from "./support/runs.js";
@@ -16,10 +16,10 @@ import { beforeCancel, retimed } from "./support/timelines.js";
 import { allElements, hasClass, parseXml, textContent, XmlError, type XmlElement } from "./support/xml.js";
 
 // Every registered scenario (nested, prefetch, fixed-fixture and any added since) x both models.
-const CASES = SCENARIOS.flatMap(({ name: scenario }) => DISPATCH_MODELS.map((dispatch) => ({ scenario, dispatch })));
+const CASES = SCENARIOS.flatMap(({ name: scenario }) => LOOP_MODELS.map((loop) => ({ scenario, loop })));
 
 /** The real runs every test file shares (support/runs.ts): each scenario x model once. */
-const run = (scenario: string, dispatch: DispatchModel): Promise<SessionEvidence> => memoryRun(scenario, dispatch);
+const run = (scenario: string, loop: LoopModel): Promise<SessionEvidence> => memoryRun(scenario, loop);
 
 const byClass = (root: XmlElement, cls: string) => allElements(root).filter((e) => hasClass(e, cls));
 
@@ -58,10 +58,10 @@ test("the XML checker accepts well-formed XML and decodes entities", () => {
 
 // ----- real runs
 
-for (const { scenario, dispatch } of CASES) {
-  test(`${scenario} under ${dispatch}: well-formed, self-contained, one arrow per wire frame`, async () => {
-    const evidence = await run(scenario, dispatch);
-    const svg = renderSvg(evidence, { dispatchMeaning: "meaning", sdk: "1.32.2" });
+for (const { scenario, loop } of CASES) {
+  test(`${scenario} under ${loop}: well-formed, self-contained, one arrow per wire frame`, async () => {
+    const evidence = await run(scenario, loop);
+    const svg = renderSvg(evidence, { loopMeaning: "meaning", sdk: "1.32.2" });
     const root = parseXml(svg);
     assert.is(root.name, "svg");
     assert.is(root.attrs.xmlns, "http://www.w3.org/2000/svg");
@@ -167,7 +167,7 @@ test("text from the evidence is escaped: hostile method names and error messages
     { seq: 1, t: 2, side: "client", kind: "sdk.error", detail: { message } },
   ];
   const wire: WireFrame[] = [{ index: 0, t: 1, from: "client", to: "server", message: { jsonrpc: "2.0", id: 0, method }, label: { frameType: "request", id: 0, origin: "client", method } }];
-  const root = parseXml(renderSvg({ scenario: "s<&>", dispatch: "sdk", transport: "memory", repeat: 1, events, wire }));
+  const root = parseXml(renderSvg({ scenario: "s<&>", loop: "sdk", transport: "memory", repeat: 1, events, wire }));
   assert.ok(textContent(byClass(root, "frame")[0]!).includes(method));
   assert.ok(textContent(root).includes("boom <b>&amp; \"quoted\" ? end"));
 });
@@ -175,7 +175,7 @@ test("text from the evidence is escaped: hostile method names and error messages
 test("the CLI writes one SVG per run next to its JSON", async () => {
   const out = mkdtempSync(join(tmpdir(), "lab-svg-"));
   try {
-    const r = await runMain(["nested", "--dispatch", "sdk", "--transport", "memory", "--repeat", "2", "--out", out]);
+    const r = await runMain(["nested", "--loop", "sdk", "--transport", "memory", "--repeat", "2", "--out", out]);
     assert.is(r.code, 0, r.stderr);
     const dir = join(out, "latest"); // this invocation's folder in the store
     assert.ok(existsSync(join(dir, "nested.sdk.json")));

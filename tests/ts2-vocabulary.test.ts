@@ -20,7 +20,7 @@ import { survivingChanges, type Json } from "../lab/check/mutations.js";
 const SERVER = "ts2";
 const runs = new Map<string, Promise<SessionEvidence>>();
 function run(name: string): Promise<SessionEvidence> {
-  if (!runs.has(name)) runs.set(name, runSession(vocabularyScenario(findVocabularyCase(name)!), openMemoryTransport, "memory", { dispatch: "sdk", server: TS2_SERVER }));
+  if (!runs.has(name)) runs.set(name, runSession(vocabularyScenario(findVocabularyCase(name)!), openMemoryTransport, "memory", { loop: "sdk", server: TS2_SERVER }));
   return runs.get(name)!;
 }
 const failures = (verdicts: Verdict[]) => verdicts.filter((v) => !v.ok);

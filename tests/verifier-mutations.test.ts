@@ -7,8 +7,8 @@ import { verify, type Evidence } from "../lab/check/verify.js";
 import type { TimelineEvent } from "../lab/history/timeline.js";
 import { copy, expectation, memoryRun } from "./support/runs.js";
 
-function failedChecks(evidence: Evidence, scenario: string, dispatch: "sdk" | "serial"): string[] {
-  return verify(evidence, expectation(scenario, dispatch)).filter((v) => !v.ok).map((v) => v.check);
+function failedChecks(evidence: Evidence, scenario: string, loop: "sdk" | "serial"): string[] {
+  return verify(evidence, expectation(scenario, loop)).filter((v) => !v.ok).map((v) => v.check);
 }
 
 function renumber(events: TimelineEvent[]): void {
@@ -131,16 +131,16 @@ test("sdk fan-out: callbacks spread one after another fail 'less than their sum'
   assert.match(timing[0]!.details[0]!, "expected less than their sum");
 });
 
-for (const dispatch of ["sdk", "serial"] as const) {
-  test(`liveness under ${dispatch}: the ping reply and the callback's answer swapped on the wire is rejected`, async () => {
-    const run = copy(await memoryRun("liveness", dispatch));
+for (const loop of ["sdk", "serial"] as const) {
+  test(`liveness under ${loop}: the ping reply and the callback's answer swapped on the wire is rejected`, async () => {
+    const run = copy(await memoryRun("liveness", loop));
     const isSent = (method: string) => (e: TimelineEvent) => e.kind === "frame.sent" && e.side === "client" && e.method === method && e.frameType === "result";
     const a = run.events.findIndex(isSent("ping"));
     const b = run.events.findIndex(isSent("elicitation/create"));
     const [ta, tb] = [run.events[a]!.t, run.events[b]!.t];
     [run.events[a], run.events[b]] = [{ ...run.events[b]!, t: ta }, { ...run.events[a]!, t: tb }];
     renumber(run.events);
-    const checks = failedChecks(run, "liveness", dispatch);
+    const checks = failedChecks(run, "liveness", loop);
     assert.ok(checks.some((c) => c.startsWith("order: on the wire, the client's ping reply")), checks.join(", "));
   });
 }

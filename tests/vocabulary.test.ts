@@ -30,7 +30,7 @@ const expectations = new Map<string, ContractExpectation>();
 test.before(async () => {
   for (const v of VOCABULARY_CASES) {
     expectations.set(v.name, loadVocabularyExpectation(v, undefined, "ts1"));
-    runs.set(v.name, await runSession(vocabularyScenario(v), openMemoryTransport, "memory", { dispatch: "sdk" }));
+    runs.set(v.name, await runSession(vocabularyScenario(v), openMemoryTransport, "memory", { loop: "sdk" }));
   }
 });
 

@@ -18,7 +18,7 @@ import fixedFixture from "../scenarios/fixed-fixture.js";
 import { alive, childrenSoFar, LISTEN_LOG } from "./support/child-pids.js";
 
 test("no stdio child started so far, in this process or by a CLI run, is still alive", async () => {
-  const own = await withBound(runSession(fixedFixture, openStdioTransport, "stdio", { dispatch: "sdk" }), 20_000, "a stdio session");
+  const own = await withBound(runSession(fixedFixture, openStdioTransport, "stdio", { loop: "sdk" }), 20_000, "a stdio session");
   const pid = serverChildOf(own.transportEvidence)?.pid;
   assert.ok(pid, "this file's own session started a child");
   const pids = childrenSoFar();
@@ -33,7 +33,7 @@ function ours(pid: number): boolean {
 }
 
 test("no HTTP server started so far still listens", async () => {
-  await withBound(runSession(fixedFixture, TRANSPORTS.http!.open, "http", { dispatch: "sdk" }), 20_000, "an http session");
+  await withBound(runSession(fixedFixture, TRANSPORTS.http!.open, "http", { loop: "sdk" }), 20_000, "an http session");
   const logged = existsSync(LISTEN_LOG)
     ? readFileSync(LISTEN_LOG, "utf8").split("\n").filter(Boolean).map((line) => line.split(" ").map(Number) as [number, number])
     : [];

@@ -89,7 +89,7 @@ export async function benchHttpRoundTrip(calls = 300, rounds = 5): Promise<{ htt
 export async function benchHttpChild(children = 10): Promise<{ httpMs: number; stdioMs: number; ratio: number }> {
   await ensureChildBuilt(); // a rebuild is not part of any measurement
   const one = async (transport: "http" | "stdio") => {
-    const run = await runSession(fixedFixture, transport === "http" ? openHttpTransport : openStdioTransport, transport, { dispatch: "sdk" });
+    const run = await runSession(fixedFixture, transport === "http" ? openHttpTransport : openStdioTransport, transport, { loop: "sdk" });
     const child = serverChildOf(run.transportEvidence);
     const http = httpOf(run.transportEvidence);
     const problems = [...run.errors, ...lifecycleProblems(run.transportEvidence), ...(http ? httpProblems(http) : [])];

@@ -2,7 +2,7 @@
 // with a goal says met or MISSED; exit 0 either way unless --strict.
 //   tsx lab/run.ts bench [--strict]
 import { performance } from "node:perf_hooks";
-import { splitEquals, UsageError } from "../cli/args.js";
+import { read, type Parsed } from "../cli/args.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -13,7 +13,7 @@ import { benchStdio } from "./stdio.js";
 import { benchHttp } from "./http.js";
 import { createLinkedPair } from "../transports/linked.js";
 import { openMemoryTransport } from "../transports/memory.js";
-import type { DispatchModel, OnDeadlock } from "../history/receive-loop.js";
+import type { LoopModel, OnDeadlock } from "../history/receive-loop.js";
 import { runSession } from "../session/session.js";
 import { type SessionEvidence } from "../plan/session.js";
 import { median } from "../check/stats.js";
@@ -30,7 +30,7 @@ export async function benchSession(warmup = 5, samples = 30): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < warmup + samples; i++) {
     const start = performance.now();
-    const evidence = await runSession(fixedFixture, openMemoryTransport, "memory", { dispatch: "sdk" });
+    const evidence = await runSession(fixedFixture, openMemoryTransport, "memory", { loop: "sdk" });
     if (evidence.errors.length) throw new Error(`bench session failed: ${evidence.errors.join("; ")}`);
     if (i >= warmup) times.push(performance.now() - start);
   }
@@ -86,7 +86,7 @@ function span(evidence: SessionEvidence, fromKind: string, toKind: string, call 
 }
 
 async function nestedRun(onDeadlock: OnDeadlock): Promise<SessionEvidence> {
-  const evidence = await runSession(nested, openMemoryTransport, "memory", { dispatch: "serial", onDeadlock });
+  const evidence = await runSession(nested, openMemoryTransport, "memory", { loop: "serial", onDeadlock });
   if (evidence.errors.length) throw new Error(`bench session failed: ${evidence.errors.join("; ")}`);
   return evidence;
 }
@@ -117,26 +117,17 @@ export async function benchDeadlock(samples = 7): Promise<{ detectionMs: number;
 
 /** How long the fan-out call takes under each model, from the same kind of session. */
 export async function benchFanOut(samples = 3): Promise<{ sdkMs: number; serialMs: number; ratio: number }> {
-  const times: Record<DispatchModel, number[]> = { sdk: [], serial: [] };
+  const times: Record<LoopModel, number[]> = { sdk: [], serial: [] };
   for (let i = 0; i < samples; i++) {
-    for (const dispatch of ["sdk", "serial"] as const) {
-      const evidence = await runSession(fanOut, openMemoryTransport, "memory", { dispatch });
-      times[dispatch].push(span(evidence, "call.started", "tool.result"));
+    for (const loop of ["sdk", "serial"] as const) {
+      const evidence = await runSession(fanOut, openMemoryTransport, "memory", { loop });
+      times[loop].push(span(evidence, "call.started", "tool.result"));
     }
   }
   const sdkMs = median(times.sdk);
   const serialMs = median(times.serial);
   return { sdkMs: round(sdkMs, 1), serialMs: round(serialMs, 1), ratio: round(serialMs / sdkMs, 2) };
 }
-
-export const BENCH_USAGE = `usage: tsx lab/run.ts bench [--strict]
-
-Measures, side by side in one run: a whole in-memory session, the instrumented transport vs the
-SDK's bare InMemoryTransport, deadlock detection, wait vs break, fan-out under each model, and
-the stdio child's start, the Python peers, HTTP, and the whole report card (about 2 min). Each
-figure with a goal prints "met" or "MISSED".
-  --strict   exit 1 when a goal is MISSED (without it, bench exits 0 either way: the figures
-             depend on the machine and its load, and are reported, not asserted)`;
 
 /** A figure and its goal: met or MISSED, said on the figure's own line. */
 export interface Goal {
@@ -149,22 +140,8 @@ export function goalLine(text: string, goal: Goal): string {
   return `${text}   (goal ${goal.goal}: ${goal.met ? "met" : "MISSED"})`;
 }
 
-export function parseBenchArgs(argv: string[]): { strict: boolean } | "help" {
-  let strict = false;
-  for (const arg of splitEquals(argv)) {
-    if (arg === "--help" || arg === "-h") return "help";
-    if (arg === "--strict") strict = true;
-    else throw new UsageError(`bench: unknown ${arg.startsWith("-") ? "option" : "argument"} '${arg}'`);
-  }
-  return { strict };
-}
-
-export async function main(argv: string[] = []): Promise<number> {
-  const options = parseBenchArgs(argv);
-  if (options === "help") {
-    console.log(BENCH_USAGE);
-    return 0;
-  }
+export async function main(args: Parsed): Promise<number> {
+  const options = { strict: read.flag(args, "strict") };
   const goals: Goal[] = [];
   const report = (text: string, figure: string, goal: string, met: boolean) => {
     const g = { figure, goal, met };
@@ -227,8 +204,4 @@ export async function main(argv: string[] = []): Promise<number> {
       : `\nbench: ${goals.length} goals, ${missed.length} MISSED (${missed.map((g) => `${g.figure} ${g.goal}`).join("; ")})${options.strict ? "" : "; exit 0 without --strict"}`,
   );
   return options.strict && missed.length > 0 ? 1 : 0;
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  process.exitCode = await main(process.argv.slice(2));
 }

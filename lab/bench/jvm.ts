@@ -30,7 +30,7 @@ async function bareStart(module: string): Promise<number> {
 }
 
 async function sessionStart(client: ClientPeer): Promise<number> {
-  const run = await runSession(fixedFixture, TRANSPORTS.stdio!.open, "stdio", { dispatch: "sdk", client });
+  const run = await runSession(fixedFixture, TRANSPORTS.stdio!.open, "stdio", { loop: "sdk", client });
   const driver = driverChildOf(run.transportEvidence);
   const problems = [...run.errors, ...lifecycleProblems(run.transportEvidence)];
   if (problems.length || driver?.spawnToInitializedMs === undefined) throw new Error(`bench ${client.name} session failed: ${problems.join("; ")}`);

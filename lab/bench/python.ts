@@ -53,7 +53,7 @@ async function importMcp(): Promise<{ importedMs: number; exitedMs: number }> {
 
 /** Spawn to initialize result of the process a real fixed-fixture session started, over stdio. */
 async function spawnToInitialized(client: ClientPeer | undefined, server: ServerPeer | undefined, which: "server" | "driver"): Promise<number> {
-  const run = await runSession(fixedFixture, TRANSPORTS.stdio!.open, "stdio", { dispatch: "sdk", ...(client && { client }), ...(server && { server }) });
+  const run = await runSession(fixedFixture, TRANSPORTS.stdio!.open, "stdio", { loop: "sdk", ...(client && { client }), ...(server && { server }) });
   const evidence = which === "server" ? serverChildOf(run.transportEvidence) : driverChildOf(run.transportEvidence);
   const problems = [...run.errors, ...lifecycleProblems(run.transportEvidence)];
   if (problems.length || evidence?.spawnToInitializedMs === undefined) throw new Error(`bench ${which} session failed: ${problems.join("; ")}`);

@@ -8,7 +8,7 @@ import { ensureChildBuilt } from "../peers/ts1/child-build.js";
 import { within } from "../transports/child-process.js";
 import { openMemoryTransport } from "../transports/memory.js";
 import { compareParity } from "../check/parity.js";
-import { DISPATCH_MODELS } from "../history/receive-loop.js";
+import { LOOP_MODELS } from "../history/receive-loop.js";
 import { runSession } from "../session/session.js";
 import { lifecycleProblems, openStdioTransport } from "../transports/stdio.js";
 import { serverChildOf } from "../plan/evidence.js";
@@ -40,7 +40,7 @@ export async function bareNode(): Promise<number> {
 
 /** Spawn to initialize result of one child, read from a real (fixed-fixture) session's evidence. */
 async function childToInitialized(): Promise<number> {
-  const run = await runSession(fixedFixture, openStdioTransport, "stdio", { dispatch: "sdk" });
+  const run = await runSession(fixedFixture, openStdioTransport, "stdio", { loop: "sdk" });
   const evidence = serverChildOf(run.transportEvidence);
   const problems = [...run.errors, ...lifecycleProblems(run.transportEvidence)];
   if (problems.length || evidence?.spawnToInitializedMs === undefined) throw new Error(`bench child failed: ${problems.join("; ")}`);
@@ -53,13 +53,13 @@ async function parityRun(): Promise<{ wall: number; stdio: number }> {
   let stdioMs = 0;
   for (let repeat = 1; repeat <= REPEATS; repeat++) {
     for (const scenario of [nested, prefetch, fixedFixture]) {
-      for (const dispatch of DISPATCH_MODELS) {
-        const memory = await runSession(scenario, openMemoryTransport, "memory", { dispatch }, repeat);
+      for (const loop of LOOP_MODELS) {
+        const memory = await runSession(scenario, openMemoryTransport, "memory", { loop }, repeat);
         const stdioStart = performance.now();
-        const stdio = await runSession(scenario, openStdioTransport, "stdio", { dispatch }, repeat);
+        const stdio = await runSession(scenario, openStdioTransport, "stdio", { loop }, repeat);
         stdioMs += performance.now() - stdioStart;
         const parity = compareParity(memory.events, stdio.events);
-        if (!parity.ok) throw new Error(`parity broke for ${scenario.name}/${dispatch}: ${JSON.stringify(parity.firstDifference)}`);
+        if (!parity.ok) throw new Error(`parity broke for ${scenario.name}/${loop}: ${JSON.stringify(parity.firstDifference)}`);
       }
     }
   }
@@ -86,7 +86,7 @@ export async function benchStdio(): Promise<Record<string, number>> {
     nodeE0MedianMs: round(bareMedian),
     ratio: round(childMedian / bareMedian),
     ratioGoal: 2.5,
-    parityRunSessions: 3 * DISPATCH_MODELS.length * REPEATS,
+    parityRunSessions: 3 * LOOP_MODELS.length * REPEATS,
     /** memory and stdio sessions plus the comparisons */
     parityRunWallMs: round(parity.wall),
     /** the stdio sessions alone */

@@ -2,7 +2,7 @@
 // answers. A contract expectation is an ordinary expectation (lab/expectations.ts) plus three
 // optional fields about the elicitation itself; it is checked by the ordinary verifier plus
 // three checks of its own. Every case runs under `sdk`: its callback never calls back into the
-// session, so the dispatch model cannot change anything.
+// session, so the loop model cannot change anything.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
@@ -14,7 +14,7 @@ import { callbackAnswers, replyTo, resultsOf, verify, type Evidence, type Verdic
 import { layerOf, LAYERS } from "./layer.js";
 
 export const ContractExpectation = Expectation.extend({
-  dispatch: z.literal("sdk"),
+  loop: z.literal("sdk"),
   nested: Expectation.shape.nested.default([]),
   order: Expectation.shape.order.default([]),
   /** the exact requestedSchema of every form-mode elicitation/create on the wire */

@@ -64,7 +64,7 @@ export type TimingRule = z.infer<typeof TimingRule>;
 export const Expectation = z.strictObject({
   scenario: z.string(),
   /** the client's receive-loop model: `sdk` = as shipped, `serial` = the lab's model */
-  dispatch: z.enum(["sdk", "serial"]),
+  loop: z.enum(["sdk", "serial"]),
   /** client peers this file is written for (absent: ts1 only); see expectationFor */
   clients: z.array(z.string()).min(1).optional(),
   /** server peers this file is written for (absent: ts1 only) */
@@ -136,8 +136,8 @@ export const TS1_PAIR: PairingKey = { client: "ts1", server: "ts1" };
  * `<scenario>.<loop>.json` that exists AND names the pairing in its `clients` and `servers`
  * (both default to ts1). With --on-deadlock break, each name is tried as `.break.json` first.
  */
-export function expectationCandidates(scenario: string, dispatch: string, pair: PairingKey, onDeadlock: OnDeadlock, dir = EXPECTED_DIR): string[] {
-  const stems = [`${scenario}.${dispatch}.${pair.client}.${pair.server}`, `${scenario}.${dispatch}.${pair.client}`, `${scenario}.${dispatch}`];
+export function expectationCandidates(scenario: string, loop: string, pair: PairingKey, onDeadlock: OnDeadlock, dir = EXPECTED_DIR): string[] {
+  const stems = [`${scenario}.${loop}.${pair.client}.${pair.server}`, `${scenario}.${loop}.${pair.client}`, `${scenario}.${loop}`];
   return stems.flatMap((stem) => [...(onDeadlock === "break" ? [join(dir, `${stem}.break.json`)] : []), join(dir, `${stem}.json`)]);
 }
 
@@ -145,18 +145,18 @@ export const appliesTo = (e: Pick<Expectation, "clients" | "servers">, pair: Pai
   (e.clients ?? ["ts1"]).includes(pair.client) && (e.servers ?? ["ts1"]).includes(pair.server);
 
 /** The file that applies, or undefined when no file speaks for this pairing. */
-export function expectationFor(scenario: string, dispatch: string, pair: PairingKey, onDeadlock: OnDeadlock = "wait", dir = EXPECTED_DIR): { file: string; expectation: Expectation } | undefined {
-  for (const file of expectationCandidates(scenario, dispatch, pair, onDeadlock, dir)) {
+export function expectationFor(scenario: string, loop: string, pair: PairingKey, onDeadlock: OnDeadlock = "wait", dir = EXPECTED_DIR): { file: string; expectation: Expectation } | undefined {
+  for (const file of expectationCandidates(scenario, loop, pair, onDeadlock, dir)) {
     if (!existsSync(file)) continue;
-    const expectation = checked(parseExpectation(readFileSync(file, "utf8"), file), file, scenario, dispatch);
+    const expectation = checked(parseExpectation(readFileSync(file, "utf8"), file), file, scenario, loop);
     if (appliesTo(expectation, pair)) return { file, expectation };
   }
   return undefined;
 }
 
 /** The plain ts1 file name (kept for callers that only ever mean ts1 against ts1). */
-export function expectationPath(scenario: string, dispatch: string, onDeadlock: OnDeadlock = "wait", dir = EXPECTED_DIR, pair: PairingKey = TS1_PAIR): string {
-  return expectationFor(scenario, dispatch, pair, onDeadlock, dir)?.file ?? join(dir, `${scenario}.${dispatch}.json`);
+export function expectationPath(scenario: string, loop: string, onDeadlock: OnDeadlock = "wait", dir = EXPECTED_DIR, pair: PairingKey = TS1_PAIR): string {
+  return expectationFor(scenario, loop, pair, onDeadlock, dir)?.file ?? join(dir, `${scenario}.${loop}.json`);
 }
 
 export function parseExpectation(text: string, file: string): Expectation;
@@ -171,6 +171,8 @@ export function parseExpectation(text: string, file: string, schema: z.ZodType<u
     const why = (error as Error).message.replace(/\s+/g, " ");
     throw new ExpectationError(`${file}: not valid JSON: ${why.length > 200 ? `${why.slice(0, 199)}…` : why}`);
   }
+  // The loop model's old name: one line naming the file, never a silent read (issue #23).
+  if (raw !== null && typeof raw === "object" && "dispatch" in raw) throw new ExpectationError(`${file}: the key "dispatch" is now "loop" (the same sdk or serial)`);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const at = (path: PropertyKey[]) => `$${path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")}`;
@@ -186,19 +188,19 @@ export function parseExpectation(text: string, file: string, schema: z.ZodType<u
   return parsed.data;
 }
 
-function checked(expectation: Expectation, file: string, scenario: string, dispatch: string): Expectation {
+function checked(expectation: Expectation, file: string, scenario: string, loop: string): Expectation {
   const mode = expectation.onDeadlock ?? "wait";
-  if (expectation.scenario !== scenario || expectation.dispatch !== dispatch || file.endsWith(".break.json") !== (mode === "break")) {
-    throw new ExpectationError(`${file}: names ${expectation.scenario}/${expectation.dispatch}/${mode}, but its name says ${scenario}/${dispatch}/${file.endsWith(".break.json") ? "break" : "wait"}`);
+  if (expectation.scenario !== scenario || expectation.loop !== loop || file.endsWith(".break.json") !== (mode === "break")) {
+    throw new ExpectationError(`${file}: names ${expectation.scenario}/${expectation.loop}/${mode}, but its name says ${scenario}/${loop}/${file.endsWith(".break.json") ? "break" : "wait"}`);
   }
   return expectation;
 }
 
-export function loadExpectation(scenario: string, dispatch: string, onDeadlock: OnDeadlock = "wait", dir = EXPECTED_DIR, pair: PairingKey = TS1_PAIR): Expectation {
-  const found = expectationFor(scenario, dispatch, pair, onDeadlock, dir);
+export function loadExpectation(scenario: string, loop: string, onDeadlock: OnDeadlock = "wait", dir = EXPECTED_DIR, pair: PairingKey = TS1_PAIR): Expectation {
+  const found = expectationFor(scenario, loop, pair, onDeadlock, dir);
   if (!found) {
     throw new ExpectationError(
-      `no expectation written for ${scenario} under ${dispatch} with client ${pair.client} and server ${pair.server} (looked for ${expectationCandidates(scenario, dispatch, pair, onDeadlock, dir).map((f) => f.slice(dir.length + 1)).join(", ")} in ${dir})`,
+      `no expectation written for ${scenario} under ${loop} with client ${pair.client} and server ${pair.server} (looked for ${expectationCandidates(scenario, loop, pair, onDeadlock, dir).map((f) => f.slice(dir.length + 1)).join(", ")} in ${dir})`,
     );
   }
   return found.expectation;

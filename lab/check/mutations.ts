@@ -9,7 +9,7 @@ export function leafPaths(value: Json, path: JsonPath = []): JsonPath[] {
   if (value !== null && typeof value === "object") {
     const entries = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value);
     return entries.flatMap(([k, v]) =>
-      k === "basis" || k === "why" || (path.length === 0 && (k === "scenario" || k === "dispatch" || k === "onDeadlock" || k === "clients" || k === "servers"))
+      k === "basis" || k === "why" || (path.length === 0 && (k === "scenario" || k === "loop" || k === "onDeadlock" || k === "clients" || k === "servers"))
         ? []
         : leafPaths(v as Json, [...path, k]),
     );

@@ -94,7 +94,7 @@ export function vocabularyExpectation(doc: VocabularyFile, v: VocabularyCase): C
   const ran = c.callbackRan ? 1 : 0;
   return {
     scenario: v.name,
-    dispatch: "sdk",
+    loop: "sdk",
     servers: doc.servers,
     basis: c.basis,
     results: { [v.name]: c.result },

@@ -6,7 +6,7 @@
 // nested request complete or wait out its limit (the deadlock), did the call end and how. These are
 // observations: the lab cannot know your server's intent and never judges its business result.
 import { join } from "node:path";
-import { UsageError, valueOf } from "./args.js";
+import { read, UsageError, type Parsed } from "./args.js";
 import { defaultOutDir, ensureNewReportFile, shown, writeAtomic, writeJsonAtomic } from "./output.js";
 import { renderJunit } from "../render/junit.js";
 import { openInvocation, writeStoreIndex } from "./store.js";
@@ -18,7 +18,6 @@ import { runSession } from "../session/session.js";
 import { storyFacts } from "../check/model-vs-real.js";
 import { openProcessTransport } from "../transports/process.js";
 
-export const AGAINST_USAGE = "usage: tsx lab/run.ts against --tool NAME [--args JSON] [--client a,b] [--out DIR] [--junit FILE] -- <command that starts your stdio server>";
 export const NESTED_LIMIT_MS = 500;
 const SESSION_BOUND_MS = 30_000;
 
@@ -33,31 +32,13 @@ export interface Observation {
   errors: string[];
 }
 
-function parse(argv: string[]): { tool: string; args: Record<string, unknown>; clients?: string[]; outDir?: string; junit?: string; command: string[] } {
-  const dash = argv.indexOf("--");
-  if (dash === -1 || dash === argv.length - 1) throw new UsageError("against: give the command that starts your stdio server after --");
-  const own = argv.slice(0, dash);
-  const out: { tool?: string; args: Record<string, unknown>; clients?: string[]; outDir?: string; junit?: string } = { args: {} };
-  for (let i = 0; i < own.length; i++) {
-    const flag = own[i]!;
-    if (flag === "--tool") out.tool = valueOf(own, i++, flag);
-    else if (flag === "--client") out.clients = valueOf(own, i++, flag).split(",").map((s) => s.trim());
-    else if (flag === "--out") out.outDir = valueOf(own, i++, flag);
-    else if (flag === "--junit") out.junit = ensureNewReportFile(valueOf(own, i++, flag), "--junit");
-    else if (flag === "--args") {
-      const text = valueOf(own, i++, flag);
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        throw new UsageError(`against: --args takes a JSON object (got ${text.slice(0, 80)})`);
-      }
-      if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new UsageError("against: --args takes a JSON object");
-      out.args = parsed as Record<string, unknown>;
-    } else throw new UsageError(`against: unknown option ${flag}`);
-  }
-  if (!out.tool) throw new UsageError("against: name the tool to call with --tool NAME");
-  return { tool: out.tool, args: out.args, ...(out.clients && { clients: out.clients }), ...(out.outDir && { outDir: out.outDir }), ...(out.junit && { junit: out.junit }), command: argv.slice(dash + 1) };
+function parse(parsed: Parsed): { tool: string; args: Record<string, unknown>; clients?: string[]; outDir?: string; junit?: string; command: string[] } {
+  const tool = read.text(parsed, "tool");
+  if (!tool) throw new UsageError("against: name the tool to call with --tool NAME");
+  const clients = read.list(parsed, "client");
+  const outDir = read.text(parsed, "out");
+  const junit = read.text(parsed, "junit");
+  return { tool, args: read.json(parsed, "args") ?? {}, ...(clients && { clients }), ...(outDir && { outDir }), ...(junit && { junit: ensureNewReportFile(junit, "--junit") }), command: parsed.passthrough };
 }
 
 /** Your server as a server peer: a fresh stdio child of your command for every session. */
@@ -102,9 +83,8 @@ export function observe(client: ClientPeer, run: SessionEvidence): Observation {
 export const observationLine = (o: Observation) =>
   `${o.client.padEnd(12)} ${!o.asked ? "the server sent no elicitation/create" : `nested tools/list ${o.nested}${o.nestedError ? ` (${o.nestedError})` : ""}`} · the call ${o.call}${o.errors.length ? ` · session: ${o.errors[0]}` : ""}`;
 
-export async function main(argv: string[]): Promise<number> {
-  if (argv.includes("--help") && !argv.includes("--")) return console.log(AGAINST_USAGE), 0;
-  const options = parse(argv);
+export async function main(args: Parsed): Promise<number> {
+  const options = parse(args);
   const wanted = options.clients ?? CLIENT_PEERS.map((p) => p.name);
   const unknown = wanted.filter((n) => !CLIENT_PEERS.some((p) => p.name === n));
   if (unknown.length) throw new UsageError(`against: unknown client peer ${unknown.join(", ")}; see \`peers\``);
@@ -122,7 +102,7 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`${client.name}: not run: ${why}`);
       continue;
     }
-    const run = await runSession(plan, openProcessTransport, "stdio", { dispatch: "sdk", client, server, boundMs: SESSION_BOUND_MS });
+    const run = await runSession(plan, openProcessTransport, "stdio", { loop: "sdk", client, server, boundMs: SESSION_BOUND_MS });
     const o = observe(client, run);
     observations.push(o);
     runs.push(run);

@@ -1,4 +1,4 @@
-// tsx lab/run.ts card [--client ...] [--server ...] [--dispatch sdk|serial] [--out DIR] [--expected DIR]
+// tsx lab/run.ts card [--client ...] [--server ...] [--loop sdk|serial|both] [--out DIR] [--expected DIR] [--junit FILE]
 // Every client peer (under each of its loop models) against every server peer, over stdio (the
 // real process boundary), once each: nested, fan-out, liveness, call-cancelled,
 // server-withdraws, the form contract, sampling-nested, sampling-fan-out and roots-nested. Each cell is derived from a
@@ -22,7 +22,7 @@ import { RUN_OUTPUT_DIR } from "../paths.js";
 import { ensureNewReportFile, writeAtomic, writeJsonAtomic } from "./output.js";
 import { renderJunit } from "../render/junit.js";
 import { renderCardMarkdown, renderCardSvg, renderCardText, type CardData, type CardColumn } from "../render/card.js";
-import { UsageError } from "./args.js";
+import { read, UsageError, type Parsed } from "./args.js";
 import { findScenario } from "../../scenarios/index.js";
 import { slots } from "../session/slots.js";
 import { FORM_CONTRACT_SCENARIO } from "../../scenarios/contract/card.js";
@@ -70,7 +70,7 @@ async function runColumn(column: Column, outDir: string, want: ExpectedCard | un
     // A sampling or roots row its hand-written card does not claim is not run (the Go, Rust and
     // JVM drivers answer neither yet): the row shows "-", never a guess.
     if (unclaimed.has(name)) continue;
-    const evidence = await runSession(scenario, TRANSPORTS.stdio!.open, "stdio", { dispatch: column.loop, client: column.client, server: column.server });
+    const evidence = await runSession(scenario, TRANSPORTS.stdio!.open, "stdio", { loop: column.loop, client: column.client, server: column.server });
     runs[name] = evidence;
     writeJsonAtomic(join(outDir, "card", `${cardKey({ client: column.client.name, loop: column.loop, server: column.server.name })}.${name}.json`), evidence);
     // A client that declared no form elicitation in the nested run is never asked for one: the
@@ -151,23 +151,17 @@ export async function runCard(options: CardOptions): Promise<CardData> {
   return { columns: out, ok: out.length > 0 && out.every((c) => c.differs.length === 0) && model.every((d) => d.state === "named"), unclaimed, model };
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const options: CardOptions = { outDir: RUN_OUTPUT_DIR, expectedDir: CARD_EXPECTED_DIR };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i]!.split("=", 2) as [string, string | undefined];
-    const value = () => inline ?? argv[++i] ?? (() => { throw new UsageError(`card: ${flag} needs a value`); })();
-    if (flag === "--client") options.clients = value().split(",");
-    else if (flag === "--server") options.servers = value().split(",");
-    else if (flag === "--dispatch") {
-      options.loops = value().split(",");
-      const unknown = options.loops.filter((l) => l !== "sdk" && l !== "serial");
-      if (unknown.length) throw new UsageError(`card: unknown loop model '${unknown.join(", ")}' (sdk, serial)`);
-    }    else if (flag === "--out") options.outDir = value();
-    else if (flag === "--expected") options.expectedDir = join(value(), "card");
-    else if (flag === "--junit") options.junit = ensureNewReportFile(value(), "--junit");
-    else if (flag === "--help" || flag === "-h") return console.log("usage: tsx lab/run.ts card [--client a,b] [--server a,b] [--dispatch sdk|serial] [--out DIR] [--expected DIR] [--junit FILE]"), 0;
-    else throw new UsageError(`card: unknown option ${flag}`);
-  }
+export async function main(args: Parsed): Promise<number> {
+  const expectedRoot = read.text(args, "expected");
+  const junit = read.text(args, "junit");
+  const options: CardOptions = {
+    outDir: read.text(args, "out") ?? RUN_OUTPUT_DIR,
+    expectedDir: expectedRoot === undefined ? CARD_EXPECTED_DIR : join(expectedRoot, "card"),
+    ...(args.given.has("client") && { clients: read.list(args, "client") }),
+    ...(args.given.has("server") && { servers: read.list(args, "server") }),
+    ...(args.given.has("loop") && { loops: read.loops(args, "loop") }),
+    ...(junit !== undefined && { junit: ensureNewReportFile(junit, "--junit") }),
+  };
   // The card's own folder in the store, made before anything runs.
   const inv = openInvocation(options.outDir, "card");
   options.outDir = inv.dir;

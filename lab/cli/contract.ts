@@ -1,4 +1,4 @@
-// tsx lab/run.ts contract [<name>[,<name>...]] [--server ts1|py|ts2] [--transport <name>|all|both] [--repeat N] [--json] [--out DIR]
+// tsx lab/run.ts contract [<name>[,<name>...]] [options: lab/cli/commands.ts]
 // Runs the form-elicitation contract (the ts1 client against one server peer) over every
 // transport that pairing can use: the calculate cases and the vocabulary cases (issue #16), or
 // the cases and groups named (lab/cli/contract-select.ts). Prints one row per case and transport, writes
@@ -6,7 +6,7 @@
 // check fails. Exit 0 when every check holds, 1 when one fails; bad usage throws UsageError
 // (exit 2 in lab/run.ts).
 import { join } from "node:path";
-import { parseArgs, splitEquals, UsageError } from "./args.js";
+import { read, UsageError, type Parsed } from "./args.js";
 import { contractRow } from "../check/contract.js";
 import { runContractScenario } from "../session/contract.js";
 import { selectContractWork } from "./contract-select.js";
@@ -14,36 +14,17 @@ import { defaultOutDir, ensureNewReportFile, shown, writeAtomic, writeJsonAtomic
 import { junitCases, renderJunit } from "../render/junit.js";
 import { openInvocation, writeStoreIndex } from "./store.js";
 import { writeIndexPage } from "./index-page.js";
-import { DISPATCH_MEANING, type CaseReport } from "../session/pipeline.js";
-import { TRANSPORT_NAMES } from "../transports/index.js";
+import { LOOP_MEANING, type CaseReport } from "../session/pipeline.js";
 import { findServer, SERVER_PEERS, transportProblem } from "../peers/registry.js";
 import { TS1_CLIENT } from "../peers/ts1/index.js";
 import { assertPinnedSdk, readVersions } from "../peers/versions.js";
 
-export const CONTRACT_USAGE =
-  "usage: tsx lab/run.ts contract [<case>|<kind>.<what>|calculate|vocabulary|<kind>[,...]] [--server <name>] [--transport <name>|all|both] [--repeat N] [--json] [--out DIR] [--expected DIR]";
-
-export async function main(argv: string[]): Promise<number> {
-  if (argv.includes("--help") || argv.includes("-h")) {
-    console.log(`${CONTRACT_USAGE}\n\nRuns every form-elicitation case this server has expectations for (or the cases and groups named) under sdk; see README "After the answer comes back" and "The whole form vocabulary".`);
-    return 0;
-  }
+export async function main(parsed: Parsed): Promise<number> {
   const usage = (message: string) => new UsageError(`contract: ${message}`);
-  let args;
-  let rest: string[];
-  let named: string | undefined;
-  try {
-    const split = splitEquals(argv);
-    named = split[0] !== undefined && !split[0].startsWith("-") ? split[0] : undefined;
-    rest = named === undefined ? split : split.slice(1);
-    args = parseArgs(["contract", ...rest], TRANSPORT_NAMES());
-  } catch (error) {
-    throw error instanceof UsageError ? usage(error.message) : error;
-  }
-  if (args.rest.length) throw usage(`unknown option ${args.rest.join(", ")}`);
-  if (rest.includes("--dispatch") && args.dispatch.join() !== "sdk") {
-    throw usage("the contract runs under the sdk dispatch model only (its callbacks never call back, so the model cannot matter)");
-  }
+  const named = parsed.positionals[0];
+  const args = { servers: read.list(parsed, "server"), clients: read.list(parsed, "client"), transports: read.list(parsed, "transport") ?? [], repeat: read.whole(parsed, "repeat") ?? 1, json: read.flag(parsed, "json"), junit: read.text(parsed, "junit"), outDir: read.text(parsed, "out"), expectedDir: read.text(parsed, "expected") };
+  const loops = read.loops(parsed, "loop");
+  if (loops !== undefined && loops.join() !== "sdk") throw usage("the contract runs under the sdk loop model only (its callbacks never call back, so the model cannot matter)");
   if (args.clients !== undefined && args.clients.join() !== "ts1") throw usage("the contract's client is ts1 (its cases are ts1 callback fixtures); choose the server with --server");
   if (args.servers !== undefined && args.servers.length !== 1) throw usage("--server names one server peer");
   const serverName = args.servers?.[0] ?? "ts1";
@@ -66,7 +47,7 @@ export async function main(argv: string[]): Promise<number> {
   const junit = args.junit === undefined ? undefined : ensureNewReportFile(args.junit, "--junit");
   const inv = openInvocation(args.outDir ?? defaultOutDir(), "contract");
   const outDir = inv.dir;
-  const options = { server, transports, repeat: rest.includes("--repeat") ? args.repeat : 1, expectedDir: args.expectedDir };
+  const options = { server, transports, repeat: args.repeat, expectedDir: args.expectedDir };
   const reports: CaseReport[] = [];
   for (const w of work) reports.push(await runContractScenario(w.scenario, w.expectation, w.expectedFile, options, versions));
 
@@ -83,7 +64,7 @@ export async function main(argv: string[]): Promise<number> {
   const ok = reports.every((r) => r.ok);
   const file = join(outDir, serverName === "ts1" ? "contract.json" : `contract.${serverName}.json`);
   // `rows` is the table as printed, so the index page shows it without re-deriving it.
-  writeJsonAtomic(file, { command: "contract", server: serverName, serverSdk: server.sdk, dispatch: "sdk", dispatchMeaning: DISPATCH_MEANING.sdk, versions, ok, ...(skipped && { skipped }), cases: reports, rows });
+  writeJsonAtomic(file, { command: "contract", server: serverName, serverSdk: server.sdk, loop: "sdk", loopMeaning: LOOP_MEANING.sdk, versions, ok, ...(skipped && { skipped }), cases: reports, rows });
   if (junit) writeAtomic(junit, renderJunit(`lab contract --server ${serverName}`, junitCases(reports)));
   writeIndexPage(outDir);
   writeStoreIndex(inv.root);
@@ -92,7 +73,7 @@ export async function main(argv: string[]): Promise<number> {
     return ok ? 0 : 1;
   }
   if (skipped) console.log(skipped);
-  console.log(`form-elicitation contract: ${work.length} cases, ${serverName === "ts1" ? "" : `client ts1, server ${serverName} (${server.sdk}), `}dispatch sdk (${DISPATCH_MEANING.sdk}); callbacks never call back, so the model cannot matter\n`);
+  console.log(`form-elicitation contract: ${work.length} cases, ${serverName === "ts1" ? "" : `client ts1, server ${serverName} (${server.sdk}), `}loop sdk (${LOOP_MEANING.sdk}); callbacks never call back, so the model cannot matter\n`);
   console.log(table(rows.map((r) => [r.case, r.transport, r.action, r.status, show(r.computed), show(r.value), r.refusedBy, r.layer, r.ok ? "ok" : "FAIL"])));
   for (const r of rows.filter((r) => !r.ok)) {
     console.log(`\nFAIL ${r.case} (${r.transport}, repeat ${r.repeat})`);

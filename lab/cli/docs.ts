@@ -1,7 +1,7 @@
 // `docs [--check]`: the parts of the documentation that are generated from hand-written files,
 // never edited by hand: the README's card blocks (the deadlock rows of the expected cards, and
-// their sampling and roots rows) and
-// notebooks/reference/card.md (the whole expected card). --check writes nothing and exits 1
+// their sampling and roots rows), notebooks/reference/card.md (the whole expected card) and
+// notebooks/reference/cli.md (every command's options, from lab/cli/commands.ts). --check writes nothing and exits 1
 // naming each stale part; tests/docs.test.ts runs it.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -10,10 +10,12 @@ import { NOTEBOOKS_DIR, PROJECT_ROOT } from "../paths.js";
 import { CLIENT_PEERS, SERVER_PEERS } from "../peers/registry.js";
 import { renderCardMarkdown } from "../render/card.js";
 import { renderCardSummary, REQUEST_SUMMARY_ROWS, SUMMARY_ROWS } from "../render/card-summary.js";
-import { UsageError } from "./args.js";
+import { read, UsageError, type Parsed } from "./args.js";
+import { renderCliReference } from "./cli-reference.js";
 
 export const README_FILE = join(PROJECT_ROOT, "README.md");
 export const CARD_PAGE = join(NOTEBOOKS_DIR, "reference", "card.md");
+export const CLI_PAGE = join(NOTEBOOKS_DIR, "reference", "cli.md");
 const BLOCK = /(<!-- card:begin -->\n)[\s\S]*?(<!-- card:end -->)/;
 const REQUESTS_BLOCK = /(<!-- requests:begin -->\n)[\s\S]*?(<!-- requests:end -->)/;
 
@@ -39,18 +41,13 @@ export function generatedDocs(cardsDir?: string): { file: string; text: string }
   return [
     { file: README_FILE, text: readme.replace(BLOCK, summary(SUMMARY_ROWS)).replace(REQUESTS_BLOCK, summary(REQUEST_SUMMARY_ROWS)) },
     { file: CARD_PAGE, text: `${CARD_PAGE_HEAD}\n${renderCardMarkdown(card, { links: false }).trim()}\n` },
+    { file: CLI_PAGE, text: renderCliReference() },
   ];
 }
 
-export async function main(argv: string[]): Promise<number> {
-  if (argv.includes("--help") || argv.includes("-h")) {
-    console.log("usage: tsx lab/run.ts docs [--check]\n\nWrites the README's card block and notebooks/reference/card.md from expected/card/; --check only compares.");
-    return 0;
-  }
-  const unknown = argv.filter((a) => a !== "--check");
-  if (unknown.length) throw new UsageError(`docs takes only --check, not ${unknown.join(" ")}`);
+export async function main(args: Parsed): Promise<number> {
   const stale = generatedDocs().filter(({ file, text }) => !existsSync(file) || readFileSync(file, "utf8") !== text);
-  if (argv.includes("--check")) {
+  if (read.flag(args, "check")) {
     for (const { file } of stale) console.error(`stale: ${relative(PROJECT_ROOT, file)} (run npx tsx lab/run.ts docs)`);
     if (stale.length === 0) console.log("docs: every generated part is current");
     return stale.length === 0 ? 0 : 1;

@@ -32,8 +32,8 @@ const Case = z.looseObject({
   client: z.string(),
   server: z.string(),
   column: z.string(),
-  dispatch: z.string(),
-  dispatchMeaning: z.string(),
+  loop: z.string(),
+  loopMeaning: z.string(),
   clientSdk: z.string().optional(),
   serverSdk: z.string().optional(),
   onDeadlock: z.string(),
@@ -65,7 +65,7 @@ function problem(error: z.ZodError): string {
 function order(a: PageCase, b: PageCase): number {
   const rank = (c: PageCase) => {
     const s = SCENARIOS.findIndex((x) => x.name === c.report.scenario);
-    return (s < 0 ? SCENARIOS.length : s) * 10 + (c.report.dispatch === "sdk" ? 0 : 1) + (c.report.onDeadlock === "break" ? 2 : 0);
+    return (s < 0 ? SCENARIOS.length : s) * 10 + (c.report.loop === "sdk" ? 0 : 1) + (c.report.onDeadlock === "break" ? 2 : 0);
   };
   return rank(a) - rank(b) || a.file.localeCompare(b.file);
 }

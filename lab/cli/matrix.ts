@@ -3,7 +3,7 @@
 // scenario the peers default to ts1 and a missing expectation is an error; for `all` every
 // available peer is tried and pairings nobody wrote an expectation for are not claimed (listed).
 import { expectationFor, type Expectation } from "../check/expectations.js";
-import type { DispatchModel, OnDeadlock } from "../history/receive-loop.js";
+import type { LoopModel, OnDeadlock } from "../history/receive-loop.js";
 import { CLIENT_PEERS, columnId, SERVER_PEERS, transportProblem, type Column } from "../peers/registry.js";
 import type { ClientPeer, ServerPeer } from "../plan/peer.js";
 import type { Scenario } from "../plan/scenario.js";
@@ -34,7 +34,7 @@ export interface MatrixRequest {
   /** named on the command line, or undefined */
   clients: string[] | undefined;
   servers: string[] | undefined;
-  dispatch: DispatchModel[];
+  loops: LoopModel[];
   transports: string[];
   onDeadlock: OnDeadlock;
   expectedDir: string | undefined;
@@ -72,13 +72,13 @@ export function planMatrix(request: MatrixRequest): Matrix {
   const unclaimed: string[] = [];
   const refused: NotRun[] = [];
   for (const client of clients) {
-    const loops = request.dispatch.filter((d) => !client.loops.includes(d));
+    const loops = request.loops.filter((d) => !client.loops.includes(d));
     // said when a loop was asked for by name, or when the client has none of those asked for
-    if (loops.length && (request.dispatch.length === 1 || loops.length === request.dispatch.length)) unavailable.push({ subject: `client ${client.name}`, why: `has no ${loops.join(" or ")} loop (its loops: ${client.loops.join(", ")})` });
+    if (loops.length && (request.loops.length === 1 || loops.length === request.loops.length)) unavailable.push({ subject: `client ${client.name}`, why: `has no ${loops.join(" or ")} loop (its loops: ${client.loops.join(", ")})` });
   }
   for (const scenario of request.scenarios) {
     for (const client of clients) {
-      for (const loop of request.dispatch.filter((d) => client.loops.includes(d))) {
+      for (const loop of request.loops.filter((d) => client.loops.includes(d))) {
         for (const server of servers) {
           const column = { client, loop, server };
           const id = `${scenario.name} ${columnId({ client: client.name, loop, server: server.name })}`;

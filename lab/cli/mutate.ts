@@ -17,7 +17,7 @@ import { verify } from "../check/verify.js";
 import { evidenceOf } from "../check/evidence-of.js";
 import type { SessionEvidence } from "../plan/session.js";
 import { PROJECT_ROOT } from "../paths.js";
-import { UsageError } from "./args.js";
+import { UsageError, type Parsed } from "./args.js";
 import { LATEST } from "./store.js";
 
 export interface MutationResult {
@@ -144,10 +144,8 @@ export function mutateStore(dir: string, cardDir = CARD_EXPECTED_DIR): MutationR
   return [...mutateExpectations(runsByFile), ...mutateCards([...byKey.values()], cardDir)];
 }
 
-export async function main(argv: string[]): Promise<number> {
-  if (argv.includes("--help") || argv.includes("-h")) return console.log("usage: tsx lab/run.ts mutate DIR  (a store root or one invocation)"), 0;
-  if (argv.length !== 1) throw new UsageError("mutate: name one folder of stored runs (usage: tsx lab/run.ts mutate DIR)");
-  const dir = argv[0]!;
+export async function main(args: Parsed): Promise<number> {
+  const dir = args.positionals[0]!;
   if (!existsSync(dir) || !lstatSync(dir).isDirectory()) throw new UsageError(`mutate: ${dir} is not a folder`);
   const results = mutateStore(dir);
   const name = (f: string) => relative(PROJECT_ROOT, f);

@@ -196,8 +196,8 @@ export function writeJsonAtomic(path: string, data: unknown): void {
   writeAtomic(path, `${JSON.stringify(data, null, 2)}\n`);
 }
 
-export function runOutputPath(dir: string, scenario: string, dispatch: string, suffix = ""): string {
-  return join(dir, `${scenario}.${dispatch}${suffix}.json`);
+export function runOutputPath(dir: string, scenario: string, loop: string, suffix = ""): string {
+  return join(dir, `${scenario}.${loop}${suffix}.json`);
 }
 
 /** Whether `path` is a symbolic link (lstat, so a dangling one counts). */

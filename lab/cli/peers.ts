@@ -1,10 +1,11 @@
 // `peers`: every client and server peer, its SDK and version, and whether it can run here.
+import { read, type Parsed } from "./args.js";
 import { envInfo, envProblem, PYTHON_ENVS } from "../peers/py/setup.js";
 import { CLIENT_PEERS, SERVER_PEERS } from "../peers/registry.js";
 
 /** With --strict, exit 1 when any peer cannot run (CI must never skip a peer silently). */
-export async function main(argv: string[] = []): Promise<number> {
-  const strict = argv.includes("--strict");
+export async function main(args: Parsed): Promise<number> {
+  const strict = read.flag(args, "strict");
   console.log("client peers");
   for (const p of CLIENT_PEERS) {
     const why = p.unavailable();

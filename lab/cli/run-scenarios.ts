@@ -2,7 +2,7 @@
 // store's folder made before anything runs; each case's report is written as it finishes, so an
 // interrupt (interrupted(), called by lab/run.ts's signal handler) keeps what finished.
 import { join } from "node:path";
-import { parseArgs, UsageError, type RunArgs } from "./args.js";
+import { runArgs, UsageError, type Parsed, type RunArgs } from "./args.js";
 import { onInterrupt } from "./interrupt.js";
 import { compareModelWithReal, renderModelVerdict, storyFacts, type Comparison, type ModelVerdict } from "../check/model-vs-real.js";
 import { writeIndexPage } from "./index-page.js";
@@ -16,7 +16,6 @@ import { junitCases, renderJunit } from "../render/junit.js";
 import { wantsColor } from "../render/swimlane.js";
 import { svgFileName } from "../render/svg.js";
 import { writeRunSvgs } from "./svg-files.js";
-import { TRANSPORT_NAMES } from "../transports/index.js";
 import { assertPinnedSdk, readVersions } from "../peers/versions.js";
 import { findScenario, SCENARIOS } from "../../scenarios/index.js";
 import type { Scenario } from "../plan/scenario.js";
@@ -118,10 +117,10 @@ async function runScenarios(args: RunArgs): Promise<number> {
 function modelChecks(reports: CaseReport[]): ModelVerdict[] {
   const nested = reports.filter((r) => r.scenario === "nested" && r.onDeadlock === "wait");
   const pairs: [Comparison, (r: CaseReport) => boolean, string][] = [
-    ["model-vs-py1", (r) => r.client === "ts1" && r.dispatch === "serial", "py1"],
+    ["model-vs-py1", (r) => r.client === "ts1" && r.loop === "serial", "py1"],
     ["py-inline-vs-py1", (r) => r.client === "py-inline", "py1"],
-    ["model-vs-py-inline", (r) => r.client === "ts1" && r.dispatch === "serial", "py-inline"],
-    ["model-vs-kotlin-0.14", (r) => r.client === "ts1" && r.dispatch === "serial", "kotlin-0.14"],
+    ["model-vs-py-inline", (r) => r.client === "ts1" && r.loop === "serial", "py-inline"],
+    ["model-vs-kotlin-0.14", (r) => r.client === "ts1" && r.loop === "serial", "kotlin-0.14"],
   ];
   const verdicts: ModelVerdict[] = [];
   for (const [comparison, isModel, realClient] of pairs) {
@@ -144,7 +143,7 @@ function jsonSummary(report: CaseReport, outDir: string) {
     scenario: report.scenario,
     client: report.client,
     server: report.server,
-    dispatch: report.dispatch,
+    loop: report.loop,
     onDeadlock: report.onDeadlock,
     ok: report.ok,
     output: {
@@ -170,10 +169,9 @@ function jsonSummary(report: CaseReport, outDir: string) {
 }
 
 /** The scenario command: parse, check the name, run. Usage errors are thrown for lab/run.ts to print. */
-export async function scenariosMain(argv: string[], commands: readonly string[]): Promise<number> {
+export async function scenariosMain(parsed: Parsed, commands: readonly string[]): Promise<number> {
   onInterrupt(interrupted);
-  const args = parseArgs(argv, TRANSPORT_NAMES());
-  if (args.rest.length) throw new UsageError(`unknown option ${args.rest.join(", ")}`);
+  const args = runArgs(parsed);
   if (args.target !== "all" && !findScenario(args.target)) {
     throw new UsageError(`unknown scenario '${args.target}'. Valid: ${[...SCENARIOS.map((s) => s.name), "all", ...commands].join(", ")}`);
   }

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import { ensureWritableFolder, isLink, OutputError, reason, shown, writeAtomic } from "./output.js";
-import { UsageError, valueOf, wholeNumber, splitEquals } from "./args.js";
+import { read, UsageError, type Parsed } from "./args.js";
 import { RUN_OUTPUT_DIR } from "../paths.js";
 
 export const LATEST = "latest";
@@ -107,26 +107,10 @@ export function writeStoreIndex(root: string): string {
   return path;
 }
 
-export const CLEAN_USAGE = `usage: tsx lab/run.ts clean --keep N [--out DIR]
-
-Removes all but the N newest invocations from the store (default root run-output/), and says
-which. The folder latest points at is always kept.`;
-
 /** `lab clean --keep N`: the only way an invocation leaves the store. */
-export async function cleanMain(argv: string[]): Promise<number> {
-  if (argv.includes("--help") || argv.includes("-h")) {
-    console.log(CLEAN_USAGE);
-    return 0;
-  }
-  argv = splitEquals(argv);
-  let keep: number | undefined;
-  let root = RUN_OUTPUT_DIR;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--keep") keep = wholeNumber(arg, valueOf(argv, i++, arg), 0, 100_000);
-    else if (arg === "--out") root = valueOf(argv, i++, arg);
-    else throw new UsageError(`clean takes --keep N and --out DIR, not '${arg}'`);
-  }
+export async function cleanMain(args: Parsed): Promise<number> {
+  const keep = read.whole(args, "keep");
+  const root = read.text(args, "out") ?? RUN_OUTPUT_DIR;
   if (keep === undefined) throw new UsageError("clean needs --keep N (how many of the newest invocations to keep)");
   const dir = ensureWritableFolder(root);
   const latest = latestDir(dir);

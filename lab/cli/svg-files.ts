@@ -10,7 +10,7 @@ export function writeRunSvgs(outDir: string, report: CaseReport, suffix: string)
   return report.runs.map((run) => {
     const path = join(outDir, svgFileName(report.scenario, report.column, suffix, run.transport, run.repeat));
     const outcome = { ...runOutcome(report.scenario, run), ok: run.ok };
-    writeAtomic(path, renderSvg(run, { dispatchMeaning: report.dispatchMeaning, onDeadlock: report.onDeadlock, sdk: report.versions.sdk, outcome }));
+    writeAtomic(path, renderSvg(run, { loopMeaning: report.loopMeaning, onDeadlock: report.onDeadlock, sdk: report.versions.sdk, outcome }));
     return path;
   });
 }

@@ -6,7 +6,7 @@
 // itself, where its files are written (vocabulary-go/). Prints a Markdown table (notebook 07 shows
 // it as is): per case, the layer that refused the answer in each column. Writes run-output/vocabulary.json (contract-shaped). Exit 0 when every run holds.
 import { join } from "node:path";
-import { existingFolder, splitEquals, UsageError, valueOf } from "./args.js";
+import { read, UsageError, type Parsed } from "./args.js";
 import { selectContractWork, type ContractWork } from "./contract-select.js";
 import { defaultOutDir, shown, writeJsonAtomic } from "./output.js";
 import { openInvocation, writeStoreIndex } from "./store.js";
@@ -24,7 +24,6 @@ import { findVocabularyCase, VOCABULARY_CASES } from "../plan/vocabulary.js";
 import type { CaseReport } from "../session/pipeline.js";
 import { slots } from "../session/slots.js";
 
-export const VOCABULARY_USAGE = "usage: tsx lab/run.ts vocabulary [--out DIR] [--expected DIR]";
 /** Sessions at once: a Python server costs ~1.4 s of start-up each, mostly waiting on import. */
 const AT_ONCE = 4;
 
@@ -38,17 +37,6 @@ interface Column {
   work: ContractWork[];
 }
 
-function parse(argv: string[]): { outDir?: string; expectedDir?: string } {
-  const args = splitEquals(argv);
-  const out: { outDir?: string; expectedDir?: string } = {};
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === "--out") out.outDir = valueOf(args, i++, "--out");
-    else if (args[i] === "--expected") out.expectedDir = existingFolder("--expected", valueOf(args, i++, "--expected"));
-    else throw new UsageError(`vocabulary: unknown option ${args[i]}`);
-  }
-  return out;
-}
-
 /** ts1's columns keep the server's name alone (the table as it was); another client's say whose they are. */
 const columnName = (client: ClientPeer, server: ServerPeer) => (client.name === TS1_CLIENT.name ? server.name : `${client.name} → ${server.name}`);
 
@@ -58,12 +46,9 @@ function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
   return Promise.all(jobs.map((job) => slot(job)));
 }
 
-export async function main(argv: string[]): Promise<number> {
-  if (argv.includes("--help") || argv.includes("-h")) {
-    console.log(`${VOCABULARY_USAGE}\n\nRuns the form vocabulary against every server peer with expectation files and prints who refused each answer (Markdown).`);
-    return 0;
-  }
-  const { outDir: outArg, expectedDir } = parse(argv);
+export async function main(args: Parsed): Promise<number> {
+  const outArg = read.text(args, "out");
+  const expectedDir = read.text(args, "expected");
   const versions = readVersions();
   assertPinnedSdk(versions);
   const columns: Column[] = [];

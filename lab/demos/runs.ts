@@ -6,7 +6,7 @@ import { ACCEPT_VALID } from "../plan/scenario.js";
 import { withBound } from "../plan/bounds.js";
 import { createCalculateServer } from "../peers/ts1/calculate-server.js";
 import { createLinkedPair, linkedEnds } from "../transports/linked.js";
-import type { DispatchModel } from "../history/receive-loop.js";
+import type { LoopModel } from "../history/receive-loop.js";
 import type { Scenario } from "../plan/scenario.js";
 import { runSession } from "../session/session.js";
 import { type OpenTransport } from "../plan/session.js";
@@ -35,10 +35,10 @@ export interface RunRecord {
 const serverError = (rec: Recorder) => (error: Error) => rec.event("server", "sdk.error", { detail: { message: error.message } });
 
 /** The v2 client (runTs2Session) against a ts1 or ts2 server, in memory. */
-export async function ts2ClientRun(plan: SessionPlan, server: ServerPeer, negotiation: Negotiation, dispatch: DispatchModel = "sdk"): Promise<RunRecord> {
+export async function ts2ClientRun(plan: SessionPlan, server: ServerPeer, negotiation: Negotiation, loop: LoopModel = "sdk"): Promise<RunRecord> {
   const rec = new Recorder();
   // serial: the lab's model of a receive loop that awaits each inbound request's handler (receive-loop.ts)
-  const pair = createLinkedPair(rec, dispatch);
+  const pair = createLinkedPair(rec, loop);
   let closeServer: () => Promise<unknown>;
   if (server === "ts2") {
     const handle = serveTs2(pair.server, serverError(rec));
@@ -60,7 +60,7 @@ export async function ts2ClientRun(plan: SessionPlan, server: ServerPeer, negoti
   } finally {
     await withBound(closeServer(), SERVER_CLOSE_BOUND_MS, `closing the ${server} server`);
   }
-  const label = `ts2 client (${negotiation}${dispatch === "sdk" ? "" : `, ${dispatch} loop`}) -> ${server} server: ${plan.scenario}`;
+  const label = `ts2 client (${negotiation}${loop === "sdk" ? "" : `, ${loop} loop`}) -> ${server} server: ${plan.scenario}`;
   return { label, protocolVersion: outcome.protocolVersion, errors: outcome.errors, summary: summarise(rec.events, rec.wire), events: rec.events, wire: rec.wire };
 }
 
@@ -77,7 +77,7 @@ export async function ts1ClientRun(scenario: Scenario): Promise<RunRecord> {
       },
     };
   };
-  const evidence = await runSession(scenario, open, "memory", { dispatch: "sdk" });
+  const evidence = await runSession(scenario, open, "memory", { loop: "sdk" });
   return {
     label: `ts1 client -> ts2 server: ${scenario.name}`,
     protocolVersion: initializeVersion(evidence.wire),

@@ -1,5 +1,5 @@
 // One side's inbound queue and the pump that hands frames to the SDK one at a time.
-// The dispatch model decides when the pump may run; everything it does is recorded here.
+// The loop model decides when the pump may run; everything it does is recorded here.
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { cancelledRequestId, isReply, otherSide, type FrameLabel, type RequestId, type Side } from "./frames.js";
 import type { Recorder } from "./timeline.js";
@@ -10,8 +10,8 @@ import type { Recorder } from "./timeline.js";
  *         each inbound request's handler): after an inbound request is dispatched, later frames
  *         wait in the queue until this side sends that request's response or error.
  */
-export type DispatchModel = "sdk" | "serial";
-export const DISPATCH_MODELS: readonly DispatchModel[] = ["sdk", "serial"];
+export type LoopModel = "sdk" | "serial";
+export const LOOP_MODELS: readonly LoopModel[] = ["sdk", "serial"];
 
 interface Inbound {
   message: JSONRPCMessage;
@@ -31,7 +31,7 @@ export type OnDeadlock = "wait" | "break";
 
 export interface ReceiveLoopOptions {
   side: Side;
-  model: DispatchModel;
+  loop: LoopModel;
   recorder: Recorder;
   /** What to do when a wait-for cycle is detected (serial only). */
   onDeadlock?: OnDeadlock;
@@ -112,7 +112,7 @@ export class ReceiveLoop {
   }
 
   private pump(): void {
-    const { recorder, side, model } = this.options;
+    const { recorder, side, loop } = this.options;
     while (!this.holder && !this.closed) {
       const next = this.queue.shift();
       if (!next) return;
@@ -124,7 +124,7 @@ export class ReceiveLoop {
       }
       if (label.frameType === "request" && label.id !== undefined) this.handled.set(label.id, "running");
       if (label.frameType === "notification" && label.method === "notifications/cancelled") this.cancelReceived(next.message, frame);
-      if (model === "serial" && label.frameType === "request" && label.id !== undefined) {
+      if (loop === "serial" && label.frameType === "request" && label.id !== undefined) {
         this.holder = { id: label.id, method: label.method, sentWhileHeld: new Set() };
         recorder.event(side, "loop.held", { id: label.id, origin: label.origin, method: label.method, frame });
       }

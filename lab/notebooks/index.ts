@@ -9,14 +9,14 @@
 // markers.ts finds the blocks; normalise.ts says what --check ignores.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { splitEquals, UsageError, valueOf } from "../cli/args.js";
+import { read, type Parsed } from "../cli/args.js";
 import { OutputError, writeAtomic } from "../cli/output.js";
 import { NotebookError, parseNotebook } from "./markers.js";
 import { describeMismatch, firstDifference, type Mismatch } from "./normalise.js";
 import { cliRunner, limited, type Runner, type RunOutput } from "./runs.js";
 import { FILE_SHOWS, runFile } from "./programs.js";
 import { syncPictures } from "./pictures.js";
-import { renderBlock, SHOWS, unsuitable } from "./shows.js";
+import { renderBlock, unsuitable } from "./shows.js";
 
 export { NOTEBOOKS_DIR } from "../paths.js";
 import { NOTEBOOKS_DIR } from "../paths.js";
@@ -131,37 +131,9 @@ export async function runNotebooks(options: NotebookOptions): Promise<NotebookRe
   return result;
 }
 
-export const NOTEBOOKS_USAGE = `usage: tsx lab/run.ts notebooks [--check] [--dir DIR] [NOTEBOOK.md ...]
-
-Re-runs what each notebook's output blocks show and rewrites only those blocks.
-  --check     rewrite nothing; exit 1 if any block differs from a fresh run (times and pids ignored)
-  --dir DIR   where the notebooks are (default notebooks/)
-
-A show="picture" block also keeps the run's SVG in notebooks/pictures/ (--check compares it by
-structure: its texts in order, times removed). To regenerate a picture, rerun its notebook:
-  npx tsx lab/run.ts notebooks notebooks/01-callback-deadlock.md
-
-Blocks: <!-- lab:output run="<args of tsx lab/run.ts>" show="${Object.keys(SHOWS).join("|")}" [only="<name>,..."] --> ... <!-- /lab:output -->`;
-
-export async function main(argv: string[]): Promise<number> {
-  const options: NotebookOptions = { check: false, files: [] };
-  try {
-    argv = splitEquals(argv);
-    for (let i = 0; i < argv.length; i++) {
-      const arg = argv[i]!;
-      if (arg === "--check") options.check = true;
-      else if (arg === "--dir") options.dir = valueOf(argv, i++, arg);
-      else if (arg === "--help" || arg === "-h") {
-        console.log(NOTEBOOKS_USAGE);
-        return 0;
-      } else if (arg.startsWith("-")) throw new UsageError(`unknown option ${arg}`);
-      else options.files!.push(arg);
-    }
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(`error: ${error.message} (usage: tsx lab/run.ts notebooks --help)`);
-    return 2;
-  }
+export async function main(args: Parsed): Promise<number> {
+  const dir = read.text(args, "dir");
+  const options: NotebookOptions = { check: read.flag(args, "check"), files: [...args.positionals], ...(dir !== undefined && { dir }) };
   try {
     return (await runNotebooks(options)).code;
   } catch (error) {

@@ -58,7 +58,7 @@ export function timingTable(output: RunOutput): string[] {
   ];
   for (const report of output.reports) {
     // the pairing's own expectation (a client's file, e.g. *.sdk.py1.json), as the run was checked against
-    const expectation = loadExpectation(report.scenario, report.dispatch, report.onDeadlock, undefined, { client: report.client, server: report.server });
+    const expectation = loadExpectation(report.scenario, report.loop, report.onDeadlock, undefined, { client: report.client, server: report.server });
     for (const run of report.runs) {
       const peak = peakCallbacks(run.events);
       const peakText = expectation.peakCallbacks === undefined ? String(peak) : `${peak} (expected ${expectation.peakCallbacks})`;

@@ -1,6 +1,6 @@
 // Finding and parsing a notebook's output blocks:
 //
-//   <!-- lab:output run="nested --dispatch serial --transport memory --repeat 1" show="swimlane" -->
+//   <!-- lab:output run="nested --loop serial --transport memory --repeat 1" show="swimlane" -->
 //   ...written by the engine...
 //   <!-- /lab:output -->
 //

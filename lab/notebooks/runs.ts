@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CaseReport } from "../session/pipeline.js";
 import type { ModelVerdict } from "../check/model-vs-real.js";
-import { DISPATCH_MODELS } from "../history/receive-loop.js";
+import { LOOP_MODELS } from "../history/receive-loop.js";
 import { SCENARIOS } from "../../scenarios/index.js";
 
 /** The project root: runs start here, and run.ts is under it. */
@@ -36,8 +36,8 @@ export type Runner = (run: string) => Promise<RunOutput>;
 
 function reportOrder(report: CaseReport): number {
   const scenario = SCENARIOS.findIndex((s) => s.name === report.scenario);
-  const dispatch = DISPATCH_MODELS.indexOf(report.dispatch);
-  return (scenario < 0 ? 999 : scenario) * 10 + (dispatch < 0 ? 9 : dispatch) + (report.onDeadlock === "break" ? 5 : 0);
+  const loop = LOOP_MODELS.indexOf(report.loop);
+  return (scenario < 0 ? 999 : scenario) * 10 + (loop < 0 ? 9 : loop) + (report.onDeadlock === "break" ? 5 : 0);
 }
 
 /** Not a case report: the model-vs-real verdict a scenario run writes beside them (lab/run.ts). */

@@ -36,7 +36,7 @@ export function parityText(output: RunOutput): string[] {
     for (const p of report.parity) {
       if (out.length) out.push("");
       out.push(
-        `== ${report.scenario} · ${report.dispatch}${report.onDeadlock === "break" ? " · break" : ""} · repeat ${p.repeat}: memory vs ${p.transport} ==`,
+        `== ${report.scenario} · ${report.loop}${report.onDeadlock === "break" ? " · break" : ""} · repeat ${p.repeat}: memory vs ${p.transport} ==`,
         ...verdict("client", p.result, `in the parent's ${p.transport} timeline`, p.transport),
         ...verdict("server", p.server ?? null, "in the child's own record", p.transport),
       );
@@ -68,7 +68,7 @@ export function comparedTable(output: RunOutput): string[] {
   for (const { report, memory, stdio, repeat, other } of pairs) {
     const a = parityEvents(memory?.events ?? []);
     const b = parityEvents(stdio?.events ?? []);
-    if (pairs.length > 1) out.push(...(out.length ? [""] : []), `**${report.scenario} · ${report.dispatch} · ${other} · repeat ${repeat}**`, "");
+    if (pairs.length > 1) out.push(...(out.length ? [""] : []), `**${report.scenario} · ${report.loop} · ${other} · repeat ${repeat}**`, "");
     out.push(`| # | memory | ${other} |`, "|---|---|---|");
     for (let i = 0; i < Math.max(a.length, b.length); i++) {
       const same = JSON.stringify(a[i]) === JSON.stringify(b[i]);

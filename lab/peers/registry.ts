@@ -1,6 +1,6 @@
 // Every peer the lab knows, by name. Adding an SDK: write its driver, add one entry here.
 // Order is the order of columns in reports and the card.
-import type { DispatchModel } from "../history/receive-loop.js";
+import type { LoopModel } from "../history/receive-loop.js";
 import { AI_SDK_CLIENT } from "./ai-sdk/index.js";
 import { FASTMCP_CLIENT, FASTMCP_SERVER } from "./fastmcp/index.js";
 import { GENKIT_CLIENT } from "./genkit/index.js";
@@ -31,7 +31,7 @@ export function registerClient(peer: ClientPeer): void {
 /** One column of the matrix: a client peer under one loop model, against one server peer. */
 export interface Column {
   client: ClientPeer;
-  loop: DispatchModel;
+  loop: LoopModel;
   server: ServerPeer;
 }
 

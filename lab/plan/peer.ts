@@ -4,7 +4,7 @@
 // on its stdin/stdout and writes its events to a file the lab names. A server peer runs in this
 // process (connected to a Transport), as a stdio child, or both.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { DispatchModel } from "../history/receive-loop.js";
+import type { LoopModel } from "../history/receive-loop.js";
 import type { Recorder } from "../history/timeline.js";
 import type { Scenario } from "./scenario.js";
 
@@ -35,7 +35,7 @@ export interface ClientPeer {
   sdk: string;
   /** receive-loop models this client can run under: `sdk` is always "as shipped";
    *  `serial` is the lab's model, applied at the transport boundary of an in-process client */
-  loops: readonly DispatchModel[];
+  loops: readonly LoopModel[];
   /** what the peer is, in one line (says plainly when a loop is a model) */
   meaning: string;
   /** set when this client is NOT its SDK as shipped: what the lab changed (an option forced) */

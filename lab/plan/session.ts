@@ -2,14 +2,14 @@
 // what an opened transport gives the session, and the evidence of one session. The session
 // itself runs in lab/session/session.ts; everything below it knows only these types.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { DispatchModel, OnDeadlock } from "../history/receive-loop.js";
+import type { LoopModel, OnDeadlock } from "../history/receive-loop.js";
 import type { Recorder, TimelineEvent, WireFrame } from "../history/timeline.js";
 import type { TransportEvidence } from "./evidence.js";
 import type { ClientPeer, ServerPeer } from "./peer.js";
 import type { Scenario } from "./scenario.js";
 
 export interface SessionOptions {
-  dispatch: DispatchModel;
+  loop: LoopModel;
   onDeadlock?: OnDeadlock;
   /** default: ts1 (lab/peers/registry.ts) */
   client?: ClientPeer;
@@ -27,10 +27,10 @@ export interface Pairing extends SessionOptions {
 }
 
 /**
- * What a transport is opened with: the peers and the scenario. The loop model (dispatch,
+ * What a transport is opened with: the peers and the scenario. The loop model (loop,
  * onDeadlock) stays with the session, which wraps the client end itself: no opener reads it.
  */
-export type TransportPairing = Omit<Pairing, "dispatch" | "onDeadlock">;
+export type TransportPairing = Omit<Pairing, "loop" | "onDeadlock">;
 
 /** What a transport hands the session. */
 export interface OpenedTransport {
@@ -49,7 +49,7 @@ export type OpenTransport = (recorder: Recorder, pairing: TransportPairing) => P
 
 export interface SessionEvidence {
   scenario: string;
-  dispatch: DispatchModel;
+  loop: LoopModel;
   client: string;
   server: string;
   transport: string;

@@ -37,13 +37,13 @@ const anchor = (text: string) => text.replace(/[^A-Za-z0-9_.-]/g, "_");
 
 /** "py-inline → ts1, sdk loop": the short name the filter lists. */
 export function peersText(report: CaseReport): string {
-  return `${report.client} → ${report.server}, ${report.dispatch} loop${report.onDeadlock === "break" ? ", break at deadlock" : ""}`;
+  return `${report.client} → ${report.server}, ${report.loop} loop${report.onDeadlock === "break" ? ", break at deadlock" : ""}`;
 }
 
 /** What the peers are, from their registry entries (sdk, meaning) as the report carries them. */
 export function peersWhat(report: CaseReport): string {
   const sdks = report.clientSdk && report.serverSdk ? ` (${report.clientSdk} → ${report.serverSdk})` : "";
-  return `${report.client} → ${report.server}${sdks}: ${report.dispatchMeaning}${report.onDeadlock === "break" ? "; cycle broken at once" : ""}`;
+  return `${report.client} → ${report.server}${sdks}: ${report.loopMeaning}${report.onDeadlock === "break" ? "; cycle broken at once" : ""}`;
 }
 
 /** Every SDK the runs used, each once, in the order met. */

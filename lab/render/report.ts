@@ -14,7 +14,7 @@ export function runHeader(report: CaseReport, run: RunRecord): string {
   const peers = report.client === "ts1" && report.server === "ts1" ? "" : ` · client ${report.client} · server ${report.server}`;
   const broken = report.onDeadlock === "break" ? " · --on-deadlock break" : "";
   const protocol = run.negotiatedProtocol ? ` · protocol ${run.negotiatedProtocol}` : "";
-  return `== ${report.scenario} · ${report.dispatch} (${report.dispatchMeaning})${broken}${peers} · ${run.transport} · repeat ${run.repeat}${protocol} ==`;
+  return `== ${report.scenario} · ${report.loop} (${report.loopMeaning})${broken}${peers} · ${run.transport} · repeat ${run.repeat}${protocol} ==`;
 }
 
 /** The line under a run's header: what happened, beside its verdict. */

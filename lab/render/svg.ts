@@ -18,7 +18,7 @@ export { esc } from "./svg-parts.js";
 /** What the SVG needs from a run: a SessionEvidence or a RunRecord will do. */
 export interface SvgRun {
   scenario: string;
-  dispatch: string;
+  loop: string;
   /** the peers (absent or ts1 against ts1: not shown) */
   client?: string;
   server?: string;
@@ -29,7 +29,7 @@ export interface SvgRun {
 }
 
 export interface SvgContext {
-  dispatchMeaning?: string;
+  loopMeaning?: string;
   onDeadlock?: string;
   sdk?: string;
   /** what happened and the verdict, in words (lab/render/outcome.ts) */
@@ -50,10 +50,10 @@ export function renderSvg(run: SvgRun, context: SvgContext = {}): string {
   // Header.
   const results = notes.filter((m) => m.kind === "result").map((m) => m.lines[0]).join(" · ");
   const peers = run.client && run.server && !(run.client === "ts1" && run.server === "ts1") ? ` · client ${run.client} · server ${run.server}` : "";
-  const title = `${run.scenario} · ${run.dispatch}${peers} · ${run.transport} · repeat ${run.repeat}${context.onDeadlock === "break" ? " · --on-deadlock break" : ""}`;
+  const title = `${run.scenario} · ${run.loop}${peers} · ${run.transport} · repeat ${run.repeat}${context.onDeadlock === "break" ? " · --on-deadlock break" : ""}`;
   out.push(el("rect", { x: 0, y: 0, width: W, height, fill: "#ffffff" }));
   out.push(text(16, 26, title, { "font-size": 17, "font-weight": "bold" }));
-  if (context.dispatchMeaning) out.push(text(16, 46, `${run.dispatch}: ${context.dispatchMeaning}`, { "font-size": 12, fill: "#374151" }));
+  if (context.loopMeaning) out.push(text(16, 46, `${run.loop}: ${context.loopMeaning}`, { "font-size": 12, fill: "#374151" }));
   const o = context.outcome;
   const said = o ? `${o.ok ? "PASS" : "FAIL"} · ${o.words} · ` : "";
   const ink = o?.kind === "completed" ? "#166534" : o?.kind === "deadlock" || o?.kind === "broken" ? "#9a3412" : o ? "#b91c1c" : "#111827";
@@ -172,7 +172,7 @@ export function renderSvg(run: SvgRun, context: SvgContext = {}): string {
   ].join("\n");
 }
 
-export function svgFileName(scenario: string, dispatch: string, suffix: string, transport: string, repeat: number): string {
-  return `${scenario}.${dispatch}${suffix}.${transport}-${repeat}.svg`;
+export function svgFileName(scenario: string, loop: string, suffix: string, transport: string, repeat: number): string {
+  return `${scenario}.${loop}${suffix}.${transport}-${repeat}.svg`;
 }
 

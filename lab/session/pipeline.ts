@@ -1,9 +1,9 @@
-// One case = one scenario under one dispatch model: every transport x repeat as a fresh
+// One case = one scenario under one loop model: every transport x repeat as a fresh
 // session, each verified against the same hand-written expectation.
 import { loadExpectation, expectationPath, type Expectation } from "../check/expectations.js";
 import { compareParity, PARITY_RULES, type ParityResult } from "../check/parity.js";
 import { pairEvidenceFor, serverSideAllowancesFor } from "../check/http-parity.js";
-import type { DispatchModel, OnDeadlock } from "../history/receive-loop.js";
+import type { LoopModel, OnDeadlock } from "../history/receive-loop.js";
 import type { Scenario } from "../plan/scenario.js";
 import { runSession } from "./session.js";
 import { type SessionEvidence } from "../plan/session.js";
@@ -44,16 +44,16 @@ export interface ParityVerdict {
 export interface CaseReport {
   scenario: string;
   summary: string;
-  /** the client peer, its loop model (`dispatch`) and the server peer: the column */
+  /** the client peer, its loop model (`loop`) and the server peer: the column */
   client: string;
   server: string;
   /** `sdk`/`serial` for ts1 against ts1, else loop.client.server (lab/peers/registry.ts) */
   column: string;
   clientSdk: string;
   serverSdk: string;
-  dispatch: DispatchModel;
-  /** says plainly what the dispatch model is */
-  dispatchMeaning: string;
+  loop: LoopModel;
+  /** says plainly what the loop model is */
+  loopMeaning: string;
   onDeadlock: OnDeadlock;
   versions: Versions;
   expectedFile: string;
@@ -63,14 +63,14 @@ export interface CaseReport {
   ok: boolean;
 }
 
-export const DISPATCH_MEANING: Record<DispatchModel, string> = {
+export const LOOP_MEANING: Record<LoopModel, string> = {
   sdk: "the TypeScript SDK exactly as shipped",
   serial: "a model of the MCP Python SDK 1.29.0 client receive loop (not TS SDK behaviour)",
 };
 
 /** What the loop model means for this client, in words for run headers. */
-export function dispatchMeaning(client: ClientPeer, loop: DispatchModel): string {
-  if (client.name === "ts1") return DISPATCH_MEANING[loop];
+export function loopMeaning(client: ClientPeer, loop: LoopModel): string {
+  if (client.name === "ts1") return LOOP_MEANING[loop];
   // under `sdk` a peer runs its own loop, which its meaning describes (py-inline is not "as shipped")
   return loop === "sdk" ? client.meaning : `${client.sdk} behind the lab's model of the Python SDK 1.29.0 client loop (not its own behaviour)`;
 }
@@ -93,7 +93,7 @@ export interface CaseOptions {
 
 export async function runCase(
   scenario: Scenario,
-  dispatch: DispatchModel,
+  loop: LoopModel,
   options: CaseOptions,
   versions: Versions,
   expectation?: Expectation,
@@ -101,9 +101,9 @@ export async function runCase(
   const client = options.client ?? TS1_CLIENT;
   const server = options.server ?? TS1_SERVER;
   const pair = { client: client.name, server: server.name };
-  expectation ??= loadExpectation(scenario.name, dispatch, options.onDeadlock, options.expectedDir, pair);
+  expectation ??= loadExpectation(scenario.name, loop, options.onDeadlock, options.expectedDir, pair);
   const transports = options.transports.filter(
-    (name) => transportProblem({ client, loop: dispatch, server }, name) === undefined && !scenario.notOver?.transports.includes(name),
+    (name) => transportProblem({ client, loop: loop, server }, name) === undefined && !scenario.notOver?.transports.includes(name),
   );
   if (transports.length === 0) throw new Error(`${client.name} against ${server.name} can run over none of ${options.transports.join(", ")}`);
   // Builds and set-up checks happen here, once, so none lands inside a session's timeline.
@@ -118,7 +118,7 @@ export async function runCase(
       const transport = TRANSPORTS[name];
       if (!transport) throw new Error(`unknown transport ${name}`);
       const bound = options.sessionBoundMs === undefined ? {} : { boundMs: options.sessionBoundMs };
-      const evidence = await runSession(scenario, transport.open, name, { dispatch, onDeadlock: options.onDeadlock, client, server, ...bound }, repeat);
+      const evidence = await runSession(scenario, transport.open, name, { loop, onDeadlock: options.onDeadlock, client, server, ...bound }, repeat);
       const errors = [...evidence.errors, ...transport.problems(evidence.transportEvidence)];
       // A server in another process kept its own record (lab/transports/stdio.ts serverRecord).
       const verdicts = verify(evidenceOf({ ...evidence, transport: name }, errors), expectation);
@@ -143,14 +143,14 @@ export async function runCase(
       summary: scenario.summary,
       client: client.name,
       server: server.name,
-      column: columnId({ client: client.name, loop: dispatch, server: server.name }),
+      column: columnId({ client: client.name, loop: loop, server: server.name }),
       clientSdk: client.sdk,
       serverSdk: server.sdk,
-      dispatch,
-      dispatchMeaning: dispatchMeaning(client, dispatch),
+      loop,
+      loopMeaning: loopMeaning(client, loop),
       onDeadlock: options.onDeadlock,
       versions,
-      expectedFile: expectationPath(scenario.name, dispatch, options.onDeadlock, options.expectedDir, pair),
+      expectedFile: expectationPath(scenario.name, loop, options.onDeadlock, options.expectedDir, pair),
       runs,
       parity,
       ok: runs.every((r) => r.ok) && parity.every((p) => p.ok),

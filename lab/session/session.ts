@@ -23,11 +23,11 @@ export async function runSession(
   let transportEvidence: TransportEvidence = { kind: "unopened" };
   let opened: OpenedTransport | undefined;
   try {
-    const { dispatch, onDeadlock, ...transportPairing } = pairing;
+    const { loop, onDeadlock, ...transportPairing } = pairing;
     opened = await openTransport(recorder, transportPairing);
     const driver = pairing.client.driver;
     // The loop model is the session's: it wraps the client end the transport opened.
-    const client = () => new ObservedTransport("client", opened!.client!, recorder, { model: dispatch, ...(onDeadlock && { onDeadlock }) });
+    const client = () => new ObservedTransport("client", opened!.client!, recorder, { loop, ...(onDeadlock && { onDeadlock }) });
     const work = driver.kind === "in-process" ? driver.run(scenario, client(), recorder) : opened.driverDone!;
     await withBound(work, options.boundMs ?? SESSION_BOUND_MS, `session ${scenario.name}`);
   } catch (error) {
@@ -45,7 +45,7 @@ export async function runSession(
   if (transportEvidence.kind === "relay") errors.push(...transportEvidence.driverEvents.problems);
   return {
     scenario: scenario.name,
-    dispatch: options.dispatch,
+    loop: options.loop,
     client: pairing.client.name,
     server: pairing.server.name,
     transport: transportName,

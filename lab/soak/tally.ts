@@ -1,5 +1,5 @@
 // Counting a soak: per case, transport and check, how often it was checked and how often it
-// failed. A session is one unit, a memory/stdio parity comparison another.
+// failed. A session is one unit, a parity comparison (memory against another transport) another.
 import type { CaseReport } from "../session/pipeline.js";
 
 export interface Count {
@@ -29,8 +29,8 @@ export function tally(counts: Tally, caseName: string, report: CaseReport): { pa
     else failed++;
   }
   for (const p of report.parity) {
-    bump(counts, `${caseName} · memory vs stdio`, "parity: client side", p.result.ok);
-    bump(counts, `${caseName} · memory vs stdio`, "parity: server side", p.server?.ok ?? false);
+    bump(counts, `${caseName} · memory vs ${p.transport}`, "parity: client side", p.result.ok);
+    bump(counts, `${caseName} · memory vs ${p.transport}`, "parity: server side", p.server?.ok ?? false);
     if (p.ok) passed++;
     else failed++;
   }

@@ -4,7 +4,7 @@
 // arrival and its pump delivers it later, so the timeline shows both moments.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { OnDeadlock, DispatchModel } from "../history/receive-loop.js";
+import type { OnDeadlock, LoopModel } from "../history/receive-loop.js";
 import type { Recorder } from "../history/timeline.js";
 import { ObservedTransport } from "./observed.js";
 
@@ -50,7 +50,7 @@ export function linkedEnds(recorder: Recorder): { client: MemoryCarrier; server:
 }
 
 /** Both ends recorded: the client end runs the given loop model (demos, bench). */
-export function createLinkedPair(recorder: Recorder, clientModel: DispatchModel, onDeadlock: OnDeadlock = "wait"): LinkedPair {
+export function createLinkedPair(recorder: Recorder, clientLoop: LoopModel, onDeadlock: OnDeadlock = "wait"): LinkedPair {
   const ends = linkedEnds(recorder);
-  return { client: new ObservedTransport("client", ends.client, recorder, { model: clientModel, onDeadlock }), server: ends.server };
+  return { client: new ObservedTransport("client", ends.client, recorder, { loop: clientLoop, onDeadlock }), server: ends.server };
 }

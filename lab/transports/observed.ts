@@ -5,14 +5,14 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { otherSide, type Side } from "../history/frames.js";
-import { ReceiveLoop, type DispatchModel, type OnDeadlock } from "../history/receive-loop.js";
+import { ReceiveLoop, type LoopModel, type OnDeadlock } from "../history/receive-loop.js";
 import type { Recorder } from "../history/timeline.js";
 
 /** What carries frames: the SDK's Transport shape, without any recording. */
 export type Carrier = Transport;
 
 export interface ObservedOptions {
-  model?: DispatchModel;
+  loop?: LoopModel;
   onDeadlock?: OnDeadlock;
 }
 
@@ -29,7 +29,7 @@ export class ObservedTransport implements Transport {
     private readonly recorder: Recorder,
     options: ObservedOptions = {},
   ) {
-    this.loop = new ReceiveLoop({ side, model: options.model ?? "sdk", recorder, ...(options.onDeadlock && { onDeadlock: options.onDeadlock }) });
+    this.loop = new ReceiveLoop({ side, loop: options.loop ?? "sdk", recorder, ...(options.onDeadlock && { onDeadlock: options.onDeadlock }) });
     this.loop.deliver = (message) => this.onmessage?.(message);
     inner.onmessage = (message) => {
       const { frame, label } = recorder.received(otherSide(side), message);

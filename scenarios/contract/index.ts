@@ -1,7 +1,7 @@
 // The form-elicitation contract: what a server must do AFTER the client answers. Each case is a
 // fresh session that calls `calculate` once (no tools/list first); the client's callback answers
 // from the fixed fixture below. Expected results: expected/contract/<case>.json, written by hand.
-// The callback never calls back into the session, so the dispatch model cannot matter: the cases
+// The callback never calls back into the session, so the loop model cannot matter: the cases
 // run under `sdk` (the TS SDK as shipped).
 import type { ClientCapabilities, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { type Policy } from "../../lab/plan/tool-suite.js";

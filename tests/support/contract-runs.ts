@@ -11,7 +11,7 @@ export function contractRun(name: string): Promise<SessionEvidence> {
   if (!run) {
     const found = findContractCase(name);
     if (!found) throw new Error(`no contract case ${name}`);
-    run = runSession(contractScenario(found), openMemoryTransport, "memory", { dispatch: "sdk" });
+    run = runSession(contractScenario(found), openMemoryTransport, "memory", { loop: "sdk" });
     cache.set(name, run);
   }
   return run;

@@ -4,7 +4,7 @@
 import "./child-pids.js";
 import { join } from "node:path";
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import type { DispatchModel } from "../../lab/history/receive-loop.js";
+import type { LoopModel } from "../../lab/history/receive-loop.js";
 import { PROJECT_ROOT } from "../../lab/paths.js";
 import { findClient } from "../../lab/peers/registry.js";
 import { CHILD_BUNDLE, ensureChildBuilt } from "../../lab/peers/ts1/child-build.js";
@@ -25,7 +25,7 @@ const ACCEPT_READY = { action: "accept" as const, content: { ready: true } };
  *  (a form), `sampling` for probe_sampling (a client's loop can differ by request type; absent:
  *  not claimed yet, and counted as skipped). A peer not here yet is skipped with its reason
  *  printed; `memory` runs too when the client lives in this process. */
-export const PROBE_TABLE: { client: string; loop: DispatchModel; verdict: LoopVerdict; sampling?: LoopVerdict }[] = [
+export const PROBE_TABLE: { client: string; loop: LoopModel; verdict: LoopVerdict; sampling?: LoopVerdict }[] = [
   { client: "ts1", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   // the serial model holds every inbound request's handler, whatever its method (lab/history/receive-loop.ts)
   { client: "ts1", loop: "serial", verdict: "serial", sampling: "serial" },
@@ -164,13 +164,13 @@ export const transportsFor = (client: ClientPeer): ("memory" | "serve")[] => (cl
 const cache = new Map<string, Promise<SessionEvidence>>();
 
 /** One session, made on first use and shared. */
-export function probeRun(scenario: Scenario, client: ClientPeer, loop: DispatchModel, transport: "memory" | "serve", server: ServerPeer = SERVE_BUILT): Promise<SessionEvidence> {
+export function probeRun(scenario: Scenario, client: ClientPeer, loop: LoopModel, transport: "memory" | "serve", server: ServerPeer = SERVE_BUILT): Promise<SessionEvidence> {
   const key = `${scenario.name}.${client.name}.${loop}.${transport}.${server.name}`;
   let run = cache.get(key);
   if (!run) {
     run = transport === "memory"
-      ? runSession(scenario, openMemoryTransport, "memory", { dispatch: loop, client })
-      : runSession(scenario, openProcessTransport, "stdio", { dispatch: loop, client, server });
+      ? runSession(scenario, openMemoryTransport, "memory", { loop: loop, client })
+      : runSession(scenario, openProcessTransport, "stdio", { loop: loop, client, server });
     cache.set(key, run);
   }
   return run;
