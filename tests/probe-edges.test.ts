@@ -103,7 +103,7 @@ test("serve with an unknown argument: one line on stderr, exit 2, and no server 
   assert.is(r.code, 2);
   const lines = r.stderr.trim().split("\n");
   assert.is(lines.length, 1, r.stderr);
-  assert.match(lines[0]!, /^error: serve: unknown option --fault \(usage: tsx lab\/run.ts serve --help\)$/);
+  assert.match(lines[0]!, /^error: serve: unknown option '--fault' \(usage: tsx lab\/run.ts serve --help\)$/);
   for (const [args, why] of [[["--port", "1"], "--port goes with --http"], [["--once", "--http"], "--once serves stdio only"], [["--report"], "--report needs a value"]] as const) {
     const bad = await runMain(["serve", ...args]);
     assert.is(bad.code, 2);
