@@ -59,7 +59,10 @@ test("the scanner finds a machine path: in a corrupted store file, and in the ra
   const good = readFileSync(file, "utf8");
   try {
     writeFileSync(file, good.replace('"expected/nested.sdk.json"', JSON.stringify(join(PROJECT_ROOT, "expected", "nested.sdk.json"))));
-    assert.equal(scanStore(store).map((f) => [f.file.endsWith("nested.sdk.json"), f.path]), [[true, PROJECT_ROOT]]);
+    // only that file, and the root among what it finds (a root under the temp dir is found as both)
+    const found = scanStore(store);
+    assert.ok(found.length > 0 && found.every((f) => f.file.endsWith("nested.sdk.json")), JSON.stringify(found));
+    assert.ok(found.some((f) => f.path === PROJECT_ROOT), JSON.stringify(found));
   } finally {
     writeFileSync(file, good);
   }

@@ -56,7 +56,8 @@ export function renderCardSummary(card: CardData, clientSdk: (client: string) =>
   const named = (clients: string[]) => clients.map((c) => `${clientSdk(c)} (\`${c}\`)`).join(", ");
   const answer = clientsWhoseForms(card, (v) => v === "yes");
   const never = clientsWhoseForms(card, (v) => typeof v === "string" && v.startsWith("no: the client declares no form"));
-  if (answer.length) out.push("", "Clients that answer a form at all (they declare form elicitation and a form reaches their handler, against every server peer):", `${named(answer)}.`);
+  // names only: the table above gives each one's SDK, and the list stays one readable line
+  if (answer.length) out.push("", "Clients that answer a form at all (they declare form elicitation and a form reaches their handler, against every server peer):", `${answer.map((c) => `\`${c}\``).join(", ")}.`);
   if (never.length) out.push("", "Clients that cannot answer a form at all (they declare no form elicitation, so a server that asks gets \`unsupported\`):", `${named(never)}.`);
   const releases = deadlockingReleases(card, shipped).map((c) => `${clientSdk(c)} (\`${c}\`)`);
   if (releases.length) out.push("", "Official SDK releases whose client, as shipped, deadlocks on a nested request against every server peer:", `${releases.join(", ")}.`);
