@@ -33,21 +33,15 @@ export const CANNOT_ARISE = cell("cannot arise: no server-to-client request", "s
 export const requestsFrom = (wire: WireFrame[], side: "client" | "server", method: string) =>
   wire.filter((f) => f.from === side && isRequest(f.label) && f.label.method === method);
 
-/** The client answered the server's first `method` request with an error, no callback entered: its code. */
-function refusedCell(run: Run, asked: WireFrame): CellValue | undefined {
-  if (run.events.some((e) => e.kind === "callback.entered")) return undefined;
-  const error = (replyTo(run.wire, asked)?.message as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-  if (!error) return undefined;
-  return cell(`refused (${String(error.code)}), no callback`, "n/a", `refused (${String(error.code)} ${String(error.message)}), no callback`);
-}
-
 /**
- * The client answered with a result and no callback ran: its SDK answers from data it was given
- * (the Java SDK's roots are a list, McpAsyncClient.java:564-572), so no callback can nest.
+ * The client answered the server's first `method` request with no callback entered: refused with an
+ * error (its code: the AI SDK's -32601), or answered by its SDK from data it was given (the Java
+ * SDK's roots are a list, McpAsyncClient.java:564-572), so no callback can nest.
  */
-function answeredWithoutCallback(run: Run, asked: WireFrame): CellValue | undefined {
+function noCallbackCell(run: Run, asked: WireFrame): CellValue | undefined {
   if (run.events.some((e) => e.kind === "callback.entered")) return undefined;
-  const reply = replyTo(run.wire, asked)?.message as { result?: unknown } | undefined;
+  const reply = replyTo(run.wire, asked)?.message as { result?: unknown; error?: { code?: unknown; message?: unknown } } | undefined;
+  if (reply?.error) return cell(`refused (${String(reply.error.code)}), no callback`, "n/a", `refused (${String(reply.error.code)} ${String(reply.error.message)}), no callback`);
   return reply?.result === undefined ? undefined : cell("answered by the SDK, no callback", "n/a");
 }
 
@@ -69,10 +63,8 @@ export interface NestedOutcome {
 export function nestedOutcome(run: Run, method: string): NestedOutcome | undefined {
   const asked = requestsFrom(run.wire, "server", method)[0];
   if (!asked) return undefined;
-  const refused = refusedCell(run, asked);
-  if (refused) return { cell: refused };
-  const answeredBySdk = answeredWithoutCallback(run, asked);
-  if (answeredBySdk) return { cell: answeredBySdk };
+  const noCallback = noCallbackCell(run, asked);
+  if (noCallback) return { cell: noCallback };
   const ok = run.events.find((e) => e.kind === "nested.ok");
   const failed = run.events.find((e) => e.kind === "nested.failed");
   const sent = run.events.find((e) => e.kind === "nested.sent");
@@ -89,8 +81,8 @@ export function nestedOutcome(run: Run, method: string): NestedOutcome | undefin
 export function peakOf(run: Run, method: string): CellValue {
   const asked = requestsFrom(run.wire, "server", method)[0];
   if (!asked) return CANNOT_ARISE;
-  const refused = refusedCell(run, asked);
-  if (refused) return refused;
+  const noCallback = noCallbackCell(run, asked);
+  if (noCallback) return noCallback;
   const peak = peakCallbacks(run.events);
   return peak > 1 ? cell("several at once", "safe", `${peak} at once`) : cell("one at a time", "unsafe");
 }

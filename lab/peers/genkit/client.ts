@@ -5,8 +5,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { createMcpClient } from "@genkit-ai/mcp";
 import { genkit } from "genkit";
-import type { SessionPlan } from "../../plan/behaviour.js";
-import { fromCallToolResult, giveUpRefusal, type NoFormFramework } from "../no-form/session.js";
+import { fromCallToolResult, type NoFormFramework } from "../no-form/session.js";
 
 export const GENKIT_DECLARES =
   "@genkit-ai/mcp 1.42.0 builds its Client with capabilities { roots: { listChanged: true } } only and answers roots/list from its `roots` option, no callback (client/client.js:129-136); McpClientOptions has no elicitation and no request handlers (client/client.d.ts:62-84)";
@@ -14,7 +13,6 @@ export const GENKIT_DECLARES =
 export const GENKIT: NoFormFramework = {
   name: "genkit",
   declares: GENKIT_DECLARES,
-  refusal: (plan: SessionPlan) => giveUpRefusal(plan, `a give-up is counted from the form opening, and no form can open: ${GENKIT_DECLARES}`),
   async connect(transport: Transport) {
     const ai = genkit({});
     const client = createMcpClient({ name: "reentrancy-lab-client-genkit", serverName: "lab", mcpServer: { transport }, rawToolResponses: true });

@@ -5,9 +5,8 @@
 // Lines cited are lab/peers/langchain/node_modules/@langchain/mcp-adapters/dist/.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { MultiServerMCPClient } from "@langchain/mcp-adapters";
-import type { SessionPlan } from "../../plan/behaviour.js";
 import { openStdioBridge } from "../stdio-bridge.js";
-import { giveUpRefusal, type FrameworkCall, type NoFormFramework } from "../no-form/session.js";
+import { type FrameworkCall, type NoFormFramework } from "../no-form/session.js";
 
 export const LANGCHAIN_DECLARES =
   "@langchain/mcp-adapters 1.1.4 builds every Client as new Client({ name, version }) with no capabilities and connects it at once (connection.js:32-36); its options have no capabilities and no request handlers";
@@ -15,7 +14,6 @@ export const LANGCHAIN_DECLARES =
 export const LANGCHAIN: NoFormFramework = {
   name: "langchain",
   declares: LANGCHAIN_DECLARES,
-  refusal: (plan: SessionPlan) => giveUpRefusal(plan, `a give-up is counted from the form opening, and no form can open: ${LANGCHAIN_DECLARES}`),
   async connect(transport: Transport) {
     const bridge = await openStdioBridge(transport);
     const client = new MultiServerMCPClient({ mcpServers: { lab: { transport: "stdio", command: bridge.command, args: bridge.args, stderr: "inherit" } } });

@@ -27,8 +27,6 @@ export interface NoFormFramework {
   name: string;
   /** why the client declares what it declares: the framework's source line */
   declares: string;
-  /** what the plan asks that the framework's API cannot express; undefined when it can run */
-  refusal(plan: SessionPlan): string | undefined;
   /** connects through the framework's public API over the session's transport */
   connect(transport: Transport, plan: SessionPlan, rec: EventSink): Promise<FrameworkSession>;
 }
@@ -36,10 +34,11 @@ export interface NoFormFramework {
 export const NO_FORM_SESSION_BOUND_MS = 60_000;
 const CLOSE_BOUND_MS = 10_000;
 
-/** The shared refusal: a give-up needs a way to withdraw one call, which these call APIs lack. */
-export function giveUpRefusal(plan: SessionPlan, why: string): string | undefined {
+/** The one refusal, the same for every such framework: a give-up is counted from the form opening,
+ *  and with nothing declared no form can open. */
+export function giveUpRefusal(plan: SessionPlan, framework: NoFormFramework): string | undefined {
   const call = plan.calls.find((c) => c.giveUpAfterMs !== undefined);
-  return call ? `call ${call.label} gives up after ${call.giveUpAfterMs} ms: ${why}` : undefined;
+  return call ? `call ${call.label} gives up after ${call.giveUpAfterMs} ms: a give-up is counted from the form opening, and no form can open: ${framework.declares}` : undefined;
 }
 
 export function errorInfo(error: unknown): { code: number | null; message: string; type: string } {
@@ -52,7 +51,7 @@ export function errorInfo(error: unknown): { code: number | null; message: strin
 }
 
 export async function runNoFormSession(framework: NoFormFramework, plan: SessionPlan, transport: Transport, rec: EventSink): Promise<string[]> {
-  const refused = framework.refusal(plan);
+  const refused = giveUpRefusal(plan, framework);
   if (refused) throw new Error(`plan ${plan.scenario} refused: ${framework.name} cannot run it: ${refused}`);
   const errors: string[] = [];
   const asked = Object.keys(plan.capabilities);

@@ -6,7 +6,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { MCPServerStdio } from "@openai/agents-core";
 import type { SessionPlan } from "../../plan/behaviour.js";
 import { openStdioBridge } from "../stdio-bridge.js";
-import { fromCallToolResult, giveUpRefusal, type NoFormFramework } from "../no-form/session.js";
+import { fromCallToolResult, type NoFormFramework } from "../no-form/session.js";
 
 export const OPENAI_AGENTS_DECLARES =
   "@openai/agents-core 0.14.3's MCPServerStdio builds new Client({ name, version: '1.0.0' }) with no capabilities and connects it in connect() (shims/mcp-server/node.mjs:241-246); MCPServerStdioOptions has no capabilities and no request handlers (mcp.d.ts:228-265)";
@@ -14,7 +14,6 @@ export const OPENAI_AGENTS_DECLARES =
 export const OPENAI_AGENTS: NoFormFramework = {
   name: "openai-agents",
   declares: OPENAI_AGENTS_DECLARES,
-  refusal: (plan: SessionPlan) => giveUpRefusal(plan, `a give-up is counted from the form opening, and no form can open: ${OPENAI_AGENTS_DECLARES}`),
   async connect(transport: Transport, plan: SessionPlan) {
     const bridge = await openStdioBridge(transport);
     // the request timeout is the plan's (node.mjs:200-201: `timeout`, and seconds for the session's own requests)
