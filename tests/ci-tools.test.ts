@@ -4,7 +4,7 @@ import "./support/child-pids.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "./support/cli.js";
@@ -30,6 +30,24 @@ test("with CI=true and without Chromium on PATH the browser test fails, naming w
   assert.match(r.output, /Total: +1\b/);
   assert.match(r.output, /Passed: +0\b/);
   assert.match(r.output, "chromium is missing: .ci/run should have installed it");
+});
+
+/** .ci/run's own tally block, run on a uvu summary and an exit status: "passed failed skipped". */
+function tally(summary: string, status: number): string {
+  const script = readFileSync(join(ROOT, ".ci", "run"), "utf8");
+  const block = /# tally: begin[^\n]*\n([\s\S]*?)# tally: end/.exec(script)?.[1];
+  assert.ok(block, ".ci/run has its tally block");
+  const log = join(empty, "log.txt");
+  writeFileSync(log, summary);
+  const r = spawnSync("bash", ["-c", `log=${JSON.stringify(log)}; status=${status}\n${block}\necho "$passed $failed $skipped"`], { encoding: "utf8", timeout: 10_000 });
+  return r.stdout.trim();
+}
+
+test(".ci/run's tally: a skipped test is neither passed nor failed, a failure or a crash is counted", () => {
+  // uvu's Total leaves test.skip out: 578 ran, 578 passed, 2 skipped is a clean run (CI stop 36 read it as -2 failed)
+  assert.is(tally("  Total:     578\n  Passed:    578\n  Skipped:   2\n", 0), "578 0 2");
+  assert.is(tally("  Total:     10\n  Passed:    9\n  Skipped:   1\n", 1), "9 1 1");
+  assert.is(tally("Error: cannot find module\n", 1), "0 1 0");
 });
 
 test.after(() => rmSync(empty, { recursive: true, force: true }));
