@@ -8,7 +8,7 @@ import { clientSideProbe } from "../lab/check/probe-timeline.js";
 import { resultsOf } from "../lab/check/verify.js";
 import { lifecycleProblems } from "../lab/transports/child-process.js";
 import { type SessionEvidence } from "../lab/plan/session.js";
-import { FAN_OUT_N, PROBE_SAMPLING_SCENARIO, PROBE_SCENARIO, PROBE_TABLE, probeClient, probeRun, transportsFor } from "./support/probe.js";
+import { FAN_OUT_N, PROBE_SAMPLING_SCENARIO, PROBE_ROWS, PROBE_SCENARIO, probeClient, probeRun, transportsFor } from "./support/probe.js";
 
 /** LAB_PROBE_PRINT=1 prints each run's measured numbers (for the README and reports). */
 const print = (line: string) => process.env.LAB_PROBE_PRINT === "1" && console.error(`probe.test: ${line}`);
@@ -24,7 +24,21 @@ function sessionProblems(run: SessionEvidence): string[] {
   return [...run.errors, ...lifecycleProblems(evidence)];
 }
 
-for (const row of PROBE_TABLE) {
+// npm test runs the table's core rows; LAB_TESTS=full (.ci/run) every row. When this file's tests
+// begin (not when uvu loads it, beside other files' tests), every session they await is started,
+// a few at a time, so their waits overlap.
+test.before(() => {
+  for (const row of PROBE_ROWS) {
+    const client = probeClient(row.client);
+    if (typeof client === "string") continue;
+    for (const transport of transportsFor(client)) {
+      void probeRun(PROBE_SCENARIO, client, row.loop, transport);
+      if (row.sampling !== undefined) void probeRun(PROBE_SAMPLING_SCENARIO, client, row.loop, transport);
+    }
+  }
+});
+
+for (const row of PROBE_ROWS) {
   const client = probeClient(row.client);
   if (typeof client === "string") {
     console.error(`probe.test: ${row.client} (${row.loop}) not run here: ${client}`);

@@ -165,7 +165,7 @@ test("the requestedSchema checked is the one the py server sends: pydantic's, wi
 test("a py server whose stdin closes right after its input answers initialize, fails the pending call, exits 0 unkilled", async () => {
   const lines: string[] = [];
   const command = PY_SERVER.child!.command({ eventsFile: undefined, faults: [] });
-  const child = new StdioChild(command.command, [...command.args], { line: (l) => lines.push(l), badLine: () => {}, closed: () => {} });
+  const child = new StdioChild(command, { line: (l) => lines.push(l), badLine: () => {}, closed: () => {} });
   await child.spawned();
   const frames = [
     { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: { form: {} } }, clientInfo: { name: "probe", version: "0" } } },

@@ -23,6 +23,9 @@ export type ChildEvidence = {
   /** the last STDERR_KEEP_CHARS characters of stderr */
   stderr: string;
   stderrTruncated: boolean;
+  /** the pid of the warm interpreter this run was forked from (lab/transports/forked.ts), instead
+   *  of a fresh `command args` */
+  forkedFrom?: number;
   spawnToInitializedMs?: number;
   /** from the lab closing stdin to the child's exit */
   closeToExitMs?: number;

@@ -13,6 +13,9 @@ export interface ChildCommand {
   command: string;
   args: readonly string[];
   env?: Record<string, string>;
+  /** "python": `command` is a venv's python and args are `[-B] script.py ...`; the lab may run it
+   *  as a fork of a warm interpreter of that python (lab/transports/forked.ts) */
+  fork?: "python";
 }
 
 export interface InProcessClientDriver {

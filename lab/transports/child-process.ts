@@ -1,9 +1,11 @@
 // One stdio child and everything the lab keeps about its life: stdout split into lines,
 // stderr captured apart, exit code or signal, and a close that never waits without a bound.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { childrenOf, type ChildEvidence, type TransportEvidence } from "../plan/evidence.js";
+import type { ChildCommand } from "../plan/peer.js";
+import { type ChildLike, ForkedProcess, forkedRun, forkFromHost } from "./forked.js";
 
 /** Grace after stdin is closed before the child is killed, then the wait for the kill. */
 export const EXIT_GRACE_MS = 5_000;
@@ -17,7 +19,7 @@ const LINE_KEEP_CHARS = 2_000;
 
 // Every child the lab started, by pid, for the test that checks none survive.
 const startedPids: number[] = [];
-const live = new Set<ChildProcessWithoutNullStreams>();
+const live = new Set<ChildLike>();
 export const startedChildPids = (): number[] => [...startedPids];
 
 // Safety net: if this process exits with children still running, kill those (by handle only).
@@ -34,7 +36,7 @@ export interface ChildHandlers {
 }
 
 export class StdioChild {
-  readonly process: ChildProcessWithoutNullStreams;
+  readonly process: ChildLike;
   readonly spawnedAt = performance.now();
   /** CLOCK_MONOTONIC at spawn, comparable with the Recorder's clock */
   readonly spawnedAtNs = process.hrtime.bigint();
@@ -47,19 +49,32 @@ export class StdioChild {
   private stdinEndedAt: number | undefined;
   private spawnError: Error | undefined;
 
-  constructor(command: string, args: string[], private readonly handlers: ChildHandlers, env?: Record<string, string>) {
-    this.process = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env } });
+  constructor(spec: ChildCommand, private readonly handlers: ChildHandlers) {
+    const { command, env } = spec;
+    const args = [...spec.args];
+    const forked = forkedRun(spec);
+    this.process = forked
+      ? forkFromHost(forked)
+      : spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env } });
     const child = this.process;
     this.evidence = {
       command, args, pid: child.pid ?? null, exitCode: null, signal: null,
       forcedKill: false, exitedDuringSession: false, stdoutDrained: false, stderrDrained: false,
       stdoutErrors: [], stdinErrors: [], stderr: "", stderrTruncated: false,
     };
-    if (child.pid !== undefined) {
-      startedPids.push(child.pid);
+    const known = (pid: number) => {
+      this.evidence.pid = pid;
+      startedPids.push(pid);
       // Tests set this so children started by other lab processes (CLI runs) can be checked too.
-      if (process.env.LAB_CHILD_PID_LOG) appendFileSync(process.env.LAB_CHILD_PID_LOG, `${child.pid}\n`);
-    }
+      if (process.env.LAB_CHILD_PID_LOG) appendFileSync(process.env.LAB_CHILD_PID_LOG, `${pid}\n`);
+    };
+    if (child.pid !== undefined) known(child.pid);
+    // a forked run has its pid once the host has forked it
+    else if (child instanceof ForkedProcess)
+      child.once("spawn", () => {
+        known(child.pid!);
+        this.evidence.forkedFrom = child.hostPid!;
+      });
     live.add(child);
 
     // Listening for 'error' at once: an unhandled one would crash the lab (e.g. ENOENT, EPIPE).

@@ -23,7 +23,7 @@ export class HttpChild {
   constructor(command: ChildCommand, private readonly recorder: Recorder) {
     this.handshake = new Promise<number>((resolve, reject) => ((this.said = resolve), (this.failed = reject)));
     this.handshake.catch(() => undefined); // awaited by `port`; a child that is never used may fail unheard
-    this.child = new StdioChild(command.command, [...command.args], {
+    this.child = new StdioChild(command, {
       line: (line) => this.line(line),
       badLine: (line, reason) => this.recorder.event("client", "note", { detail: { stdoutError: line, reason } }),
       closed: (exitCode, signal) => {
@@ -31,7 +31,7 @@ export class HttpChild {
         this.failed(new Error(`the HTTP child exited (${exitCode === null ? `signal ${signal}` : `exit code ${exitCode}`}) before it said its port${stderr ? `: ${stderr}` : ""}`));
         this.onGone?.(exitCode, signal);
       },
-    }, command.env);
+    });
   }
 
   /** The port the child listens on, once it has said so (bounded). */

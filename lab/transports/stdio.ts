@@ -22,9 +22,25 @@ export { lifecycleProblems, startedChildPids } from "./child-process.js";
 export class StdioCarrier implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
   /** when set, each good stdout line goes here instead, as read (a relay forwards it byte for byte) */
-  online?: (line: string, message: JSONRPCMessage) => void;
+  private lineTo?: (line: string, message: JSONRPCMessage) => void;
+  private messageTo?: (message: JSONRPCMessage) => void;
+  /** lines read before anyone listens (a warm child can write before the relay is wired): kept, in order */
+  private early: { line: string; message: JSONRPCMessage }[] = [];
+  get onmessage() {
+    return this.messageTo;
+  }
+  set onmessage(to: ((message: JSONRPCMessage) => void) | undefined) {
+    this.messageTo = to;
+    this.deliverEarly();
+  }
+  get online() {
+    return this.lineTo;
+  }
+  set online(to: ((line: string, message: JSONRPCMessage) => void) | undefined) {
+    this.lineTo = to;
+    this.deliverEarly();
+  }
   readonly child: StdioChild;
   private open = true;
 
@@ -36,11 +52,11 @@ export class StdioCarrier implements Transport {
     /** a client driver ends its own session by exiting: that is no event worth a note */
     private readonly exitIsTheEnd = false,
   ) {
-    this.child = new StdioChild(command.command, [...command.args], {
+    this.child = new StdioChild(command, {
       line: (line) => this.line(line),
       badLine: (line, reason) => this.badLine(line, reason),
       closed: (exitCode, signal) => this.childClosed(exitCode, signal),
-    }, command.env);
+    });
   }
 
   async start(): Promise<void> {}
@@ -75,8 +91,16 @@ export class StdioCarrier implements Transport {
       this.child.bad(line, error instanceof Error ? error.message : String(error));
       return;
     }
-    if (this.online) this.online(line, message);
-    else this.onmessage?.(message);
+    if (!this.lineTo && !this.messageTo) return void this.early.push({ line, message });
+    if (this.lineTo) this.lineTo(line, message);
+    else this.messageTo?.(message);
+  }
+
+  private deliverEarly(): void {
+    if (!this.lineTo && !this.messageTo) return;
+    const waiting = this.early;
+    this.early = [];
+    for (const { line, message } of waiting) this.lineTo ? this.lineTo(line, message) : this.messageTo?.(message);
   }
 
   private badLine(line: string, reason: string): void {

@@ -2,6 +2,7 @@
 // stdio child (its built form, node build/child-server.cjs, or `npx tsx lab/run.ts serve`), or in
 // memory. Runs are made once and shared by the test files.
 import "./child-pids.js";
+import { atOnce } from "./at-once.js";
 import { join } from "node:path";
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import type { LoopModel } from "../../lab/history/receive-loop.js";
@@ -25,17 +26,28 @@ const ACCEPT_READY = { action: "accept" as const, content: { ready: true } };
  *  (a form), `sampling` for probe_sampling (a client's loop can differ by request type; absent:
  *  not claimed yet, and counted as skipped). A peer not here yet is skipped with its reason
  *  printed; `memory` runs too when the client lives in this process. */
-export const PROBE_TABLE: { client: string; loop: LoopModel; verdict: LoopVerdict; sampling?: LoopVerdict }[] = [
-  { client: "ts1", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
+export interface ProbeRow {
+  client: string;
+  loop: LoopModel;
+  verdict: LoopVerdict;
+  sampling?: LoopVerdict;
+  /** in npm test, and why: the fewest rows that show each verdict and each path of the probe
+   *  (in memory and over serve, a model and real serial clients, a split by method, a refusal).
+   *  Every row runs under LAB_TESTS=full, as .ci/run does. */
+  core?: string;
+}
+
+export const PROBE_TABLE: ProbeRow[] = [
+  { client: "ts1", loop: "sdk", verdict: "concurrent", sampling: "concurrent", core: "the reference: concurrent, in memory and over serve" },
   // the serial model holds every inbound request's handler, whatever its method (lab/history/receive-loop.ts)
-  { client: "ts1", loop: "serial", verdict: "serial", sampling: "serial" },
+  { client: "ts1", loop: "serial", verdict: "serial", sampling: "serial", core: "the serial model, in memory and over serve" },
   { client: "py", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   // its inline dispatcher covers elicitation/create only; sampling still goes through mcp 2.3.0's spawn
-  { client: "py-inline", loop: "sdk", verdict: "serial", sampling: "concurrent" },
+  { client: "py-inline", loop: "sdk", verdict: "serial", sampling: "concurrent", core: "a loop that differs by method" },
   { client: "ts2", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   // @ai-sdk/mcp 1.0.102: onmessage starts each inbound request's handler without awaiting it (dist/index.mjs:2320-2323);
   // sampling/createMessage has no handler and is answered -32601 (findings-ai-sdk #9): not run
-  { client: "ai-sdk", loop: "sdk", verdict: "concurrent", sampling: "not_run" },
+  { client: "ai-sdk", loop: "sdk", verdict: "concurrent", sampling: "not_run", core: "sampling refused: not_run" },
   // @mastra/mcp 2.0.0 on @modelcontextprotocol/client 2.0.0, whose Protocol starts each inbound request's
   // handler without awaiting it (dist/src-D_zzAWoS.mjs:5896). No sampling verdict: its driver refuses a
   // plan that declares sampling before anything is sent (MCPClientCapabilities has none, @mastra/mcp
@@ -44,14 +56,14 @@ export const PROBE_TABLE: { client: string; loop: LoopModel; verdict: LoopVerdic
   { client: "mastra", loop: "sdk", verdict: "concurrent" },
   // the real serial client: Python SDK 1.29.0 as shipped (mcp/shared/session.py:376), not a model;
   // its sampling callback runs inside the same await (mcp/client/session.py:579-587)
-  { client: "py1", loop: "sdk", verdict: "serial", sampling: "serial" },
+  { client: "py1", loop: "sdk", verdict: "serial", sampling: "serial", core: "the real serial client the lesson is about" },
   // FastMCP 4.0.10 runs its handler on mcp 2.3.0's dispatcher, which spawns each inbound request (jsonrpc_dispatcher.py:623)
   { client: "fastmcp", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   // a goroutine per inbound request, released before it is handled (mcp/client.go:1188-1193), sampling too
   { client: "go", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   // a tokio task per inbound request (rmcp service.rs:1669), sampling too
   { client: "rmcp", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
-  { client: "kotlin-0.14", loop: "sdk", verdict: "serial", sampling: "serial" },
+  { client: "kotlin-0.14", loop: "sdk", verdict: "serial", sampling: "serial", core: "the other real serial client (a JVM driver)" },
   { client: "kotlin", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   // McpClientSession subscribes to each request's handler and reads on (McpClientSession.java:152-174)
   { client: "java", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
@@ -152,6 +164,10 @@ export const SERVE_BUILT = serveChild("serve", "node build/child-server.cjs", ()
  *  the way tests/support/cli.ts runs the CLI, so the lab's handle is the server's own pid). */
 export const SERVE_TSX = serveChild("serve-tsx", "tsx lab/run.ts serve", () => ({ command: process.execPath, args: ["--import", "tsx", join(PROJECT_ROOT, "lab", "run.ts"), "serve"] }));
 
+/** LAB_TESTS=full: every row (.ci/run); otherwise the core rows (npm test). */
+export const FULL_TABLE = process.env.LAB_TESTS === "full";
+export const PROBE_ROWS = PROBE_TABLE.filter((row) => FULL_TABLE || row.core !== undefined);
+
 /** The client peer for a table row, or why it cannot run here. */
 export function probeClient(name: string): ClientPeer | string {
   const peer = findClient(name);
@@ -163,15 +179,22 @@ export const transportsFor = (client: ClientPeer): ("memory" | "serve")[] => (cl
 
 const cache = new Map<string, Promise<SessionEvidence>>();
 
-/** One session, made on first use and shared. */
+/** Probe sessions at once: each is mostly waiting (300 ms callbacks, pings). */
+const slot = atOnce(3);
+
+/** One session, made on first use (or started ahead by probe.test's first test) and shared. */
 export function probeRun(scenario: Scenario, client: ClientPeer, loop: LoopModel, transport: "memory" | "serve", server: ServerPeer = SERVE_BUILT): Promise<SessionEvidence> {
   const key = `${scenario.name}.${client.name}.${loop}.${transport}.${server.name}`;
   let run = cache.get(key);
   if (!run) {
-    run = transport === "memory"
-      ? runSession(scenario, openMemoryTransport, "memory", { loop: loop, client })
-      : runSession(scenario, openProcessTransport, "stdio", { loop: loop, client, server });
+    run = slot(() =>
+      transport === "memory"
+        ? runSession(scenario, openMemoryTransport, "memory", { loop: loop, client })
+        : runSession(scenario, openProcessTransport, "stdio", { loop: loop, client, server }),
+    );
     cache.set(key, run);
+    // a failure is the test's to report, when it awaits this run
+    run.catch(() => undefined);
   }
   return run;
 }

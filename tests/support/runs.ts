@@ -1,21 +1,39 @@
-// Real runs shared by the test files: each scenario x model once in memory, made on first use.
+// Real runs shared by the test files: each scenario x model once in memory. The first use starts
+// every scenario x model, a few at a time (most of a run is waiting on its limits: one after
+// another cost a group of test files ~10 s of idle time).
 import "./child-pids.js";
 import { loadExpectation, type Expectation } from "../../lab/check/expectations.js";
 import { openMemoryTransport } from "../../lab/transports/memory.js";
 import type { LoopModel, OnDeadlock } from "../../lab/history/receive-loop.js";
 import { runSession } from "../../lab/session/session.js";
 import { type SessionEvidence } from "../../lab/plan/session.js";
-import { findScenario } from "../../scenarios/index.js";
+import { LOOP_MODELS } from "../../lab/history/receive-loop.js";
+import { findScenario, SCENARIOS } from "../../scenarios/index.js";
+import { atOnce } from "./at-once.js";
 
 const cache = new Map<string, Promise<SessionEvidence>>();
+const slot = atOnce(4);
+
+function startAll(): void {
+  for (const { name } of SCENARIOS)
+    for (const loop of LOOP_MODELS) {
+      // a failure is the test's to report, when that test awaits it
+      start(name, loop, "wait").catch(() => undefined);
+    }
+}
 
 export function memoryRun(scenario: string, loop: LoopModel, onDeadlock: OnDeadlock = "wait"): Promise<SessionEvidence> {
+  if (cache.size === 0) startAll();
+  return start(scenario, loop, onDeadlock);
+}
+
+function start(scenario: string, loop: LoopModel, onDeadlock: OnDeadlock): Promise<SessionEvidence> {
   const key = `${scenario}.${loop}.${onDeadlock}`;
   let run = cache.get(key);
   if (!run) {
     const found = findScenario(scenario);
     if (!found) throw new Error(`no scenario ${scenario}`);
-    run = runSession(found, openMemoryTransport, "memory", { loop, onDeadlock });
+    run = slot(() => runSession(found, openMemoryTransport, "memory", { loop, onDeadlock }));
     cache.set(key, run);
   }
   return run;

@@ -27,7 +27,7 @@ export function fastmcpClient(name: string, mode: FastmcpMode, meaning: string):
     driver: {
       kind: "process",
       // -B: client.py imports plan.py, pipe.py and driver_events.py from lab/peers/py; no __pycache__ in the tree
-      command: (planFile, eventsFile) => ({ command: FASTMCP_ENV.python, args: ["-B", CLIENT_PY, "--plan", planFile, "--events", eventsFile, "--mode", mode] }),
+      command: (planFile, eventsFile) => ({ command: FASTMCP_ENV.python, args: ["-B", CLIENT_PY, "--plan", planFile, "--events", eventsFile, "--mode", mode], fork: "python" }),
     },
   };
 }
@@ -48,6 +48,6 @@ export const FASTMCP_SERVER: ServerPeer = {
     // -B: server.py imports vocabulary.py next to it and request_tools.py, form_models.py from lab/peers/py
     // PYTHONHASHSEED: FastMCP's schema refusal prints a set of type names (fastmcp/server/elicitation.py:411, :470-474),
     // whose order follows str hashing; a fixed seed makes its words the same on every run
-    command: () => ({ command: FASTMCP_ENV.python, args: ["-B", SERVER_PY], env: { PYTHONHASHSEED: "0" } }),
+    command: () => ({ command: FASTMCP_ENV.python, args: ["-B", SERVER_PY], env: { PYTHONHASHSEED: "0" }, fork: "python" }),
   },
 };

@@ -28,6 +28,7 @@ function pythonClient(name: string, flavour: Flavour, meaning: string): ClientPe
       command: (planFile, eventsFile) => ({
         command: VENV_PYTHON,
         args: [CLIENT_PY, "--plan", planFile, "--events", eventsFile, ...FLAG[flavour]],
+        fork: "python",
       }),
     },
   };
@@ -55,6 +56,6 @@ export const PY_SERVER: ServerPeer = {
   child: {
     writesEvents: false,
     // -B: server.py imports vocabulary.py next to it; write no __pycache__ into the source tree
-    command: () => ({ command: VENV_PYTHON, args: ["-B", SERVER_PY] }),
+    command: () => ({ command: VENV_PYTHON, args: ["-B", SERVER_PY], fork: "python" }),
   },
 };

@@ -22,7 +22,7 @@ export const PY1_CLIENT: ClientPeer = {
   driver: {
     kind: "process",
     // -B: client.py imports plan.py from lab/peers/py; write no __pycache__ into the source tree
-    command: (planFile, eventsFile) => ({ command: PY1_ENV.python, args: ["-B", CLIENT_PY, "--plan", planFile, "--events", eventsFile] }),
+    command: (planFile, eventsFile) => ({ command: PY1_ENV.python, args: ["-B", CLIENT_PY, "--plan", planFile, "--events", eventsFile], fork: "python" }),
   },
 };
 
@@ -33,6 +33,6 @@ export const PY1_SERVER: ServerPeer = {
   unavailable,
   child: {
     writesEvents: false,
-    command: () => ({ command: PY1_ENV.python, args: ["-B", SERVER_PY] }),
+    command: () => ({ command: PY1_ENV.python, args: ["-B", SERVER_PY], fork: "python" }),
   },
 };

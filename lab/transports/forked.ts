@@ -1,0 +1,223 @@
+// A Python program run as a fork of a warm interpreter (lab/peers/py/host.py) instead of a fresh
+// `python script.py`: the host imports the SDK once, and each run is a new process forked from it,
+// with its own pid, its own stdin, stdout and stderr (unix socket connections this side accepts),
+// and its own exit status (the host waits for it). To the lab it looks as a spawned child does:
+// StdioChild drives it through the same few members. LAB_FRESH=1 spawns every program fresh.
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { EventEmitter } from "node:events";
+import { rmSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { LAB_DIR } from "../paths.js";
+import type { ChildCommand } from "../plan/peer.js";
+
+const HOST_PY = join(LAB_DIR, "peers", "py", "host.py");
+
+/** What StdioChild uses of a child process; a spawned ChildProcess and a ForkedProcess both have it. */
+export interface ChildLike {
+  readonly pid?: number | undefined;
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
+  readonly stdin: NodeJS.WritableStream & { writable: boolean; writableEnded: boolean; end(): void };
+  readonly stdout: NodeJS.ReadableStream;
+  readonly stderr: NodeJS.ReadableStream;
+  kill(signal?: NodeJS.Signals): boolean;
+  once(event: "exit", listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
+  once(event: "close" | "spawn", listener: () => void): this;
+  once(event: "error", listener: (error: Error) => void): this;
+}
+
+/** The script and its arguments when `command` may run forked, else undefined. Its environment is
+ *  the host's own, set when the host starts (PYTHONHASHSEED, say, is read only then): one host per
+ *  python and environment. */
+export function forkedRun(command: ChildCommand): { python: string; argv: string[]; env: Record<string, string> } | undefined {
+  if (command.fork !== "python" || process.env.LAB_FRESH === "1") return undefined;
+  const argv = command.args[0] === "-B" ? command.args.slice(1) : [...command.args];
+  // only `python script.py args`: an interpreter option would change what runs
+  if (!argv[0]?.endsWith(".py")) return undefined;
+  return { python: command.command, argv, env: command.env ?? {} };
+}
+
+export class ForkedProcess extends EventEmitter implements ChildLike {
+  pid: number | undefined;
+  exitCode: number | null = null;
+  signalCode: NodeJS.Signals | null = null;
+  readonly stdin = new PassThrough();
+  readonly stdout = new PassThrough();
+  readonly stderr = new PassThrough();
+  /** the host this run was forked from (its pid), for the evidence */
+  hostPid: number | undefined;
+  private ended = { stdout: false, stderr: false, exit: false };
+
+  constructor() {
+    super();
+    this.stdout.once("end", () => this.streamEnded("stdout"));
+    this.stderr.once("end", () => this.streamEnded("stderr"));
+  }
+
+  kill(signal: NodeJS.Signals = "SIGTERM"): boolean {
+    if (this.pid === undefined || this.exitCode !== null || this.signalCode !== null) return false;
+    try {
+      process.kill(this.pid, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  started(pid: number, hostPid: number): void {
+    this.pid = pid;
+    this.hostPid = hostPid;
+    this.emit("spawn");
+  }
+
+  exited(code: number | null, signal: NodeJS.Signals | null): void {
+    this.exitCode = code;
+    this.signalCode = signal;
+    this.ended.exit = true;
+    this.emit("exit", code, signal);
+    this.maybeClose();
+  }
+
+  private streamEnded(name: "stdout" | "stderr"): void {
+    this.ended[name] = true;
+    this.maybeClose();
+  }
+
+  private maybeClose(): void {
+    if (this.ended.exit && this.ended.stdout && this.ended.stderr) this.emit("close", this.exitCode, this.signalCode);
+  }
+
+  /** One of its three connections arrived: stdin is written to, stdout and stderr are read. */
+  attach(role: string, socket: Socket, rest: Buffer): void {
+    socket.on("error", (error) => (role === "stdin" ? this.stdin.emit("error", error) : undefined));
+    if (role === "stdin") return void this.stdin.pipe(socket);
+    const into = role === "stdout" ? this.stdout : this.stderr;
+    if (rest.length > 0) into.write(rest);
+    socket.pipe(into);
+  }
+}
+
+/** One warm interpreter per python, started on first use, stopped with this process. */
+class PythonHost {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly server: Server;
+  private readonly socketPath: string;
+  private readonly runs = new Map<number, ForkedProcess>();
+  private readonly listening: Promise<void>;
+  private nextId = 1;
+  private control = "";
+  private hostLog = "";
+
+  constructor(python: string, env: Record<string, string>, index: number) {
+    this.socketPath = join(tmpdir(), `lab-host-${process.pid}-${index}.sock`);
+    rmSync(this.socketPath, { force: true });
+    this.server = createServer((socket) => this.connection(socket));
+    this.listening = new Promise((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(this.socketPath, resolve);
+    });
+    this.server.unref();
+    this.child = spawn(python, ["-B", HOST_PY], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env } });
+    this.child.on("error", (error) => this.hostEnded(`could not start: ${error.message}`));
+    this.child.on("exit", (code, signal) => this.hostEnded(`ended (${signal ?? `exit ${code}`})${this.hostLog ? `: ${this.hostLog.slice(-2000)}` : ""}`));
+    this.child.stdout.setEncoding("utf8");
+    this.child.stdout.on("data", (text: string) => this.replies(text));
+    this.child.stderr.on("data", (chunk: Buffer) => (this.hostLog = (this.hostLog + chunk.toString("utf8")).slice(-8000)));
+    this.child.stdin.on("error", () => undefined);
+    // the host must not keep this process alive: a run in progress does that by its own handles
+    this.child.unref();
+    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) (stream as unknown as Socket).unref();
+  }
+
+  run(argv: string[]): ForkedProcess {
+    const id = this.nextId++;
+    const forked = new ForkedProcess();
+    this.runs.set(id, forked);
+    void this.listening.then(
+      () => this.child.stdin.write(`${JSON.stringify({ id, argv, socket: this.socketPath })}\n`),
+      (error: Error) => this.fail(id, `the host's socket did not listen: ${error.message}`),
+    );
+    return forked;
+  }
+
+  stop(): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill("SIGKILL");
+    this.server.close();
+    rmSync(this.socketPath, { force: true });
+  }
+
+  private connection(socket: Socket): void {
+    let head = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf(0x0a);
+      if (end < 0) return;
+      socket.off("data", onData);
+      const [id, role] = head.toString("utf8", 0, end).split(" ");
+      const forked = this.runs.get(Number(id));
+      if (!forked || !role) return void socket.destroy();
+      socket.pause();
+      forked.attach(role, socket, head.subarray(end + 1));
+    };
+    socket.on("data", onData);
+    socket.on("error", () => undefined);
+  }
+
+  private replies(text: string): void {
+    this.control += text;
+    for (let end = this.control.indexOf("\n"); end >= 0; end = this.control.indexOf("\n")) {
+      const line = this.control.slice(0, end);
+      this.control = this.control.slice(end + 1);
+      const reply = JSON.parse(line) as { id: number; pid?: number; exit?: number | null; signal?: NodeJS.Signals | null; error?: string };
+      const forked = this.runs.get(reply.id);
+      if (!forked) continue;
+      if (reply.error !== undefined) this.fail(reply.id, reply.error);
+      else if (reply.pid !== undefined) forked.started(reply.pid, this.child.pid!);
+      else {
+        this.runs.delete(reply.id);
+        forked.exited(reply.exit ?? null, reply.signal ?? null);
+      }
+    }
+  }
+
+  private fail(id: number, reason: string): void {
+    const forked = this.runs.get(id);
+    this.runs.delete(id);
+    forked?.emit("error", new Error(`the python host could not start the run: ${reason}`));
+  }
+
+  /** The host is gone: runs not started fail; a started run, which cannot be waited for now, is killed. */
+  private hostEnded(reason: string): void {
+    hosts.forEach((host, key) => host === this && hosts.delete(key));
+    for (const [id, forked] of [...this.runs]) {
+      if (forked.pid === undefined) this.fail(id, `the host ${reason}`);
+      else {
+        this.runs.delete(id);
+        forked.kill("SIGKILL");
+        forked.stderr.write(`\n[lab: the python host ${reason}; this run was killed]\n`);
+        forked.exited(null, "SIGKILL");
+      }
+    }
+  }
+}
+
+const hosts = new Map<string, PythonHost>();
+let started = 0;
+
+export function forkFromHost(run: { python: string; argv: string[]; env: Record<string, string> }): ForkedProcess {
+  const key = JSON.stringify([run.python, run.env]);
+  let host = hosts.get(key);
+  if (!host) hosts.set(key, (host = new PythonHost(run.python, run.env, ++started)));
+  return host.run(run.argv);
+}
+
+/** Stops every host this process started (each by its own handle). */
+export function stopHosts(): void {
+  for (const host of hosts.values()) host.stop();
+  hosts.clear();
+}
+
+process.once("exit", stopHosts);

@@ -1,0 +1,66 @@
+// A Python program forked from a warm interpreter (lab/transports/forked.ts, lab/peers/py/host.py)
+// is the same run as a fresh `python script.py`: the same expectation holds, the same story facts,
+// the same frames on the wire; only its evidence says where it came from. And a forked run is a
+// process of its own: killed by its pid, it ends with that signal, and the host reports it.
+import "./support/child-pids.js";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { storyFacts } from "../lab/check/model-vs-real.js";
+import { PY1_CLIENT } from "../lab/peers/py1/index.js";
+import { PY_SERVER } from "../lab/peers/py/index.js";
+import { readVersions } from "../lab/peers/versions.js";
+import type { TransportEvidence } from "../lab/plan/evidence.js";
+import { runCase, type RunRecord } from "../lab/session/pipeline.js";
+import { StdioChild, within } from "../lab/transports/child-process.js";
+import { findScenario } from "../scenarios/index.js";
+
+async function nested(fresh: boolean): Promise<RunRecord> {
+  const saved = process.env.LAB_FRESH;
+  process.env.LAB_FRESH = fresh ? "1" : "0";
+  try {
+    // py1 against the py server: both sides Python, so both are forked (or both fresh)
+    const pairing = { client: PY1_CLIENT, server: PY_SERVER, transports: ["stdio" as const], repeat: 1, onDeadlock: "wait" as const };
+    return (await runCase(findScenario("nested")!, "sdk", pairing, readVersions())).runs[0]!;
+  } finally {
+    if (saved === undefined) delete process.env.LAB_FRESH;
+    else process.env.LAB_FRESH = saved;
+  }
+}
+
+const failures = (run: RunRecord) => run.verdicts.filter((v) => !v.ok).map((v) => `${v.check}: ${v.details.join("; ")}`);
+const frames = (run: RunRecord) => run.wire.map((f) => `${f.from}>${f.label.frameType}:${f.label.method ?? ""}`);
+
+test("py1 -> py nested: a fresh run and a forked one pass the same expectation and tell the same story", async () => {
+  const fresh = await nested(true);
+  const forked = await nested(false);
+  const second = await nested(false); // the host is warm now
+  for (const run of [fresh, forked, second]) assert.equal(failures(run), []);
+  assert.equal(storyFacts(forked), storyFacts(fresh));
+  assert.equal(storyFacts(second), storyFacts(fresh));
+  assert.equal(frames(forked), frames(fresh));
+  const relay = (run: RunRecord) => run.transportEvidence as Extract<TransportEvidence, { kind: "relay" }>;
+  // where each process came from is said, and only there
+  assert.is(relay(fresh).driver.forkedFrom, undefined);
+  assert.is(relay(fresh).server?.forkedFrom, undefined);
+  assert.type(relay(forked).driver.forkedFrom, "number");
+  assert.type(relay(forked).server?.forkedFrom, "number");
+  assert.is(relay(second).driver.forkedFrom, relay(forked).driver.forkedFrom, "one host per python: reused");
+  assert.is.not(relay(second).driver.pid, relay(forked).driver.pid, "a new process per run");
+});
+
+test("a forked run killed by its pid ends with that signal, reported by its host; its streams end", async () => {
+  const command = PY_SERVER.child!.command({ eventsFile: undefined, faults: [] });
+  let closed: { code: number | null; signal: string | null } | undefined;
+  const child = new StdioChild(command, { line: () => {}, badLine: () => {}, closed: (code, signal) => (closed = { code, signal }) });
+  await child.spawned();
+  assert.type(child.evidence.forkedFrom, "number");
+  assert.ok(child.process.kill("SIGTERM"));
+  assert.ok(await within(child.waitExit(), 10_000), "the host reported the exit");
+  const evidence = await child.close();
+  assert.is(evidence.signal, "SIGTERM");
+  assert.is(evidence.exitCode, null);
+  assert.ok(evidence.stdoutDrained && evidence.stderrDrained);
+  assert.equal(closed, { code: null, signal: "SIGTERM" });
+});
+
+test.run();
