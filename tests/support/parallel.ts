@@ -1,4 +1,4 @@
-// npm test: the test files in GROUPS (three) uvu processes at once (the machine has two cores, and
+// npm test: the test files in GROUPS (four) uvu processes at once (the machine has two cores, and
 // much of a test's time is spent waiting on child processes), then one summary in uvu's own words, so
 // .ci/run reads "Total:", "Passed:" and "Skipped:" as ever; Skipped is the sum of what each uvu
 // run reported (a test.skip), never a constant. Files are dealt to the groups by their
@@ -22,7 +22,7 @@ const recorded: Record<string, number> = (() => {
 const known = Object.values(recorded).sort((a, b) => a - b);
 const fallback = known.length ? known[Math.floor(known.length / 2)]! : 3;
 const WEIGHT = (file: string) => recorded[file] ?? fallback;
-const GROUPS = 3;
+const GROUPS = 4;
 /** Every wait has a bound: the whole suite. */
 const BOUND_MS = 600_000;
 
