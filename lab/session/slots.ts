@@ -1,6 +1,6 @@
 // At most `size` pieces of work at once; the rest wait their turn, in the order they asked. The
 // one limiter of the lab: notebook runs, the card's pairings, the vocabulary's sessions, and the
-// tests' Python runs (the machine has two cores; a Python run is mostly its interpreter's import).
+// tests' runs started ahead (memory runs, probe sessions).
 export function slots(size: number): <T>(work: () => Promise<T>) => Promise<T> {
   let running = 0;
   const waiting: (() => void)[] = [];

@@ -2,7 +2,7 @@
 // stdio child (its built form, node build/child-server.cjs, or `npx tsx lab/run.ts serve`), or in
 // memory. Runs are made once and shared by the test files.
 import "./child-pids.js";
-import { atOnce } from "./at-once.js";
+import { slots } from "../../lab/session/slots.js";
 import { join } from "node:path";
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import type { LoopModel } from "../../lab/history/receive-loop.js";
@@ -180,7 +180,7 @@ export const transportsFor = (client: ClientPeer): ("memory" | "serve")[] => (cl
 const cache = new Map<string, Promise<SessionEvidence>>();
 
 /** Probe sessions at once: each is mostly waiting (300 ms callbacks, pings). */
-const slot = atOnce(3);
+const slot = slots(3);
 
 /** One session, made on first use (or started ahead by probe.test's first test) and shared. */
 export function probeRun(scenario: Scenario, client: ClientPeer, loop: LoopModel, transport: "memory" | "serve", server: ServerPeer = SERVE_BUILT): Promise<SessionEvidence> {

@@ -1,6 +1,7 @@
 // Real runs shared by the test files: each scenario x model once in memory. The first use starts
 // every scenario x model, a few at a time (most of a run is waiting on its limits: one after
-// another cost a group of test files ~10 s of idle time).
+// another cost a group of test files ~10 s of idle time). Only a few: runs side by side share this
+// process's event loop, where the in-process servers keep their timers.
 import "./child-pids.js";
 import { loadExpectation, type Expectation } from "../../lab/check/expectations.js";
 import { openMemoryTransport } from "../../lab/transports/memory.js";
@@ -9,10 +10,10 @@ import { runSession } from "../../lab/session/session.js";
 import { type SessionEvidence } from "../../lab/plan/session.js";
 import { LOOP_MODELS } from "../../lab/history/receive-loop.js";
 import { findScenario, SCENARIOS } from "../../scenarios/index.js";
-import { atOnce } from "./at-once.js";
+import { slots } from "../../lab/session/slots.js";
 
 const cache = new Map<string, Promise<SessionEvidence>>();
-const slot = atOnce(4);
+const slot = slots(4);
 
 function startAll(): void {
   for (const { name } of SCENARIOS)
