@@ -24,6 +24,7 @@ import { renderJunit } from "../render/junit.js";
 import { renderCardMarkdown, renderCardSvg, renderCardText, type CardData, type CardColumn } from "../render/card.js";
 import { read, UsageError, type Parsed } from "./args.js";
 import { findScenario } from "../../scenarios/index.js";
+import type { Scenario } from "../plan/scenario.js";
 import { slots } from "../session/slots.js";
 import { FORM_CONTRACT_SCENARIO } from "../../scenarios/contract/card.js";
 import { formContractCell } from "../check/card-contract.js";
@@ -32,8 +33,10 @@ import { driverFault } from "../check/driver-fault.js";
 import { declaresForm, DECLARES_NO_FORM, formAnsweredCell } from "../check/card-form.js";
 
 const CARD_SCENARIOS = [...["nested", "fan-out", "liveness", ...CANCEL_CARD_SCENARIOS, ...REQUEST_CARD_SCENARIOS].map((name) => findScenario(name)!), FORM_CONTRACT_SCENARIO];
-/** Pairings run two at a time: each is at most two processes, and the machine has two cores. */
-const PARALLEL = 2;
+/** Sessions at once, over all pairings: most of a session is waiting (callbacks that think, limits
+ *  that run out), and every card claim is an order or a count, never a time. */
+const SESSIONS_AT_ONCE = 4;
+const session = slots(SESSIONS_AT_ONCE);
 
 export interface CardOptions {
   clients?: string[];
@@ -63,20 +66,24 @@ async function runColumn(column: Column, outDir: string, want: ExpectedCard | un
   await column.server.child?.prepare?.();
   const runs: Record<string, SessionEvidence> = {};
   const unclaimed = new Set(Object.entries(REQUEST_ROW_SCENARIO).filter(([row]) => want?.cells[row as RowId] === undefined).map(([, scenario]) => scenario));
-  for (const scenario of CARD_SCENARIOS) {
-    const name = scenario.name;
-    // A scenario whose subject this client's era lacks (the cancellation ones in 2026-07-28) is not run.
-    if (scenario.notForEras?.eras.includes(column.client.era)) continue;
-    // A sampling or roots row its hand-written card does not claim is not run (the Go, Rust and
-    // JVM drivers answer neither yet): the row shows "-", never a guess.
-    if (unclaimed.has(name)) continue;
-    const evidence = await runSession(scenario, TRANSPORTS.stdio!.open, "stdio", { loop: column.loop, client: column.client, server: column.server });
-    runs[name] = evidence;
-    writeJsonAtomic(join(outDir, "card", `${cardKey({ client: column.client.name, loop: column.loop, server: column.server.name })}.${name}.json`), evidence);
-    // A client that declared no form elicitation in the nested run is never asked for one: the
-    // other scenarios would teach nothing, and its other rows are "-" (lab/check/card-form.ts).
-    if (name === "nested" && evidence.errors.length === 0 && !declaresForm(evidence.wire)) break;
-  }
+  const run = (scenario: Scenario) =>
+    session(async () => {
+      const evidence = await runSession(scenario, TRANSPORTS.stdio!.open, "stdio", { loop: column.loop, client: column.client, server: column.server });
+      runs[scenario.name] = evidence;
+      writeJsonAtomic(join(outDir, "card", `${cardKey({ client: column.client.name, loop: column.loop, server: column.server.name })}.${scenario.name}.json`), evidence);
+      return evidence;
+    });
+  const chosen = CARD_SCENARIOS.filter(
+    // A scenario whose subject this client's era lacks (the cancellation ones in 2026-07-28) is not
+    // run; nor is a sampling or roots row its hand-written card does not claim (the row shows "-").
+    (scenario) => !scenario.notForEras?.eras.includes(column.client.era) && !unclaimed.has(scenario.name),
+  );
+  // nested first: a client that declared no form elicitation there is never asked for one, and its
+  // other rows are "-" (lab/check/card-form.ts); the rest side by side
+  const nested = chosen.find((s) => s.name === "nested");
+  const first = nested && (await run(nested));
+  if (first && first.errors.length === 0 && !declaresForm(first.wire)) return { runs };
+  await Promise.all(chosen.filter((s) => s !== nested).map(run));
   return { runs };
 }
 
@@ -144,8 +151,7 @@ export async function runCard(options: CardOptions): Promise<CardData> {
   const keyOf = (c: Column) => cardKey({ client: c.client.name, loop: c.loop, server: c.server.name });
   const columns = all.filter((c) => expected.has(keyOf(c)));
   const unclaimed = all.filter((c) => !expected.has(keyOf(c))).map(keyOf);
-  const slot = slots(PARALLEL);
-  const out = await Promise.all(columns.map((column) => slot(() => scoreColumn(column, expected, options.outDir))));
+  const out = await Promise.all(columns.map((column) => scoreColumn(column, expected, options.outDir)));
   // The model beside the thing it models: every differing row named, an unexplained one fails.
   const model = modelDifferences(out);
   return { columns: out, ok: out.length > 0 && out.every((c) => c.differs.length === 0) && model.every((d) => d.state === "named"), unclaimed, model };

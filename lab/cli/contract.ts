@@ -18,6 +18,10 @@ import { LOOP_MEANING, type CaseReport } from "../session/pipeline.js";
 import { findServer, SERVER_PEERS, transportProblem } from "../peers/registry.js";
 import { TS1_CLIENT } from "../peers/ts1/index.js";
 import { assertPinnedSdk, readVersions } from "../peers/versions.js";
+import { slots } from "../session/slots.js";
+
+/** Contract cases run at once. */
+const CASES_AT_ONCE = 4;
 
 export async function main(parsed: Parsed): Promise<number> {
   const usage = (message: string) => new UsageError(`contract: ${message}`);
@@ -48,8 +52,10 @@ export async function main(parsed: Parsed): Promise<number> {
   const inv = openInvocation(args.outDir ?? defaultOutDir(), "contract");
   const outDir = inv.dir;
   const options = { server, transports, repeat: args.repeat, expectedDir: args.expectedDir };
-  const reports: CaseReport[] = [];
-  for (const w of work) reports.push(await runContractScenario(w.scenario, w.expectation, w.expectedFile, options, versions));
+  // cases side by side, a few at a time (each is a short session; every check is an order, a count
+  // or a value), kept in the selection's order
+  const slot = slots(CASES_AT_ONCE);
+  const reports: CaseReport[] = await Promise.all(work.map((w) => slot(() => runContractScenario(w.scenario, w.expectation, w.expectedFile, options, versions))));
 
   const rows = reports.flatMap((report) =>
     report.runs.map((run) => ({

@@ -11,6 +11,7 @@ import { defaultOutDir, ensureNewReportFile, runOutputPath, shown, writeAtomic, 
 import { openInvocation, writeStoreIndex, type Invocation } from "./store.js";
 import { groupNotRun, notRunLines, notRunText } from "./not-run.js";
 import { runCase, type CaseReport } from "../session/pipeline.js";
+import { slots } from "../session/slots.js";
 import { renderRun, renderSummary, runLine } from "../render/report.js";
 import { junitCases, renderJunit } from "../render/junit.js";
 import { wantsColor } from "../render/swimlane.js";
@@ -19,6 +20,10 @@ import { writeRunSvgs } from "./svg-files.js";
 import { assertPinnedSdk, readVersions } from "../peers/versions.js";
 import { findScenario, SCENARIOS } from "../../scenarios/index.js";
 import type { Scenario } from "../plan/scenario.js";
+
+/** Cases run at once: most of a session is waiting on callbacks and limits, and every check is an
+ *  order or a count, never a time. */
+const CASES_AT_ONCE = 4;
 
 /** The invocation under way, for the signal handler: what finished is on disk, this says how much. */
 let current: { inv: Invocation; done: number; total: number } | undefined;
@@ -62,42 +67,60 @@ async function runScenarios(args: RunArgs): Promise<number> {
   current = { inv, done: 0, total: matrix.work.length };
   // `all` says one line per run; --verbose (or one scenario) shows each run's swimlane and checks.
   const oneLine = args.target === "all" && !args.verbose;
-  const reports: CaseReport[] = [];
   const written = new Set<string>();
   const suffix = args.onDeadlock === "break" ? ".break" : "";
-  for (const { scenario, column, expectation } of matrix.work) {
-    // Each session's evidence is written the moment it finishes, before anything is judged, so
-    // a failing run or an interrupt keeps it.
-    let writeError: unknown;
-    const save = (sofar: CaseReport) => {
-      if (writeError) return;
-      try {
-        const file = runOutputPath(outDir, scenario.name, sofar.column, suffix);
-        writeJsonAtomic(file, sofar);
-        written.add(file);
-        for (const svg of writeRunSvgs(outDir, { ...sofar, runs: sofar.runs.slice(-1) }, suffix)) written.add(svg);
-      } catch (error) {
-        writeError = error; // the case runs on; the error is raised once it is printed
-      }
-    };
-    let report: CaseReport | undefined;
-    try {
-      report = await runCase(
-        scenario,
-        column.loop,
-        { client: column.client, server: column.server, transports: args.transports, repeat: args.repeat, onDeadlock: args.onDeadlock, expectedDir: args.expectedDir, onRun: save },
-        versions,
-        expectation,
-      );
-      save(report);
-    } finally {
-      // If a write failed, what ran is still printed before the one-line error.
-      if (report) reports.push(report);
+  // Cases side by side (CASES_AT_ONCE); each prints once every case before it has, so the output
+  // reads in the matrix's order whatever finished first.
+  const finished: (CaseReport | null | undefined)[] = matrix.work.map(() => undefined);
+  let printed = 0;
+  const printReady = () => {
+    for (; printed < finished.length && finished[printed] !== undefined; printed++) {
+      const report = finished[printed];
       if (!args.json && report) for (const run of report.runs) console.log(oneLine ? runLine(report, run, color) : `${renderRun(report, run, color)}\n`);
-      else if (writeError) console.log(JSON.stringify(reports.map((r) => jsonSummary(r, outDir)), null, 2));
     }
-    if (writeError) throw writeError;
-    current.done++;
+  };
+  let failure: { error: unknown } | undefined;
+  const slot = slots(CASES_AT_ONCE);
+  await Promise.all(
+    matrix.work.map(({ scenario, column, expectation }, index) =>
+      slot(async () => {
+        // after a failure no new case starts; those under way finish and are kept
+        if (failure) return void (finished[index] = null);
+        // Each session's evidence is written the moment it finishes, before anything is judged, so
+        // a failing run or an interrupt keeps it.
+        let writeError: unknown;
+        const save = (sofar: CaseReport) => {
+          if (writeError) return;
+          try {
+            const file = runOutputPath(outDir, scenario.name, sofar.column, suffix);
+            writeJsonAtomic(file, sofar);
+            written.add(file);
+            for (const svg of writeRunSvgs(outDir, { ...sofar, runs: sofar.runs.slice(-1) }, suffix)) written.add(svg);
+          } catch (error) {
+            writeError = error; // the case runs on; the error is raised once it is printed
+          }
+        };
+        let report: CaseReport | undefined;
+        try {
+          const options = { client: column.client, server: column.server, transports: args.transports, repeat: args.repeat, onDeadlock: args.onDeadlock, expectedDir: args.expectedDir, onRun: save };
+          report = await runCase(scenario, column.loop, options, versions, expectation);
+          save(report);
+          if (writeError) failure ??= { error: writeError };
+          current!.done++;
+        } catch (error) {
+          failure ??= { error };
+        } finally {
+          finished[index] = report ?? null;
+          printReady();
+        }
+      }),
+    ),
+  );
+  const reports = finished.filter((r): r is CaseReport => !!r);
+  if (failure) {
+    // what ran is printed (or given as JSON) before the one-line error
+    if (args.json) console.log(JSON.stringify(reports.map((r) => jsonSummary(r, outDir)), null, 2));
+    throw failure.error;
   }
   const models = modelChecks(reports);
   if (models.length > 0) writeJsonAtomic(join(outDir, "model-vs-real.json"), models);
