@@ -8,7 +8,10 @@ import { appliesTo, EXPECTED_DIR, ExpectationError, parseExpectation, TS1_PAIR }
 import type { LoopModel } from "../lab/history/receive-loop.js";
 import { verify } from "../lab/check/verify.js";
 import { survivingChanges, type Json } from "../lab/check/mutations.js";
-import { memoryRun } from "./support/runs.js";
+import { memoryRun, startAllMemoryRuns } from "./support/runs.js";
+
+// this file reads every scenario x model: all started when its tests begin, a few at a time
+test.before(startAllMemoryRuns);
 
 const files = readdirSync(EXPECTED_DIR).filter((f) => /^[a-z-]+\.(sdk|serial)(\.break)?\.json$/.test(f));
 

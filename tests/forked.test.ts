@@ -8,31 +8,37 @@ import * as assert from "uvu/assert";
 import { storyFacts } from "../lab/check/model-vs-real.js";
 import { PY1_CLIENT } from "../lab/peers/py1/index.js";
 import { PY_SERVER } from "../lab/peers/py/index.js";
+import type { ClientPeer, ServerPeer } from "../lab/plan/peer.js";
 import { readVersions } from "../lab/peers/versions.js";
 import type { TransportEvidence } from "../lab/plan/evidence.js";
 import { runCase, type RunRecord } from "../lab/session/pipeline.js";
 import { StdioChild, within } from "../lab/transports/child-process.js";
 import { findScenario } from "../scenarios/index.js";
 
-async function nested(fresh: boolean): Promise<RunRecord> {
-  const saved = process.env.LAB_FRESH;
-  process.env.LAB_FRESH = fresh ? "1" : "0";
-  try {
-    // py1 against the py server: both sides Python, so both are forked (or both fresh)
-    const pairing = { client: PY1_CLIENT, server: PY_SERVER, transports: ["stdio" as const], repeat: 1, onDeadlock: "wait" as const };
-    return (await runCase(findScenario("nested")!, "sdk", pairing, readVersions())).runs[0]!;
-  } finally {
-    if (saved === undefined) delete process.env.LAB_FRESH;
-    else process.env.LAB_FRESH = saved;
-  }
+/** A peer as it is, or the same peer with every program it starts spawned fresh (no `fork`). */
+function freshClient(peer: ClientPeer): ClientPeer {
+  if (peer.driver.kind !== "process") return peer;
+  const driver = peer.driver;
+  return { ...peer, driver: { ...driver, command: (plan, events) => ({ ...driver.command(plan, events), fork: undefined }) } };
+}
+function freshServer(peer: ServerPeer): ServerPeer {
+  const child = peer.child!;
+  return { ...peer, child: { ...child, command: (options) => ({ ...child.command(options), fork: undefined }) } };
+}
+
+function nested(fresh: boolean): Promise<RunRecord> {
+  // py1 against the py server: both sides Python, so both are forked (or both fresh)
+  const client = fresh ? freshClient(PY1_CLIENT) : PY1_CLIENT;
+  const server = fresh ? freshServer(PY_SERVER) : PY_SERVER;
+  const pairing = { client, server, transports: ["stdio" as const], repeat: 1, onDeadlock: "wait" as const };
+  return runCase(findScenario("nested")!, "sdk", pairing, readVersions()).then((r) => r.runs[0]!);
 }
 
 const failures = (run: RunRecord) => run.verdicts.filter((v) => !v.ok).map((v) => `${v.check}: ${v.details.join("; ")}`);
 const frames = (run: RunRecord) => run.wire.map((f) => `${f.from}>${f.label.frameType}:${f.label.method ?? ""}`);
 
 test("py1 -> py nested: a fresh run and a forked one pass the same expectation and tell the same story", async () => {
-  const fresh = await nested(true);
-  const forked = await nested(false);
+  const [fresh, forked] = await Promise.all([nested(true), nested(false)]);
   const second = await nested(false); // the host is warm now
   for (const run of [fresh, forked, second]) assert.equal(failures(run), []);
   assert.equal(storyFacts(forked), storyFacts(fresh));

@@ -6,9 +6,12 @@ import * as assert from "uvu/assert";
 import { LOOP_MODELS, type LoopModel } from "../lab/history/receive-loop.js";
 import { mermaidText, renderMermaid } from "../lab/render/mermaid.js";
 import { type SessionEvidence } from "../lab/plan/session.js";
-import { memoryRun } from "./support/runs.js";
+import { memoryRun, startAllMemoryRuns } from "./support/runs.js";
 import { SCENARIOS } from "../scenarios/index.js";
 import { beforeCancel, retimed } from "./support/timelines.js";
+
+// this file reads every scenario x model: all started when its tests begin, a few at a time
+test.before(startAllMemoryRuns);
 
 /** The real runs every test file shares (support/runs.ts): each scenario x model once. */
 const run = (scenario: string, loop: LoopModel): Promise<SessionEvidence> => memoryRun(scenario, loop);

@@ -4,7 +4,10 @@ import * as assert from "uvu/assert";
 import { LOOP_MODELS } from "../lab/history/receive-loop.js";
 import { verify } from "../lab/check/verify.js";
 import { SCENARIOS } from "../scenarios/index.js";
-import { expectation, memoryRun } from "./support/runs.js";
+import { expectation, memoryRun, startAllMemoryRuns } from "./support/runs.js";
+
+// this file reads every scenario x model: all started when its tests begin, a few at a time
+test.before(startAllMemoryRuns);
 
 for (const scenario of SCENARIOS) {
   for (const loop of LOOP_MODELS) {

@@ -18,9 +18,11 @@ import { resultsOf } from "../lab/check/verify.js";
 import { SCENARIOS } from "../scenarios/index.js";
 import type { Scenario } from "../lab/plan/scenario.js";
 import { memoryRun } from "./support/runs.js";
+import { slots } from "../lab/session/slots.js";
 import fixedFixture from "../scenarios/fixed-fixture.js";
 import nested from "../scenarios/nested.js";
 import prefetch from "../scenarios/prefetch.js";
+
 
 /** The reentrancy scenarios whose stdio parity this file guards. */
 const PARITY_SCENARIOS = [nested, prefetch, fixedFixture];
@@ -29,34 +31,26 @@ const SESSION_TEST_BOUND_MS = 20_000;
 /** The fault test's grace: short, so the test does not wait the real 5 s for a kill it expects. */
 const TEST_GRACE_MS = 1_000;
 
-/**
- * One stdio session per scenario and model for the whole file, all started on first use, two
- * at a time (one child per core): nothing they are checked for depends on what runs beside them.
- */
+/** npm test: the parity scenarios over stdio; LAB_TESTS=full (.ci/run) every scenario, as `all` does. */
+const STDIO_SCENARIOS = process.env.LAB_TESTS === "full" ? SCENARIOS : PARITY_SCENARIOS;
+
+/** One stdio session per scenario and model for the whole file, all started when its tests begin,
+ *  two at a time (one child per core): nothing they are checked for depends on what runs beside them. */
 const stdioRuns = new Map<string, Promise<SessionEvidence>>();
-const AT_ONCE = 2;
+const slot = slots(2);
 function stdioRun(scenario: Scenario, loop: LoopModel): Promise<SessionEvidence> {
-  if (stdioRuns.size === 0) {
-    const queue = SCENARIOS.flatMap((s) => LOOP_MODELS.map((d) => ({ s, d })));
-    let running = 0;
-    const waiting: (() => void)[] = [];
-    for (const { s, d } of queue) {
-      const run = (async () => {
-        if (running >= AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
-        running++;
-        try {
-          return await withBound(runSession(s, openStdioTransport, "stdio", { loop: d }), SESSION_TEST_BOUND_MS, "stdio session");
-        } finally {
-          running--;
-          waiting.shift()?.();
-        }
-      })();
-      run.catch(() => {}); // each is awaited by its own test
-      stdioRuns.set(`${s.name}.${d}`, run);
-    }
+  const key = `${scenario.name}.${loop}`;
+  let run = stdioRuns.get(key);
+  if (!run) {
+    run = slot(() => withBound(runSession(scenario, openStdioTransport, "stdio", { loop }), SESSION_TEST_BOUND_MS, "stdio session"));
+    run.catch(() => {}); // each is awaited by its own test
+    stdioRuns.set(key, run);
   }
-  return stdioRuns.get(`${scenario.name}.${loop}`)!;
+  return run;
 }
+test.before(() => {
+  for (const scenario of STDIO_SCENARIOS) for (const loop of LOOP_MODELS) void stdioRun(scenario, loop);
+});
 
 /** A stdio run's server child, with the record it kept of its own side. */
 const child = (evidence: SessionEvidence): ChildEvidence & { serverRecord: ServerRecord | null } => {
@@ -120,8 +114,9 @@ for (const scenario of PARITY_SCENARIOS) {
 
 // Scenarios with several frames in flight at once: how many stdout lines the parent reads per
 // chunk is up to the OS, so arrivals may land between client steps; order must still match.
-// Each is compared with the allowances its expectation names, and no others.
-for (const scenario of SCENARIOS.filter((s) => !PARITY_SCENARIOS.includes(s))) {
+// Each is compared with the allowances its expectation names, and no others. Under LAB_TESTS=full
+// only: npm test has `all`'s parity of them in .ci/run, and the parity scenarios above.
+for (const scenario of STDIO_SCENARIOS.filter((s) => !PARITY_SCENARIOS.includes(s))) {
   for (const loop of LOOP_MODELS) {
     const allowed = (loadExpectation(scenario.name, loop).parityAllows ?? []).flatMap((a) => PARITY_RULES[a.rule]);
     test(`${scenario.name} / ${loop}: stdio matches memory with the allowances its expectation names`, async () => {

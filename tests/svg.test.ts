@@ -8,12 +8,15 @@ import { join } from "node:path";
 import { LOOP_MODELS, type LoopModel } from "../lab/history/receive-loop.js";
 import { renderSvg, svgFileName } from "../lab/render/svg.js";
 import { type SessionEvidence } from "../lab/plan/session.js";
-import { memoryRun } from "./support/runs.js";
+import { memoryRun, startAllMemoryRuns } from "./support/runs.js";
 import type { TimelineEvent, WireFrame } from "../lab/history/timeline.js";
 import { SCENARIOS } from "../scenarios/index.js";
 import { runMain } from "./support/cli.js";
 import { beforeCancel, retimed } from "./support/timelines.js";
 import { allElements, hasClass, parseXml, textContent, XmlError, type XmlElement } from "./support/xml.js";
+
+// this file reads every scenario x model: all started when its tests begin, a few at a time
+test.before(startAllMemoryRuns);
 
 // Every registered scenario (nested, prefetch, fixed-fixture and any added since) x both models.
 const CASES = SCENARIOS.flatMap(({ name: scenario }) => LOOP_MODELS.map((loop) => ({ scenario, loop })));

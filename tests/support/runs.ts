@@ -1,5 +1,5 @@
-// Real runs shared by the test files: each scenario x model once in memory. The first use starts
-// every scenario x model, a few at a time (most of a run is waiting on its limits: one after
+// Real runs shared by the test files: each scenario x model once in memory. A file that reads them
+// all starts them all when its tests begin (startAllMemoryRuns), a few at a time (most of a run is waiting on its limits: one after
 // another cost a group of test files ~10 s of idle time). Only a few: runs side by side share this
 // process's event loop, where the in-process servers keep their timers.
 import "./child-pids.js";
@@ -15,7 +15,8 @@ import { slots } from "../../lab/session/slots.js";
 const cache = new Map<string, Promise<SessionEvidence>>();
 const slot = slots(4);
 
-function startAll(): void {
+/** For a file that reads every scenario x model: all of them started, a few at a time. */
+export function startAllMemoryRuns(): void {
   for (const { name } of SCENARIOS)
     for (const loop of LOOP_MODELS) {
       // a failure is the test's to report, when that test awaits it
@@ -24,7 +25,6 @@ function startAll(): void {
 }
 
 export function memoryRun(scenario: string, loop: LoopModel, onDeadlock: OnDeadlock = "wait"): Promise<SessionEvidence> {
-  if (cache.size === 0) startAll();
   return start(scenario, loop, onDeadlock);
 }
 
