@@ -78,7 +78,13 @@ test("the toy through `card`: its one hand-written card in a temp --expected fol
 });
 
 // The probe table's rows for the toy: it handles every inbound request at once (a concurrent
-// loop), and the serial model the session wraps around any client makes it serial.
+// loop), and the serial model the session wraps around any client makes it serial. Their four
+// sessions start together when this file's tests begin (tests/support/probe.ts limits how many).
+const PROBE_LOOPS = ["sdk", "serial"] as const;
+const PROBE_TRANSPORTS = ["memory", "serve"] as const;
+test.before(() => {
+  for (const loop of PROBE_LOOPS) for (const transport of PROBE_TRANSPORTS) void probeRun(PROBE_SCENARIO, TOY_CLIENT, loop, transport);
+});
 for (const [loop, verdict] of [["sdk", "concurrent"], ["serial", "serial"]] as const) {
   for (const transport of ["memory", "serve"] as const) {
     test(`the toy in the probe table: under ${loop}, ${transport}, probe_receive_loop says ${verdict}, and so does the toy's own timeline`, async () => {

@@ -4,6 +4,7 @@
 // and writes the verdicts as JSON; a client that closes after one probe ends it too.
 import "./support/child-pids.js";
 import { test } from "uvu";
+import type { SessionEvidence } from "../lab/plan/session.js";
 import * as assert from "uvu/assert";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -41,11 +42,26 @@ const serveOnce = (report: string): ServerPeer => ({
   child: { prepare: ensureChildBuilt, writesEvents: false, command: () => ({ command: process.execPath, args: [CHILD_BUNDLE, "--once", "--report", report] }) },
 });
 
-async function once(clientName: string, fanOut: boolean, sampling = false) {
-  const client = findClient(clientName) as ClientPeer;
-  assert.is(client.unavailable(), undefined, `${clientName} can run here`);
+const sessions = new Map<string, Promise<SessionEvidence>>();
+/** One session per (client, probes), made once; every one is started when this file's tests begin. */
+function session(clientName: string, fanOut: boolean, sampling: boolean): Promise<SessionEvidence> {
   const report = join(dir, `${clientName}-${fanOut}-${sampling}.json`);
-  const run = await runSession(probes(fanOut, sampling), openProcessTransport, "stdio", { loop: "sdk", client, server: serveOnce(report) });
+  let run = sessions.get(report);
+  if (!run) {
+    const client = findClient(clientName) as ClientPeer;
+    run = client.unavailable() ? Promise.reject(new Error(`${clientName} cannot run here: ${client.unavailable()}`)) : runSession(probes(fanOut, sampling), openProcessTransport, "stdio", { loop: "sdk", client, server: serveOnce(report) });
+    run.catch(() => undefined); // awaited by its test
+    sessions.set(report, run);
+  }
+  return run;
+}
+const SESSIONS: [string, boolean, boolean][] = [["ts1", true, false], ["py1", true, false], ["ts1", false, false], ["ts1", true, true], ["py-inline", true, true]];
+test.before(() => SESSIONS.forEach(([client, fanOut, sampling]) => void session(client, fanOut, sampling)));
+
+async function once(clientName: string, fanOut: boolean, sampling = false) {
+  assert.is(findClient(clientName)!.unavailable(), undefined, `${clientName} can run here`);
+  const run = await session(clientName, fanOut, sampling);
+  const report = join(dir, `${clientName}-${fanOut}-${sampling}.json`);
   return { run, exitCode: serverChildOf(run.transportEvidence)?.exitCode, report: JSON.parse(readFileSync(report, "utf8")) };
 }
 
