@@ -103,6 +103,7 @@ test("every in-process server attaches its SDK to the transport within connect()
   const { linkedEnds } = await import("../lab/transports/linked.js");
   const { Recorder } = await import("../lab/history/timeline.js");
   for (const peer of SERVER_PEERS.filter((p) => p.inProcess)) {
+    await peer.load?.();
     const recorder = new Recorder();
     const ends = linkedEnds(recorder);
     const server = peer.inProcess!(recorder);

@@ -82,6 +82,9 @@ export interface ServerPeer {
   unavailable(): string | undefined;
   /** in this process: `onError` receives the SDK's onerror reports */
   inProcess?(recorder: Recorder): InProcessServer;
+  /** loads what `inProcess` needs (its SDK), once; runSession awaits it before a session begins, so
+   *  `peers` and `list` never pay for it and connect() can still attach synchronously */
+  load?(): Promise<void>;
   child?: ServerChild;
   /** over Streamable HTTP, in a child (lab/transports/http.ts) */
   http?: ServerHttpChild;

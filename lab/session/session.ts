@@ -18,6 +18,8 @@ export async function runSession(
 ): Promise<SessionEvidence> {
   const { TS1_CLIENT, TS1_SERVER } = await import("../peers/ts1/index.js");
   const pairing: Pairing = { ...options, client: options.client ?? TS1_CLIENT, server: options.server ?? TS1_SERVER, scenario };
+  // the server's SDK, loaded before the timeline begins (a no-op once loaded)
+  await pairing.server.load?.();
   const recorder = new Recorder();
   const errors: string[] = [];
   let transportEvidence: TransportEvidence = { kind: "unopened" };

@@ -1,11 +1,13 @@
 // The ts1 peers: @modelcontextprotocol/sdk 1.32.2's Client and the lab's calculate McpServer,
 // in this process or as a stdio child started from a V8 snapshot.
-// The client's module loads on first use (`peers` and `list` do not pay for it). The server's
-// does not: connect() must attach the SDK to the transport at once, since a relayed driver may
-// already be writing (a frame that arrived before the SDK attached would be lost).
+// The client's module loads on first use (`peers` and `list` do not pay for it); the server's in
+// load(), before a session begins: connect() must attach the SDK to the transport at once, since a
+// relayed driver may already be writing (a frame that arrived before the SDK attached would be lost).
 import type { ClientPeer, ServerPeer } from "../../plan/peer.js";
-import { createCalculateServer } from "./calculate-server.js";
+import type { createCalculateServer as Create } from "./calculate-server.js";
 import { CHILD_ARGS, ensureChildBuilt } from "./child-build.js";
+
+let createCalculateServer: typeof Create | undefined;
 
 const SDK = "@modelcontextprotocol/sdk 1.32.2";
 
@@ -24,7 +26,9 @@ export const TS1_SERVER: ServerPeer = {
   sdk: SDK,
   meaning: "the lab's calculate server on the TypeScript SDK 1.32.2 McpServer",
   unavailable: () => undefined,
+  load: async () => void (createCalculateServer ??= (await import("./calculate-server.js")).createCalculateServer),
   inProcess: (recorder) => {
+    if (!createCalculateServer) throw new Error("the ts1 server was used before its load()");
     const mcp = createCalculateServer((kind, fields) => recorder.event("server", kind, fields));
     mcp.server.onerror = (error) => recorder.event("server", "sdk.error", { detail: { message: error.message } });
     return { connect: (transport) => mcp.connect(transport), close: () => mcp.close() };

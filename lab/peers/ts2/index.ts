@@ -10,9 +10,11 @@ import type { Recorder } from "../../history/timeline.js";
 import type { ClientPeer, ServerPeer } from "../../plan/peer.js";
 import { ensureTs2ChildBuilt, TS2_CHILD_ARGS } from "./build.js";
 import type { Negotiation } from "./client.js";
-// The client's module loads on first use; the server's does not: connect() must attach the SDK to
-// the transport at once, since a relayed driver may already be writing.
-import { serveTs2 } from "./serve.js";
+// The client's module loads on first use; the server's in load(), before a session begins:
+// connect() must attach the SDK to the transport at once, since a relayed driver may already be writing.
+import type { serveTs2 as Serve } from "./serve.js";
+
+let serveTs2: typeof Serve | undefined;
 
 const SDK = "@modelcontextprotocol/client+server 2.4.0";
 
@@ -43,11 +45,14 @@ export const TS2_SERVER: ServerPeer = {
   sdk: SDK,
   meaning: "the calculate server on the TypeScript SDK v2 McpServer, both eras (serveStdio decides from the opening message)",
   unavailable: () => undefined,
+  load: async () => void (serveTs2 ??= (await import("./serve.js")).serveTs2),
   inProcess: (recorder) => {
-    let handle: ReturnType<typeof serveTs2> | undefined;
+    const serve = serveTs2;
+    if (!serve) throw new Error("the ts2 server was used before its load()");
+    let handle: ReturnType<typeof Serve> | undefined;
     return {
       connect: async (transport) => {
-        handle = serveTs2(transport, (error) => recorder.event("server", "sdk.error", { detail: { message: error.message } }));
+        handle = serve(transport, (error) => recorder.event("server", "sdk.error", { detail: { message: error.message } }));
       },
       close: async () => handle?.close(),
     };
