@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "uvu";
+import type { SessionEvidence } from "../lab/plan/session.js";
 import * as assert from "uvu/assert";
 import { expectationFor } from "../lab/check/expectations.js";
 import { verify } from "../lab/check/verify.js";
@@ -76,7 +77,22 @@ test("corrupted fastmcp evidence is rejected: a late nested reply, a probe on th
 
 // FastMCP's default mode, not a registered peer: what it really does against each kind of server.
 const AUTO = fastmcpClient("fastmcp-auto", "auto", "FastMCP 4.0.10's Client with its default mode='auto'");
-const autoRun = (server: ServerPeer) => runSession(findScenario("nested")!, openProcessTransport, "stdio", { loop: "sdk", client: AUTO, server });
+const autoRuns = new Map<string, Promise<SessionEvidence>>();
+const autoRun = (server: ServerPeer): Promise<SessionEvidence> => {
+  let run = autoRuns.get(server.name);
+  if (!run) {
+    run = runSession(findScenario("nested")!, openProcessTransport, "stdio", { loop: "sdk", client: AUTO, server });
+    run.catch(() => undefined); // awaited by its test
+    autoRuns.set(server.name, run);
+  }
+  return run;
+};
+// the five sessions this file reads start together when its tests begin: each is mostly waiting
+test.before(() => {
+  if (missing) return;
+  real().catch(() => undefined);
+  for (const server of [TS1_SERVER, TS2_SERVER, PY1_SERVER, PY_SERVER]) void autoRun(server);
+});
 const clientRequests = (run: Pick<RunRecord, "wire">) => run.wire.filter((f) => f.from === "client" && f.label.frameType === "request").map((f) => f.label.method);
 const errorOf = (run: Pick<RunRecord, "wire">, method: string) => (run.wire.find((f) => f.label.method === method && f.label.frameType === "error")?.message as unknown as { error?: { code: number } } | undefined)?.error?.code;
 

@@ -9,8 +9,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILD_DIR, PROJECT_ROOT } from "../../lab/paths.js";
 
-/** What each file took in the last run here, recorded by this runner (build/, not committed):
- *  the weights files are dealt by. A file never timed here counts as the median of those that were. */
+/** What each file took in the runs here, recorded by this runner (build/, not committed; the mean
+ *  of the last record and the latest time): the weights files are dealt by. A file never timed here counts as the median of those that were. */
 const DURATIONS = join(BUILD_DIR, "test-durations.json");
 const recorded: Record<string, number> = (() => {
   try {
@@ -67,7 +67,10 @@ const results = await Promise.all(groups.filter((g) => g.files.length).map((g, i
 const durations: Record<string, number> = { ...recorded };
 for (const [i, s] of seen.entries()) {
   const next = seen.slice(i + 1).find((n) => n.group === s.group);
-  durations[s.file] = Math.round(((next?.at ?? groupEnded[s.group] ?? s.at) - s.at) / 100) / 10;
+  const took = ((next?.at ?? groupEnded[s.group] ?? s.at) - s.at) / 1000;
+  // the mean with the last record: one run beside a busy neighbour should not re-deal everything
+  const last = recorded[s.file];
+  durations[s.file] = Math.round((last === undefined ? took : (last + took) / 2) * 10) / 10;
 }
 try {
   mkdirSync(BUILD_DIR, { recursive: true });
