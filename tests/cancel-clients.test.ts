@@ -31,7 +31,7 @@ const start = () => {
   for (const r of Object.values(started)) r.catch(() => undefined);
   return started;
 };
-test.before(() => void start());
+test.before(() => Promise.allSettled(Object.values(start())).then(() => undefined));
 const runs = {
   get ts2() {
     return start().ts2;

@@ -90,8 +90,7 @@ const autoRun = (server: ServerPeer): Promise<SessionEvidence> => {
 // the five sessions this file reads start together when its tests begin: each is mostly waiting
 test.before(() => {
   if (missing) return;
-  real().catch(() => undefined);
-  for (const server of [TS1_SERVER, TS2_SERVER, PY1_SERVER, PY_SERVER]) void autoRun(server);
+  return Promise.allSettled([real(), ...[TS1_SERVER, TS2_SERVER, PY1_SERVER, PY_SERVER].map(autoRun)]).then(() => undefined);
 });
 const clientRequests = (run: Pick<RunRecord, "wire">) => run.wire.filter((f) => f.from === "client" && f.label.frameType === "request").map((f) => f.label.method);
 const errorOf = (run: Pick<RunRecord, "wire">, method: string) => (run.wire.find((f) => f.label.method === method && f.label.frameType === "error")?.message as unknown as { error?: { code: number } } | undefined)?.error?.code;

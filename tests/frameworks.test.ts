@@ -30,10 +30,11 @@ const nested = (client: ClientPeer) => {
   if (!run) runs.set(client.name, (run = runSession(findScenario("nested")!, openMemoryTransport, "memory", { loop: "sdk", client })));
   return run;
 };
-// The four runs start together when this file's tests begin: most of each is the framework's own
-// import and the bridge child's start.
+// The four runs start together when this file's tests begin, and end before the tests read them:
+// most of each is the framework's own import and the bridge child's start.
 test.before(() => {
-  for (const client of [MASTRA_CLIENT, LANGCHAIN_CLIENT, OPENAI_AGENTS_CLIENT, GENKIT_CLIENT]) if (!client.unavailable()) nested(client).catch(() => undefined);
+  const clients = [MASTRA_CLIENT, LANGCHAIN_CLIENT, OPENAI_AGENTS_CLIENT, GENKIT_CLIENT].filter((client) => !client.unavailable());
+  return Promise.allSettled(clients.map(nested)).then(() => undefined);
 });
 const initialize = (run: Pick<SessionEvidence, "wire">) =>
   run.wire.find((f) => f.from === "client" && f.label.method === "initialize")!.message as unknown as { params: { capabilities: Record<string, unknown> } };

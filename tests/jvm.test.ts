@@ -42,6 +42,7 @@ test.before(() => {
   if (missing) return;
   for (const [name, client] of [["sampling-fan-out", KOTLIN_014_CLIENT], ["nested", KOTLIN_014_CLIENT], ["roots-nested", KOTLIN_014_CLIENT], ["sampling-nested", KOTLIN_CLIENT], ["nested", JAVA_CLIENT], ["fan-out", JAVA_SYNC_CLIENT]] as const)
     void runOf(name, client);
+  return Promise.allSettled(runs.values()).then(() => undefined);
 });
 const failures = (r: RunRecord) => r.verdicts.filter((v) => !v.ok).map((v) => `${v.check}: ${v.details.join("; ")}`);
 

@@ -83,7 +83,8 @@ test("the toy through `card`: its one hand-written card in a temp --expected fol
 const PROBE_LOOPS = ["sdk", "serial"] as const;
 const PROBE_TRANSPORTS = ["memory", "serve"] as const;
 test.before(() => {
-  for (const loop of PROBE_LOOPS) for (const transport of PROBE_TRANSPORTS) void probeRun(PROBE_SCENARIO, TOY_CLIENT, loop, transport);
+  const started = PROBE_LOOPS.flatMap((loop) => PROBE_TRANSPORTS.map((transport) => probeRun(PROBE_SCENARIO, TOY_CLIENT, loop, transport)));
+  return Promise.allSettled(started).then(() => undefined);
 });
 for (const [loop, verdict] of [["sdk", "concurrent"], ["serial", "serial"]] as const) {
   for (const transport of ["memory", "serve"] as const) {

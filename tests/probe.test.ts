@@ -25,17 +25,19 @@ function sessionProblems(run: SessionEvidence): string[] {
 }
 
 // npm test runs the table's core rows; LAB_TESTS=full (.ci/run) every row. When this file's tests
-// begin (not when uvu loads it, beside other files' tests), every session they await is started,
-// a few at a time, so their waits overlap.
+// begin (not when uvu loads it, beside other files' tests), every session they await is run, a few
+// at a time so their waits overlap, and the tests read them once all have ended.
 test.before(() => {
+  const started: Promise<unknown>[] = [];
   for (const row of PROBE_ROWS) {
     const client = probeClient(row.client);
     if (typeof client === "string") continue;
     for (const transport of transportsFor(client)) {
-      void probeRun(PROBE_SCENARIO, client, row.loop, transport);
-      if (row.sampling !== undefined) void probeRun(PROBE_SAMPLING_SCENARIO, client, row.loop, transport);
+      started.push(probeRun(PROBE_SCENARIO, client, row.loop, transport));
+      if (row.sampling !== undefined) started.push(probeRun(PROBE_SAMPLING_SCENARIO, client, row.loop, transport));
     }
   }
+  return Promise.allSettled(started).then(() => undefined);
 });
 
 for (const row of PROBE_ROWS) {

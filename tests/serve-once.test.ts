@@ -56,7 +56,7 @@ function session(clientName: string, fanOut: boolean, sampling: boolean): Promis
   return run;
 }
 const SESSIONS: [string, boolean, boolean][] = [["ts1", true, false], ["py1", true, false], ["ts1", false, false], ["ts1", true, true], ["py-inline", true, true]];
-test.before(() => SESSIONS.forEach(([client, fanOut, sampling]) => void session(client, fanOut, sampling)));
+test.before(() => Promise.allSettled(SESSIONS.map(([client, fanOut, sampling]) => session(client, fanOut, sampling))).then(() => undefined));
 
 async function once(clientName: string, fanOut: boolean, sampling = false) {
   assert.is(findClient(clientName)!.unavailable(), undefined, `${clientName} can run here`);

@@ -48,9 +48,7 @@ function stdioRun(scenario: Scenario, loop: LoopModel): Promise<SessionEvidence>
   }
   return run;
 }
-test.before(() => {
-  for (const scenario of STDIO_SCENARIOS) for (const loop of LOOP_MODELS) void stdioRun(scenario, loop);
-});
+test.before(() => Promise.allSettled(STDIO_SCENARIOS.flatMap((scenario) => LOOP_MODELS.map((loop) => stdioRun(scenario, loop)))).then(() => undefined));
 
 /** A stdio run's server child, with the record it kept of its own side. */
 const child = (evidence: SessionEvidence): ChildEvidence & { serverRecord: ServerRecord | null } => {

@@ -15,13 +15,16 @@ import { slots } from "../../lab/session/slots.js";
 const cache = new Map<string, Promise<SessionEvidence>>();
 const slot = slots(4);
 
-/** For a file that reads every scenario x model: all of them started, a few at a time. */
-export function startAllMemoryRuns(): void {
+/** For a file that reads every scenario x model: all of them run, a few at a time, before its tests
+ *  (a test's own synchronous work, a loop of mutations say, must not hold up their timers). */
+export async function startAllMemoryRuns(): Promise<void> {
+  const all: Promise<unknown>[] = [];
   for (const { name } of SCENARIOS)
     for (const loop of LOOP_MODELS) {
       // a failure is the test's to report, when that test awaits it
-      start(name, loop, "wait").catch(() => undefined);
+      all.push(start(name, loop, "wait").catch(() => undefined));
     }
+  await Promise.all(all);
 }
 
 export function memoryRun(scenario: string, loop: LoopModel, onDeadlock: OnDeadlock = "wait"): Promise<SessionEvidence> {
