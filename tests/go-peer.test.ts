@@ -156,14 +156,14 @@ test("go -> ts1 (sampling-fan-out, stdio): passes expected/sampling-fan-out.sdk.
   assert.is(askedOf(r, "sampling/createMessage").length, 5);
 });
 
-test("a missing go build makes the peer unavailable in one line; a missing toolchain is one set-up line", () => {
+test("a missing go build makes the peer unavailable in one line; a missing toolchain is one set-up line", async () => {
   const dir = mkdtempSync(join(tmpdir(), "lab-go-"));
   try {
     const absent = { ...GO_BUILD, outputs: [join(dir, "go-client")] };
     const problem = buildProblem(absent);
     assert.ok(problem !== undefined && !problem.includes("\n"), String(problem));
     assert.match(problem!, /^go is not built \(.*go-client missing\): run `npm run setup`/);
-    const line = runCachedBuild({ ...GO_BUILD, toolchain: ["no-such-go-toolchain-here", "version"] });
+    const line = await runCachedBuild({ ...GO_BUILD, toolchain: ["no-such-go-toolchain-here", "version"] });
     assert.is(line, "build go: skipped, no-such-go-toolchain-here is not installed (the go peer shows as unavailable)");
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -186,7 +186,7 @@ export async function main(args: Parsed): Promise<number> {
   );
   await (await import("./python.js")).benchPython();
   for (const j of await (await import("./jvm.js")).benchJvm()) {
-    report(`${j.peer} session start (spawn -> initialize), median of 5: ${j.sessionMs} ms vs a bare java -jar of the same jar ${j.bareMs} ms: ${j.ratio}x`, `${j.peer} start`, "<= 1.3x", j.ratio <= 1.3);
+    report(`${j.peer} session start (spawn -> initialize), median of 5: ${j.sessionMs} ms vs a bare java -jar of the same jar ${j.bareMs} ms: ${j.ratio}x (${j.archive ? "with" : "without"} its AppCDS archive)`, `${j.peer} start`, "<= 1.3x", j.ratio <= 1.3);
   }
   const card = await (await import("./card.js")).benchCard();
   const s = (ms: number) => `${round(ms / 1000, 1)} s`;

@@ -21,6 +21,8 @@ export interface CachedBuild {
   steps: readonly { command: string; args: readonly string[]; cwd?: string; env?: Record<string, string> }[];
   /** bound for each step (first builds fetch from a registry) */
   boundMs?: number;
+  /** after the steps, work in this process (e.g. jvm-cds's training sessions: cds.ts); bounds its own waits */
+  finish?: () => Promise<void>;
 }
 
 const SKIP = new Set(["target", "node_modules", "__pycache__", ".gradle"]);
@@ -72,7 +74,7 @@ export function buildProblem(build: CachedBuild): string | undefined {
 }
 
 /** Builds when needed; returns the one line the set-up prints. Throws only when a step fails. */
-export function runCachedBuild(build: CachedBuild): string {
+export async function runCachedBuild(build: CachedBuild): Promise<string> {
   const started = process.hrtime.bigint();
   const seconds = () => (Number(process.hrtime.bigint() - started) / 1e9).toFixed(1);
   const version = toolchainVersion(build.toolchain);
@@ -91,6 +93,11 @@ export function runCachedBuild(build: CachedBuild): string {
       const why = r.error ? r.error.message : `exit ${r.status ?? r.signal}`;
       throw new Error(`build ${build.name}: ${[step.command, ...step.args].join(" ")} failed (${why}):\n${`${r.stderr}${r.stdout}`.slice(-3000)}`);
     }
+  }
+  try {
+    await build.finish?.();
+  } catch (error) {
+    throw new Error(`build ${build.name}: failed after ${seconds()} s: ${(error as Error).message}`);
   }
   const missing = build.outputs.find((output) => !existsSync(output));
   if (missing !== undefined) throw new Error(`build ${build.name}: finished but ${relative(PROJECT_ROOT, missing)} is missing`);

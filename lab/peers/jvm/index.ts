@@ -5,13 +5,14 @@
 // a second driver class in the java module's jar.
 import { buildProblem } from "../cached-build.js";
 import type { ClientPeer } from "../../plan/peer.js";
-import { JVM_BUILD, jvmJar } from "./build.js";
+import { JVM_BUILD } from "./build.js";
+import { jvmEntry, jvmFlags, jvmLaunch } from "./launch.js";
 
-// C1 only and the default class-data sharing: start-up options, nothing the SDK can observe.
-export const JVM_FLAGS = ["-XX:TieredStopAtLevel=1", "-Xshare:auto"];
+export { JVM_FLAGS } from "./launch.js";
 
-// mainClass: a second entry point in the same jar (java-sync's lab.Sync in the java module's jar)
-function jvmClient(name: string, module: string, sdk: string, meaning: string, mainClass?: string): ClientPeer {
+// The jar and entry point of each peer are its launch's (launch.ts: JVM_LAUNCHES)
+function jvmClient(name: string, sdk: string, meaning: string): ClientPeer {
+  const launch = jvmLaunch(name);
   return {
     name,
     sdk,
@@ -21,16 +22,13 @@ function jvmClient(name: string, module: string, sdk: string, meaning: string, m
     unavailable: () => buildProblem(JVM_BUILD),
     driver: {
       kind: "process",
-      command: (planFile, eventsFile) => {
-        const jar = mainClass ? ["-cp", jvmJar(module), mainClass] : ["-jar", jvmJar(module)];
-        return { command: "java", args: [...JVM_FLAGS, ...jar, "--plan", planFile, "--events", eventsFile] };
-      },
+      // the archive is looked for at each launch: the set-up may make it after this module loads
+      command: (planFile, eventsFile) => ({ command: "java", args: [...jvmFlags(launch), ...jvmEntry(launch), "--plan", planFile, "--events", eventsFile] }),
     },
   };
 }
 
 export const KOTLIN_014_CLIENT = jvmClient(
-  "kotlin-0.14",
   "kotlin-0.14",
   "io.modelcontextprotocol:kotlin-sdk-client 0.14.0",
   "the Kotlin SDK 0.14.0 coroutine Client as shipped: its transport's read loop awaits each inbound request's handler (Protocol.kt:241-249, kotlin-sdk #176)",
@@ -38,13 +36,11 @@ export const KOTLIN_014_CLIENT = jvmClient(
 
 export const KOTLIN_CLIENT = jvmClient(
   "kotlin",
-  "kotlin-0.15",
   "io.modelcontextprotocol:kotlin-sdk-client 0.15.0",
   "the Kotlin SDK 0.15.0 coroutine Client as shipped: the first release whose Protocol launches each inbound handler after initialization (kotlin-sdk PR #884)",
 );
 
 export const JAVA_CLIENT = jvmClient(
-  "java",
   "java",
   "io.modelcontextprotocol.sdk:mcp 2.0.1",
   "the Java SDK 2.0.1 McpAsyncClient as shipped: its McpClientSession subscribes to each inbound request's handler and returns to reading (McpClientSession.java:152-174), so an async handler's nested request is read while it waits; it sends and handles no notifications/cancelled",
@@ -52,8 +48,6 @@ export const JAVA_CLIENT = jvmClient(
 
 export const JAVA_SYNC_CLIENT = jvmClient(
   "java-sync",
-  "java",
   "io.modelcontextprotocol.sdk:mcp 2.0.1",
   "the Java SDK 2.0.1 McpSyncClient as shipped: McpClient.sync wraps each blocking handler in Mono.fromCallable on Schedulers.boundedElastic (McpClientFeatures.java:206-214), so a handler that blocks on a nested request holds a pool thread, not the reading thread; it sends and handles no notifications/cancelled",
-  "lab.Sync",
 );
