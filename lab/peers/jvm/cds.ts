@@ -10,12 +10,20 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { PROJECT_ROOT } from "../../paths.js";
 import { CALL_TIMEOUT_MS } from "../../plan/bounds.js";
-import { sessionPlan } from "../../plan/scenario.js";
+import { reentrancyScenario, sessionPlan } from "../../plan/scenario.js";
+import { VALID_ANSWER } from "../../plan/form.js";
 import { within } from "../../transports/child-process.js";
 import type { CachedBuild } from "../cached-build.js";
 import { jvmJar } from "./build.js";
 import { JVM_FLAGS, JVM_LAUNCHES, JVM_LOG_TO_STDERR, jvmArchive, jvmEntry, type JvmLaunch } from "./launch.js";
-import prefetch from "../../../scenarios/prefetch.js";
+
+/** The training session: prefetch's shape (tools/list, a call whose form is answered, a recovery
+ *  call), built here from the plan's own parts, since peers/ stands below scenarios/. */
+const TRAINING = reentrancyScenario("cds-training", "the JVM archive's training session", {
+  needTool: "calculate",
+  answer: { action: "accept", content: { ...VALID_ANSWER } },
+  otherwise: { action: "cancel" },
+});
 
 /** a training session: a JVM start, a short session and the archive's dump */
 const SESSION_BOUND_MS = 60_000;
@@ -36,7 +44,7 @@ export async function trainArchive(launch: JvmLaunch, archive = jvmArchive(launc
   const dir = mkdtempSync(join(tmpdir(), "jvm-cds-"));
   const plan = join(dir, "plan.json");
   const partial = `${archive}.${process.pid}.tmp`;
-  writeFileSync(plan, JSON.stringify(sessionPlan(prefetch, CALL_TIMEOUT_MS)));
+  writeFileSync(plan, JSON.stringify(sessionPlan(TRAINING, CALL_TIMEOUT_MS)));
   // the JVM's own log lines (the dump's skipped classes) go to stderr: its stdout is the MCP stream
   const flags = [...JVM_FLAGS, `-XX:ArchiveClassesAtExit=${partial}`, ...JVM_LOG_TO_STDERR];
   const args = [...flags, ...jvmEntry(launch), "--plan", plan, "--events", join(dir, "events.jsonl")];
