@@ -27,7 +27,7 @@ export async function benchJvm(samples = 5): Promise<JvmStart[]> {
     await bare(); // warm the page cache and the class-data archive, not measured
     const bareMs: number[] = [];
     const sessionMs: number[] = [];
-    await interleaved([async () => void bareMs.push(await bare()), async () => void sessionMs.push(await sessionStart({ client: peer }, "driver"))], samples);
+    await interleaved([async () => void bareMs.push(await bare()), async () => void sessionMs.push((await sessionStart({ client: peer }, "driver")).startMs)], samples);
     const [b, s] = [median(bareMs), median(sessionMs)];
     out.push({ peer: peer.name, bareMs: Math.round(b), sessionMs: Math.round(s), ratio: ratio(s, b) });
   }

@@ -14,15 +14,24 @@ const BARE_BOUND_MS = 60_000;
 
 export const ratio = (over: number, floor: number) => Math.round((over / floor) * 100) / 100;
 
+export interface SessionStart {
+  /** spawn to initialize result, as the lab records it (ChildEvidence.spawnToInitializedMs) */
+  startMs: number;
+  /** of which: the initialize request on the wire to its result (the other side's answer) */
+  answerMs: number;
+}
+
 /** Spawn to initialize result of the process (the client's driver or the server's child) a real
  *  fixed-fixture session over stdio started; the other side is the lab's TypeScript peer. */
-export async function sessionStart(peers: { client?: ClientPeer; server?: ServerPeer }, which: "driver" | "server"): Promise<number> {
+export async function sessionStart(peers: { client?: ClientPeer; server?: ServerPeer }, which: "driver" | "server"): Promise<SessionStart> {
   const run = await runSession(fixedFixture, TRANSPORTS.stdio!.open, "stdio", { loop: "sdk", ...peers });
   const evidence = which === "server" ? serverChildOf(run.transportEvidence) : driverChildOf(run.transportEvidence);
   const problems = [...run.errors, ...lifecycleProblems(run.transportEvidence)];
   const name = (which === "server" ? peers.server : peers.client)?.name ?? "ts1";
-  if (problems.length || evidence?.spawnToInitializedMs === undefined) throw new Error(`bench ${name} ${which} session failed: ${problems.join("; ")}`);
-  return evidence.spawnToInitializedMs;
+  const initialize = (frameType: string) => run.wire.find((f) => f.label.method === "initialize" && f.label.frameType === frameType);
+  const [request, result] = [initialize("request"), initialize("result")];
+  if (problems.length || evidence?.spawnToInitializedMs === undefined || !request || !result) throw new Error(`bench ${name} ${which} session failed: ${problems.join("; ")}`);
+  return { startMs: evidence.spawnToInitializedMs, answerMs: result.t - request.t };
 }
 
 /** `command args`, spawn to exit, whatever its exit code (a program refusing its arguments is a bare start). */
