@@ -1,16 +1,18 @@
 // What the report card costs (issue #13's speed goal: under 90 s on a quiet 2-core machine): the
 // whole card run as `tsx lab/run.ts card` makes it, its wall time next to the sum of its
-// pairings' own times (how much running two at a time buys), and the pairings that dominate.
+// pairings' own times (how much running sessions side by side buys), and the pairings that dominate.
 // Measured, never asserted in tests; the card's own verdict is reported beside it.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { CARD_EXPECTED_DIR } from "../check/card-expected.js";
-import { runCard } from "../cli/card.js";
+import { runCard, SESSIONS_AT_ONCE } from "../cli/card.js";
 
 export interface CardBench {
   wallMs: number;
+  /** the card's own limit on sessions run at once, over all pairings */
+  sessionsAtOnce: number;
   /** the pairings' own times added up (each pairing runs its sessions one after another) */
   sumMs: number;
   pairings: number;
@@ -28,6 +30,7 @@ export async function benchCard(): Promise<CardBench> {
     const columns = card.columns.map((c) => ({ key: c.key, ms: c.ms }));
     return {
       wallMs,
+      sessionsAtOnce: SESSIONS_AT_ONCE,
       sumMs: columns.reduce((sum, c) => sum + c.ms, 0),
       pairings: card.columns.length,
       asExpected: card.columns.filter((c) => c.differs.length === 0).length,

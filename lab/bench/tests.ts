@@ -1,0 +1,49 @@
+// The test suite's time: `npm test` as a reader runs it, in its own process group (it starts uvu
+// processes and they start peers), bounded, stopped by that group's own id if the bound passes;
+// its wall time next to the issue's goal, with the counts from its one summary (tests/support/parallel.ts).
+import { spawn } from "node:child_process";
+import { performance } from "node:perf_hooks";
+import { PROJECT_ROOT } from "../paths.js";
+import { within } from "../transports/child-process.js";
+
+const BOUND_MS = 300_000;
+export const TESTS_GOAL_MS = 45_000;
+
+export interface TestsBench {
+  wallMs: number;
+  exitCode: number | null;
+  /** stopped at the bound */
+  stopped: boolean;
+  total: number | undefined;
+  passed: number | undefined;
+  skipped: number | undefined;
+}
+
+/** The counts of the suite's summary ("Total:", "Passed:", "Skipped:", the last of each); undefined where absent. */
+export function testCounts(output: string): Pick<TestsBench, "total" | "passed" | "skipped"> {
+  const last = (word: string) => {
+    const all = [...output.matchAll(new RegExp(`^ *${word}: *(\\d+)`, "gm"))];
+    return all.length ? Number(all[all.length - 1]![1]) : undefined;
+  };
+  return { total: last("Total"), passed: last("Passed"), skipped: last("Skipped") };
+}
+
+export async function benchTests(): Promise<TestsBench> {
+  const started = performance.now();
+  // its own process group, so the bound can stop everything it started, by that group's id
+  const child = spawn("npm", ["test", "--silent"], { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  const closed = new Promise<number | null>((resolve, reject) => (child.once("close", resolve), child.once("error", reject)));
+  const stopped = !(await within(closed, BOUND_MS));
+  if (stopped) {
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // the group ended between the bound and the kill
+    }
+  }
+  const exitCode = stopped ? null : await closed;
+  return { wallMs: performance.now() - started, exitCode, stopped, ...testCounts(output) };
+}
