@@ -36,14 +36,18 @@ export async function benchTests(): Promise<TestsBench> {
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   const closed = new Promise<number | null>((resolve, reject) => (child.once("close", resolve), child.once("error", reject)));
-  const stopped = !(await within(closed, BOUND_MS));
-  if (stopped) {
+  // the group is not the terminal's: an interrupted bench (run.ts exits through process.exit) stops it too
+  const stopGroup = () => {
     try {
       process.kill(-child.pid!, "SIGKILL");
     } catch {
-      // the group ended between the bound and the kill
+      // the group has ended already
     }
-  }
+  };
+  process.once("exit", stopGroup);
+  const stopped = !(await within(closed, BOUND_MS));
+  if (stopped) stopGroup();
+  process.off("exit", stopGroup);
   const exitCode = stopped ? null : await closed;
   return { wallMs: performance.now() - started, exitCode, stopped, ...testCounts(output) };
 }
