@@ -66,10 +66,10 @@ test("bench: a figure over its goal is MISSED, named in the closing line, and ma
   assert.match(lenient.text, /1 MISSED \(py client start <= 1\.3x\); exit 0 without --strict$/);
 });
 
-test("bench: npm test's counts are read from its one summary; a run without one has none", () => {
-  const output = "── test group 1 of 4 (exit 0, 30 s) ──\n  • • •\n\n  Total:     812\n  Passed:    810\n  Skipped:   3\n  Duration:  41000ms\n";
-  assert.equal(testCounts(output), { total: 812, passed: 810, skipped: 3 });
-  assert.equal(testCounts("npm ERR! missing script: test\n"), { total: undefined, passed: undefined, skipped: undefined });
+test("bench: npm test's counts are read from its one summary, with each FAIL line; a run without one has none", () => {
+  const output = '── test group 1 of 4 (exit 1, 30 s) ──\n  • ✘ •\n   FAIL  "links resolve"\n    EISDIR\n\n  Total:     812\n  Passed:    810\n  Skipped:   3\n  Duration:  41000ms\n';
+  assert.equal(testCounts(output), { total: 812, passed: 810, skipped: 3, failed: ['FAIL "links resolve"'] });
+  assert.equal(testCounts("npm ERR! missing script: test\n"), { total: undefined, passed: undefined, skipped: undefined, failed: [] });
 });
 
 test.run();

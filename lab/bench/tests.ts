@@ -17,15 +17,19 @@ export interface TestsBench {
   total: number | undefined;
   passed: number | undefined;
   skipped: number | undefined;
+  /** uvu's FAIL lines, each test that failed (a failing suite's time is no figure on its own) */
+  failed: string[];
 }
 
-/** The counts of the suite's summary ("Total:", "Passed:", "Skipped:", the last of each); undefined where absent. */
-export function testCounts(output: string): Pick<TestsBench, "total" | "passed" | "skipped"> {
+/** The counts of the suite's summary ("Total:", "Passed:", "Skipped:", the last of each; undefined
+ *  where absent) and the tests that failed. */
+export function testCounts(output: string): Pick<TestsBench, "total" | "passed" | "skipped" | "failed"> {
   const last = (word: string) => {
     const all = [...output.matchAll(new RegExp(`^ *${word}: *(\\d+)`, "gm"))];
     return all.length ? Number(all[all.length - 1]![1]) : undefined;
   };
-  return { total: last("Total"), passed: last("Passed"), skipped: last("Skipped") };
+  const failed = output.split("\n").flatMap((line) => (/^\s*FAIL\s/.test(line) ? [line.trim().replace(/\s+/g, " ")] : []));
+  return { total: last("Total"), passed: last("Passed"), skipped: last("Skipped"), failed };
 }
 
 export async function benchTests(): Promise<TestsBench> {
