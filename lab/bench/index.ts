@@ -201,7 +201,7 @@ export async function main(args: Parsed): Promise<number> {
   }
   for (const n of await (await import("./native.js")).benchNative()) {
     report(
-      `${n.peer} session start (spawn -> initialize result), median of 9: ${n.sessionMs} ms (of which the lab's answer, initialize request -> result, ${n.answerMs} ms; the rest is the driver's own start before it sends initialize) vs a bare start of the same binary refusing its argument ${n.bareMs} ms: ${n.ratio}x`,
+      `${n.peer} session start (spawn -> initialize result), median of 9: ${n.sessionMs} ms (of which the lab's answer, initialize request -> result, ${n.answerMs} ms; the rest is the driver's own work before it sends initialize: reading its plan, creating its events file, starting its SDK client, none of which a start that refuses its argument does) vs that bare start of the same binary ${n.bareMs} ms: ${n.ratio}x`,
       `${n.peer} start`,
       "<= 1.3x",
       n.ratio <= 1.3,
