@@ -16,6 +16,8 @@ export interface CardBench {
   sessionsAtOnce: number;
   pairings: number;
   asExpected: number;
+  /** the pairings whose card differs from the expected one, by key */
+  differing: string[];
 }
 
 export async function benchCard(): Promise<CardBench> {
@@ -29,6 +31,7 @@ export async function benchCard(): Promise<CardBench> {
       sessionsAtOnce: SESSIONS_AT_ONCE,
       pairings: card.columns.length,
       asExpected: card.columns.filter((c) => c.differs.length === 0).length,
+      differing: card.columns.filter((c) => c.differs.length > 0).map((c) => c.key),
     };
   } finally {
     rmSync(out, { recursive: true, force: true });

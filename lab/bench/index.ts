@@ -210,7 +210,7 @@ export async function main(args: Parsed): Promise<number> {
   const card = await (await import("./card.js")).benchCard();
   const s = (ms: number) => `${round(ms / 1000, 1)} s`;
   report(
-    `report card, ${card.pairings} pairings (${card.asExpected} as expected), ${card.sessionsAtOnce} sessions at once over all pairings: ${s(card.wallMs)} wall`,
+    `report card, ${card.pairings} pairings (${card.asExpected} as expected${card.differing.length ? `; differing: ${card.differing.join(", ")}` : ""}), ${card.sessionsAtOnce} sessions at once over all pairings: ${s(card.wallMs)} wall`,
     "report card",
     "< 90 s",
     card.wallMs < 90_000,
