@@ -8,23 +8,12 @@ import * as assert from "uvu/assert";
 import { storyFacts } from "../lab/check/model-vs-real.js";
 import { PY1_CLIENT } from "../lab/peers/py1/index.js";
 import { PY_SERVER } from "../lab/peers/py/index.js";
-import type { ClientPeer, ServerPeer } from "../lab/plan/peer.js";
 import { readVersions } from "../lab/peers/versions.js";
 import type { TransportEvidence } from "../lab/plan/evidence.js";
 import { runCase, type RunRecord } from "../lab/session/pipeline.js";
 import { StdioChild, within } from "../lab/transports/child-process.js";
+import { freshClient, freshServer } from "../lab/transports/forked.js";
 import { findScenario } from "../scenarios/index.js";
-
-/** A peer as it is, or the same peer with every program it starts spawned fresh (no `fork`). */
-function freshClient(peer: ClientPeer): ClientPeer {
-  if (peer.driver.kind !== "process") return peer;
-  const driver = peer.driver;
-  return { ...peer, driver: { ...driver, command: (plan, events) => ({ ...driver.command(plan, events), fork: undefined }) } };
-}
-function freshServer(peer: ServerPeer): ServerPeer {
-  const child = peer.child!;
-  return { ...peer, child: { ...child, command: (options) => ({ ...child.command(options), fork: undefined }) } };
-}
 
 function nested(fresh: boolean): Promise<RunRecord> {
   // py1 against the py server: both sides Python, so both are forked (or both fresh)

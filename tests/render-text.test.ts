@@ -3,7 +3,8 @@
 // goals saying met or MISSED.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { goalLine } from "../lab/bench/index.js";
+import { goalLine, verdict } from "../lab/bench/index.js";
+import { testCounts } from "../lab/bench/tests.js";
 import { parseCommand, read } from "../lab/cli/args.js";
 import { commandSpec } from "../lab/cli/commands.js";
 import { shortenText } from "../lab/render/shorten.js";
@@ -50,6 +51,25 @@ test("bench: each goal says met or MISSED; --strict is the only thing that makes
   assert.is(read.flag(parseCommand(bench, ["--strict"]), "strict"), true);
   assert.is(parseCommand(bench, ["--help"]).help, true);
   assert.throws(() => parseCommand(bench, ["--strict=yes"]), /takes no value/);
+  assert.is(read.flag(parseCommand(bench, ["--no-tests"]), "no-tests"), true);
+});
+
+test("bench: a figure over its goal is MISSED, named in the closing line, and makes --strict exit 1 (only --strict)", () => {
+  const met = { figure: "card", goal: "< 90 s", met: true };
+  const over = { figure: "py client start", goal: "<= 1.3x", met: false };
+  assert.equal(verdict([met], true), { text: "bench: 1 goals, all met", exitCode: 0 });
+  const strict = verdict([met, over], true);
+  assert.is(strict.exitCode, 1);
+  assert.is(strict.text, "bench: 2 goals, 1 MISSED (py client start <= 1.3x)");
+  const lenient = verdict([met, over], false);
+  assert.is(lenient.exitCode, 0);
+  assert.match(lenient.text, /1 MISSED \(py client start <= 1\.3x\); exit 0 without --strict$/);
+});
+
+test("bench: npm test's counts are read from its one summary, with each FAIL line; a run without one has none", () => {
+  const output = '── test group 1 of 4 (exit 1, 30 s) ──\n  • ✘ •\n   FAIL  "links resolve"\n    EISDIR\n\n  Total:     812\n  Passed:    810\n  Skipped:   3\n  Duration:  41000ms\n';
+  assert.equal(testCounts(output), { total: 812, passed: 810, skipped: 3, failed: ['FAIL "links resolve"'] });
+  assert.equal(testCounts("npm ERR! missing script: test\n"), { total: undefined, passed: undefined, skipped: undefined, failed: [] });
 });
 
 test.run();

@@ -1,161 +1,119 @@
-// What the Python peers (mcp 2.3.0) cost, measured side by side in one run, never asserted in
-// tests: spawn to initialize result of the `py` server child and of a `py` client session, each
-// next to the venv's own `python -c "import mcp"` (goal: at most 1.3x that import), interleaved
-// so load hits all three alike; and the wall time of the Python matrix as a reader runs it.
+// What the Python peers cost to start, measured side by side in one run, never asserted in tests:
+// each Python client driver and server child (py, py1, fastmcp), spawn to initialize result as the
+// lab runs it (forked from its venv's warm interpreter, lab/transports/forked.ts), next to that
+// venv's own `python -c "import mcp"` (the issue's floor; goal at most 1.3x), interleaved so load
+// hits all alike; beside each, the same peer spawned fresh (no goal: what the warm host saves).
+// And the wall time of the Python matrix as a reader runs it (pythonMatrix in python-matrix.ts).
 //   npx tsx lab/run.ts bench   (prints these after the TypeScript figures)
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { median } from "../check/stats.js";
-import { PROJECT_ROOT } from "../paths.js";
+import { FASTMCP_CLIENT, FASTMCP_SERVER } from "../peers/fastmcp/index.js";
 import { PY_CLIENT, PY_SERVER } from "../peers/py/index.js";
-import { VENV_PYTHON } from "../peers/py/setup.js";
+import { FASTMCP_ENV, PY1_ENV, PY_ENV, envProblem, type PythonEnv } from "../peers/py/setup.js";
+import { PY1_CLIENT, PY1_SERVER } from "../peers/py1/index.js";
 import type { ClientPeer, ServerPeer } from "../plan/peer.js";
-import { runSession } from "../session/session.js";
-import { lifecycleProblems, within } from "../transports/child-process.js";
-import { driverChildOf, serverChildOf } from "../plan/evidence.js";
-import { TRANSPORTS } from "../transports/index.js";
-import fixedFixture from "../../scenarios/fixed-fixture.js";
+import { within } from "../transports/child-process.js";
+import { freshClient, freshServer } from "../transports/forked.js";
+import { interleaved, ratio, sessionStart } from "./start.js";
 
-const SAMPLES = 11;
+const SAMPLES = 5;
 const IMPORT_BOUND_MS = 30_000;
-const MATRIX_BOUND_MS = 600_000;
-export const PYTHON_MATRIX_ARGS = ["all", "--client", "py,py-inline", "--server", "ts1,py", "--transport", "stdio", "--repeat", "1"];
-const GOAL = 1.3;
+export const PYTHON_GOAL = 1.3;
 
+const VENVS: { env: PythonEnv; client: ClientPeer; server: ServerPeer }[] = [
+  { env: PY_ENV, client: PY_CLIENT, server: PY_SERVER },
+  { env: PY1_ENV, client: PY1_CLIENT, server: PY1_SERVER },
+  { env: FASTMCP_ENV, client: FASTMCP_CLIENT, server: FASTMCP_SERVER },
+];
+
+const startMs = async (...args: Parameters<typeof sessionStart>) => (await sessionStart(...args)).startMs;
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /**
- * The venv's interpreter running `import mcp` and nothing else: from spawn to the moment the
- * import has finished (it then prints one line), and to its exit. The first is what the
- * spawn-to-initialize figures compare with: neither of those includes an interpreter's exit.
+ * The venv's interpreter running `import mcp` and nothing else, from spawn to the moment the import
+ * has finished (it then prints one line): a session start includes no interpreter's exit either.
  */
-async function importMcp(): Promise<{ importedMs: number; exitedMs: number }> {
+async function importMcp(python: string): Promise<number> {
   const start = performance.now();
-  const child = spawn(VENV_PYTHON, ["-c", "import mcp, sys; sys.stdout.write('imported\\n'); sys.stdout.flush()"], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(python, ["-c", "import mcp, sys; sys.stdout.write('imported\\n'); sys.stdout.flush()"], { stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   let importedMs: number | undefined;
   child.stdout.once("data", () => (importedMs = performance.now() - start));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve, reject) => {
-    child.once("close", (code) => resolve(code));
-    child.once("error", reject);
-  });
+  const exited = new Promise<number | null>((resolve, reject) => (child.once("close", resolve), child.once("error", reject)));
   if (!(await within(exited, IMPORT_BOUND_MS))) {
     child.kill("SIGKILL");
-    throw new Error(`python -c "import mcp" did not exit within ${IMPORT_BOUND_MS} ms`);
+    throw new Error(`${python} -c "import mcp" did not exit within ${IMPORT_BOUND_MS} ms`);
   }
-  if ((await exited) !== 0 || importedMs === undefined) throw new Error(`python -c "import mcp" failed: ${stderr.trim()}`);
-  return { importedMs, exitedMs: performance.now() - start };
+  if ((await exited) !== 0 || importedMs === undefined) throw new Error(`${python} -c "import mcp" failed: ${stderr.trim()}`);
+  return importedMs;
 }
 
-/** Spawn to initialize result of the process a real fixed-fixture session started, over stdio. */
-async function spawnToInitialized(client: ClientPeer | undefined, server: ServerPeer | undefined, which: "server" | "driver"): Promise<number> {
-  const run = await runSession(fixedFixture, TRANSPORTS.stdio!.open, "stdio", { loop: "sdk", ...(client && { client }), ...(server && { server }) });
-  const evidence = which === "server" ? serverChildOf(run.transportEvidence) : driverChildOf(run.transportEvidence);
-  const problems = [...run.errors, ...lifecycleProblems(run.transportEvidence)];
-  if (problems.length || evidence?.spawnToInitializedMs === undefined) throw new Error(`bench ${which} session failed: ${problems.join("; ")}`);
-  return evidence.spawnToInitializedMs;
+export interface PythonStart {
+  /** e.g. "py client", "fastmcp server" */
+  peer: string;
+  /** the venv's label (its SDK and version) */
+  env: string;
+  floorMs: number;
+  /** as the lab runs it: forked from the venv's warm interpreter */
+  forkedMs: number;
+  /** the same peer spawned fresh (`python script.py`) */
+  freshMs: number;
+  ratio: number;
+  freshRatio: number;
 }
 
-const pyServer = () => spawnToInitialized(undefined, PY_SERVER, "server");
-const pyClient = () => spawnToInitialized(PY_CLIENT, undefined, "driver");
-
-/** The Python matrix as a reader types it: the real CLI, its own process, output to a temp dir. */
-function pythonMatrix(): { wallMs: number; exitCode: number | null } {
-  const out = mkdtempSync(join(tmpdir(), "lab-bench-py-"));
-  try {
-    const start = performance.now();
-    const r = spawnSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "lab", "run.ts"), ...PYTHON_MATRIX_ARGS, "--json", "--out", out], {
-      cwd: PROJECT_ROOT,
-      encoding: "utf8",
-      timeout: MATRIX_BOUND_MS,
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    return { wallMs: performance.now() - start, exitCode: r.status };
-  } finally {
-    rmSync(out, { recursive: true, force: true });
+/** Each venv's client and server, forked and fresh, against its `import mcp`; a venv that cannot run is left out. */
+export async function measurePythonStarts(samples = SAMPLES): Promise<{ starts: PythonStart[]; skipped: string[] }> {
+  const starts: PythonStart[] = [];
+  const skipped: string[] = [];
+  for (const { env, client, server } of VENVS) {
+    const why = envProblem(env);
+    if (why) {
+      skipped.push(`${env.label}: ${why}`);
+      continue;
+    }
+    const runs = {
+      client: { forked: () => startMs({ client }, "driver"), fresh: () => startMs({ client: freshClient(client) }, "driver") },
+      server: { forked: () => startMs({ server }, "server"), fresh: () => startMs({ server: freshServer(server) }, "server") },
+    };
+    const floor: number[] = [];
+    const times = { client: { forked: [] as number[], fresh: [] as number[] }, server: { forked: [] as number[], fresh: [] as number[] } };
+    // Warm the OS caches, Python's bytecode caches and the venv's host; not measured.
+    await importMcp(env.python);
+    for (const role of ["client", "server"] as const) for (const how of ["forked", "fresh"] as const) await runs[role][how]();
+    const steps = [async () => void floor.push(await importMcp(env.python))];
+    for (const role of ["client", "server"] as const) for (const how of ["forked", "fresh"] as const) steps.push(async () => void times[role][how].push(await runs[role][how]()));
+    await interleaved(steps, samples);
+    const floorMs = median(floor);
+    for (const role of ["client", "server"] as const) {
+      const [forked, fresh] = [median(times[role].forked), median(times[role].fresh)];
+      const name = role === "client" ? client.name : server.name;
+      starts.push({ peer: `${name} ${role}`, env: env.label, floorMs: round(floorMs), forkedMs: round(forked), freshMs: round(fresh), ratio: ratio(forked, floorMs), freshRatio: ratio(fresh, floorMs) });
+    }
   }
+  return { starts, skipped };
 }
 
-export interface PythonBench {
-  samples: number;
-  /** spawn to the end of `import mcp` */
-  importMcpMedianMs: number;
-  /** spawn to the exit of that interpreter */
-  importMcpExitMedianMs: number;
-  serverSpawnToInitializedMedianMs: number;
-  serverRatio: number;
-  clientSpawnToInitializedMedianMs: number;
-  clientRatio: number;
-  ratioGoal: number;
-  matrix: { args: string[]; wallMs: number; exitCode: number | null };
-}
+/** A figure with its goal, as index.ts reports it. */
+type Report = (text: string, figure: string, goal: string, met: boolean) => void;
 
-export async function measurePython(samples = SAMPLES): Promise<PythonBench> {
-  const why = PY_CLIENT.unavailable() ?? PY_SERVER.unavailable();
-  if (why) throw new Error(`the Python peers cannot run here: ${why}`);
-  // Warm the OS caches (and Python's bytecode caches) for all three alike; not measured.
-  await importMcp();
-  await pyServer();
-  await pyClient();
-  const imports: number[] = [];
-  const exits: number[] = [];
-  const servers: number[] = [];
-  const clients: number[] = [];
-  const steps = [
-    async () => {
-      const imported = await importMcp();
-      imports.push(imported.importedMs);
-      exits.push(imported.exitedMs);
-    },
-    async () => void servers.push(await pyServer()),
-    async () => void clients.push(await pyClient()),
-  ];
-  // Interleaved, and each round starts with the next of the three, so neither load drifting
-  // over the run nor the position in a round favours one of them.
-  for (let i = 0; i < samples; i++) {
-    for (let k = 0; k < steps.length; k++) await steps[(i + k) % steps.length]!();
+/** Reports each Python peer's start (a goal) with its fresh start beside it (no goal), then the matrix. */
+export async function benchPython(report: Report): Promise<void> {
+  const { starts, skipped } = await measurePythonStarts();
+  for (const line of skipped) console.log(`Python peers: not measured (${line})`);
+  for (const s of starts) {
+    const floor = `its venv's python -c "import mcp" (${s.env}) ${s.floorMs} ms to imported`;
+    report(
+      `${s.peer} session start (spawn -> initialize result), forked from the venv's warm interpreter as the lab runs it, median of ${SAMPLES}: ${s.forkedMs} ms vs ${floor}: ${s.ratio}x`,
+      `${s.peer} start`,
+      `<= ${PYTHON_GOAL}x`,
+      s.ratio <= PYTHON_GOAL,
+    );
+    console.log(`  the same ${s.peer} spawned fresh (python script.py, as under LAB_FRESH=1), median of ${SAMPLES}: ${s.freshMs} ms: ${s.freshRatio}x   (no goal: what the warm host saves)`);
   }
-  const importMs = median(imports);
-  const serverMs = median(servers);
-  const clientMs = median(clients);
-  const matrix = pythonMatrix();
-  return {
-    samples,
-    importMcpMedianMs: round(importMs),
-    importMcpExitMedianMs: round(median(exits)),
-    serverSpawnToInitializedMedianMs: round(serverMs),
-    serverRatio: round(serverMs / importMs, 2),
-    clientSpawnToInitializedMedianMs: round(clientMs),
-    clientRatio: round(clientMs / importMs, 2),
-    ratioGoal: GOAL,
-    matrix: { args: PYTHON_MATRIX_ARGS, wallMs: round(matrix.wallMs), exitCode: matrix.exitCode },
-  };
-}
-
-/** Prints the Python figures; a machine without the Python peers gets one line saying so. */
-export async function benchPython(): Promise<void> {
-  const why = PY_CLIENT.unavailable() ?? PY_SERVER.unavailable();
-  if (why) {
-    console.log(`Python peers: not measured (${why})`);
-    return;
-  }
-  const b = await measurePython();
-  const base = `venv python -c "import mcp" ${b.importMcpMedianMs} ms to imported (${b.importMcpExitMedianMs} ms to exit)`;
-  console.log(`py server child (mcp 2.3.0), spawn -> initialize result, median of ${b.samples}: ${b.serverSpawnToInitializedMedianMs} ms vs ${base}: ${b.serverRatio}x   (goal <= ${b.ratioGoal}x)`);
-  console.log(`py client session (mcp 2.3.0), spawn -> initialize result, median of ${b.samples}: ${b.clientSpawnToInitializedMedianMs} ms vs ${base}: ${b.clientRatio}x   (goal <= ${b.ratioGoal}x)`);
-  console.log(`Python matrix (tsx lab/run.ts ${b.matrix.args.join(" ")}): ${round(b.matrix.wallMs / 1000, 1)} s wall, exit ${String(b.matrix.exitCode)}`);
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  measurePython().then(
-    (result) => console.log(JSON.stringify(result, null, 2)),
-    (error: unknown) => {
-      console.error(error instanceof Error ? error.message : error);
-      process.exitCode = 1;
-    },
-  );
+  const { pythonMatrix } = await import("./python-matrix.js");
+  const m = pythonMatrix();
+  console.log(`Python matrix (tsx lab/run.ts ${m.args.join(" ")}): ${round(m.wallMs / 1000, 1)} s wall, exit ${String(m.exitCode)}   (no goal)`);
 }

@@ -35,7 +35,7 @@ import { declaresForm, DECLARES_NO_FORM, formAnsweredCell } from "../check/card-
 const CARD_SCENARIOS = [...["nested", "fan-out", "liveness", ...CANCEL_CARD_SCENARIOS, ...REQUEST_CARD_SCENARIOS].map((name) => findScenario(name)!), FORM_CONTRACT_SCENARIO];
 /** Sessions at once, over all pairings: most of a session is waiting (callbacks that think, limits
  *  that run out), and every card claim is an order or a count, never a time. */
-const SESSIONS_AT_ONCE = 4;
+export const SESSIONS_AT_ONCE = 4;
 const session = slots(SESSIONS_AT_ONCE);
 
 export interface CardOptions {

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { LAB_DIR } from "../paths.js";
-import type { ChildCommand } from "../plan/peer.js";
+import type { ChildCommand, ClientPeer, ServerPeer } from "../plan/peer.js";
 
 const HOST_PY = join(LAB_DIR, "peers", "py", "host.py");
 
@@ -38,6 +38,19 @@ export function forkedRun(command: ChildCommand): { python: string; argv: string
   // only `python script.py args`: an interpreter option would change what runs
   if (!argv[0]?.endsWith(".py")) return undefined;
   return { python: command.command, argv, env: command.env ?? {} };
+}
+
+/** The same peer with every program it starts spawned fresh (no `fork`): what a forked run is
+ *  compared with (tests/forked.test.ts, bench). A peer that starts no program is returned as it is. */
+export function freshClient(peer: ClientPeer): ClientPeer {
+  if (peer.driver.kind !== "process") return peer;
+  const driver = peer.driver;
+  return { ...peer, driver: { ...driver, command: (plan, events) => ({ ...driver.command(plan, events), fork: undefined }) } };
+}
+export function freshServer(peer: ServerPeer): ServerPeer {
+  const child = peer.child;
+  if (!child) return peer;
+  return { ...peer, child: { ...child, command: (options) => ({ ...child.command(options), fork: undefined }) } };
 }
 
 export class ForkedProcess extends EventEmitter implements ChildLike {
