@@ -1,17 +1,16 @@
-// npm test: the test files run by WORKERS (four) uvu processes at once (the machine has two cores,
-// and much of a test's time is spent waiting on child processes), each taking the next file from one
-// queue as it finishes the last (tests/support/worker.ts), then one summary in uvu's own words, so
-// .ci/run reads "Total:", "Passed:" and "Skipped:" as ever; Skipped is the sum of what each file
-// reported (a test.skip), never a constant. The queue is heaviest first by each file's time in the
-// runs here (build/test-durations.json, written by this runner); a file never timed goes first,
-// and a fresh clone, with no times at all, is still dealt as the files finish.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+// npm test: the test files in GROUPS (four) uvu processes at once (the machine has two cores, and
+// much of a test's time is spent waiting on child processes), then one summary in uvu's own words, so
+// .ci/run reads "Total:", "Passed:" and "Skipped:" as ever; Skipped is the sum of what each uvu
+// run reported (a test.skip), never a constant. Files are dealt to the groups by their
+// time in the last run here (build/test-durations.json, written by this runner; heaviest first,
+// to the lighter group); each group is an ordinary uvu run.
+import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILD_DIR, PROJECT_ROOT } from "../../lab/paths.js";
-import { DONE_MARK } from "./worker.js";
 
-/** What each file took in the runs here (the mean of the last record and the latest time). */
+/** What each file took in the runs here, recorded by this runner (build/, not committed; the mean
+ *  of the last record and the latest time): the weights files are dealt by. A file never timed here counts as the median of those that were. */
 const DURATIONS = join(BUILD_DIR, "test-durations.json");
 const recorded: Record<string, number> = (() => {
   try {
@@ -20,90 +19,79 @@ const recorded: Record<string, number> = (() => {
     return {};
   }
 })();
-const WORKERS = 4;
+const known = Object.values(recorded).sort((a, b) => a - b);
+const fallback = known.length ? known[Math.floor(known.length / 2)]! : 3;
+const WEIGHT = (file: string) => recorded[file] ?? fallback;
+const GROUPS = 4;
 /** Every wait has a bound: the whole suite. */
 const BOUND_MS = 600_000;
 
 const files = readdirSync(join(PROJECT_ROOT, "tests")).filter((f) => f.endsWith(".test.ts")).sort();
-const weight = (file: string) => recorded[file] ?? Number.POSITIVE_INFINITY;
-const queue = [...files].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
-const started = performance.now();
-const durations: Record<string, number> = { ...recorded };
-const count = (output: string, word: string) => Number(new RegExp(`^ *${word}: *(\\d+)`, "m").exec(output)?.[1] ?? 0);
-const tally = { total: 0, passed: 0, skipped: 0, crashed: [] as string[] };
-
-/** One file's output: printed whole, minus its own closing tally (the combined one follows). */
-function finished(file: string, output: string, tookMs: number): void {
-  const took = tookMs / 1000;
-  const last = recorded[file];
-  // the mean with the last record: one run beside a busy neighbour should not re-deal everything
-  durations[file] = Math.round((last === undefined ? took : (last + took) / 2) * 10) / 10;
-  tally.total += count(output, "Total");
-  tally.passed += count(output, "Passed");
-  tally.skipped += count(output, "Skipped");
-  process.stdout.write(`${output.replace(/\n *Total:[\s\S]*$/, "\n").replace(/^\n+/, "")}\n`);
+const groups: { files: string[]; weight: number }[] = Array.from({ length: GROUPS }, () => ({ files: [], weight: 0 }));
+for (const file of [...files].sort((a, b) => WEIGHT(b) - WEIGHT(a) || a.localeCompare(b))) {
+  const lightest = groups.reduce((a, b) => (b.weight < a.weight ? b : a));
+  lightest.files.push(file);
+  lightest.weight += WEIGHT(file);
 }
 
-function runWorker(): Promise<void> {
-  const worker: ChildProcessWithoutNullStreams = spawn(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "tests", "support", "worker.ts")], {
-    cwd: PROJECT_ROOT,
-    stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-  let current: { file: string; at: number } | undefined;
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const started = performance.now();
+
+/** When each file's name appeared in its group's output (uvu prints it as the file starts). */
+const seen: { file: string; at: number; group: number }[] = [];
+const groupEnded: number[] = [];
+
+function runGroup(group: string[], index: number): Promise<{ output: string; code: number | null }> {
+  const pattern = `^(${group.map(escape).join("|")})$`;
+  const uvu = join(PROJECT_ROOT, "node_modules", "uvu", "bin.js");
+  const child = spawn(process.execPath, ["--import", "tsx", uvu, "tests", pattern, "--no-color"], { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
-  const next = () => {
-    const file = queue.shift();
-    if (file === undefined) return void worker.stdin.end();
-    current = { file, at: performance.now() };
-    output = "";
-    worker.stdin.write(`${file}\n`);
-  };
-  let buffer = "";
-  worker.stdout.on("data", (chunk: Buffer) => {
-    buffer += chunk.toString("utf8");
-    for (let at = buffer.indexOf(DONE_MARK); at >= 0; at = buffer.indexOf(DONE_MARK)) {
-      const end = buffer.indexOf("\n", at);
-      if (end < 0) break;
-      output += buffer.slice(0, at);
-      buffer = buffer.slice(end + 1);
-      if (current) finished(current.file, output, performance.now() - current.at);
-      current = undefined;
-      next();
-    }
+  child.stdout.on("data", (chunk: Buffer) => {
+    const text = chunk.toString("utf8");
+    for (const line of text.split("\n")) if (group.includes(line.trim())) seen.push({ file: line.trim(), at: performance.now(), group: index });
+    output += text;
   });
-  // stderr goes with the file under way, as uvu's own runner would show it
-  worker.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  worker.stdin.on("error", () => undefined);
-  const timer = setTimeout(() => worker.kill("SIGKILL"), BOUND_MS);
-  next();
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  const timer = setTimeout(() => child.kill("SIGKILL"), BOUND_MS);
   return new Promise((resolve) =>
-    worker.on("close", (code, signal) => {
+    child.on("close", (code) => {
       clearTimeout(timer);
-      // a worker that ended with a file under way: that file failed, with what it printed
-      if (current) {
-        tally.crashed.push(current.file);
-        process.stdout.write(`${buffer}${output}\n   FAIL  ${current.file}: its uvu process ended (${signal ?? `exit ${code}`}) before the file finished\n\n`);
-        current = undefined;
-      }
-      resolve();
+      groupEnded[index] = performance.now();
+      resolve({ output, code });
     }),
   );
 }
 
-await Promise.all(Array.from({ length: WORKERS }, runWorker));
-// files no worker was left to take (every worker ended early) failed too
-for (const file of queue.splice(0)) tally.crashed.push(file);
+const results = await Promise.all(groups.filter((g) => g.files.length).map((g, i) => runGroup(g.files, i)));
+// Each file's time: from its name to the next file's in the same group (or the group's end).
+const durations: Record<string, number> = { ...recorded };
+for (const [i, s] of seen.entries()) {
+  const next = seen.slice(i + 1).find((n) => n.group === s.group);
+  const took = ((next?.at ?? groupEnded[s.group] ?? s.at) - s.at) / 1000;
+  // the mean with the last record: one run beside a busy neighbour should not re-deal everything
+  const last = recorded[s.file];
+  durations[s.file] = Math.round((last === undefined ? took : (last + took) / 2) * 10) / 10;
+}
 try {
   mkdirSync(BUILD_DIR, { recursive: true });
   writeFileSync(DURATIONS, `${JSON.stringify(durations, null, 2)}\n`);
 } catch {
   // the weights are an optimisation: a read-only build/ only loses them
 }
-// uvu's Total leaves skipped tests out, so a skip never hides a failure and never passes; a file
-// that crashed its worker counts as one failed test.
-const total = tally.total + tally.crashed.length;
-const ok = tally.crashed.length === 0 && total > 0 && tally.passed === total;
-if (tally.crashed.length) process.stdout.write(`not finished: ${tally.crashed.join(", ")}\n`);
-process.stdout.write(`\n  Total:     ${total}\n  Passed:    ${tally.passed}\n  Skipped:   ${tally.skipped}\n  Duration:  ${Math.round(performance.now() - started)}ms\n\n`);
+const count = (output: string, word: string) => Number(new RegExp(`^ *${word}: *(\\d+)`, "m").exec(output)?.[1] ?? 0);
+let total = 0;
+let passed = 0;
+let skipped = 0;
+for (const [i, r] of results.entries()) {
+  // Each group's own output, minus its closing tally (the combined one follows).
+  const took = /^ *Duration: *([\d.]+)ms/m.exec(r.output)?.[1];
+  process.stdout.write(`\n── test group ${i + 1} of ${results.length} (exit ${r.code}${took ? `, ${Math.round(Number(took) / 1000)} s` : ""}) ──\n`);
+  process.stdout.write(r.output.replace(/\n *Total:[\s\S]*$/, "\n"));
+  total += count(r.output, "Total");
+  passed += count(r.output, "Passed");
+  skipped += count(r.output, "Skipped");
+}
+// uvu's Total leaves skipped tests out, so a skip never hides a failure and never passes.
+const ok = results.every((r) => r.code === 0) && total > 0 && passed === total;
+process.stdout.write(`\n  Total:     ${total}\n  Passed:    ${passed}\n  Skipped:   ${skipped}\n  Duration:  ${Math.round(performance.now() - started)}ms\n\n`);
 process.exitCode = ok ? 0 : 1;
