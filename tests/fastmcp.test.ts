@@ -26,7 +26,7 @@ import { runSession } from "../lab/session/session.js";
 import { openProcessTransport } from "../lab/transports/process.js";
 import { findScenario } from "../scenarios/index.js";
 import { copy } from "./support/runs.js";
-import { slots } from "../lab/session/slots.js";
+import { sharedRuns } from "./support/shared-runs.js";
 
 const missing = FASTMCP_CLIENT.unavailable();
 let shared: Promise<RunRecord> | undefined;
@@ -78,22 +78,16 @@ test("corrupted fastmcp evidence is rejected: a late nested reply, a probe on th
 
 // FastMCP's default mode, not a registered peer: what it really does against each kind of server.
 const AUTO = fastmcpClient("fastmcp-auto", "auto", "FastMCP 4.0.10's Client with its default mode='auto'");
-const autoRuns = new Map<string, Promise<SessionEvidence>>();
 /** FastMCP's client is busy Python: five at once on two cores took longer than two at a time. */
-const twoAtOnce = slots(2);
-const autoRun = (server: ServerPeer): Promise<SessionEvidence> => {
-  let run = autoRuns.get(server.name);
-  if (!run) {
-    run = twoAtOnce(() => runSession(findScenario("nested")!, openProcessTransport, "stdio", { loop: "sdk", client: AUTO, server }));
-    run.catch(() => undefined); // awaited by its test
-    autoRuns.set(server.name, run);
-  }
-  return run;
-};
+const sessions = sharedRuns<SessionEvidence>(2);
+const autoRun = (server: ServerPeer): Promise<SessionEvidence> =>
+  sessions.get(server.name, () => runSession(findScenario("nested")!, openProcessTransport, "stdio", { loop: "sdk", client: AUTO, server }));
 // the five sessions this file reads start together when its tests begin: each is mostly waiting
 test.before(() => {
   if (missing) return;
-  return Promise.allSettled([real(), ...[TS1_SERVER, TS2_SERVER, PY1_SERVER, PY_SERVER].map(autoRun)]).then(() => undefined);
+  real().catch(() => undefined);
+  for (const server of [TS1_SERVER, TS2_SERVER, PY1_SERVER, PY_SERVER]) void autoRun(server);
+  return Promise.allSettled([real(), sessions.settled()]).then(() => undefined);
 });
 const clientRequests = (run: Pick<RunRecord, "wire">) => run.wire.filter((f) => f.from === "client" && f.label.frameType === "request").map((f) => f.label.method);
 const errorOf = (run: Pick<RunRecord, "wire">, method: string) => (run.wire.find((f) => f.label.method === method && f.label.frameType === "error")?.message as unknown as { error?: { code: number } } | undefined)?.error?.code;

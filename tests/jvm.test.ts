@@ -18,23 +18,14 @@ import { runCase, type RunRecord } from "../lab/session/pipeline.js";
 import { findScenario } from "../scenarios/index.js";
 import { compareModelWithReal, storyFacts } from "../lab/check/model-vs-real.js";
 import { copy, memoryRun } from "./support/runs.js";
-import { slots } from "../lab/session/slots.js";
+import { sharedRuns } from "./support/shared-runs.js";
 
 const missing = KOTLIN_014_CLIENT.unavailable();
 /** Two JVMs at once: a JVM's start is mostly CPU, and most of these runs is waiting (the 0.14.0
  *  runs wait out backstops and serial callbacks); every claim here is an order or a count. */
-const jvmSlot = slots(2);
-const runs = new Map<string, Promise<RunRecord>>();
-const runOf = (name: string, client: typeof KOTLIN_CLIENT): Promise<RunRecord> => {
-  const key = `${name}.${client.name}`;
-  let r = runs.get(key);
-  if (!r) {
-    r = jvmSlot(() => runCase(findScenario(name)!, "sdk", { client, server: TS1_SERVER, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions()).then((c) => c.runs[0]!));
-    r.catch(() => undefined); // reported by the tests that read it
-    runs.set(key, r);
-  }
-  return r;
-};
+const runs = sharedRuns<RunRecord>(2);
+const runOf = (name: string, client: typeof KOTLIN_CLIENT): Promise<RunRecord> =>
+  runs.get(`${name}.${client.name}`, () => runCase(findScenario(name)!, "sdk", { client, server: TS1_SERVER, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions()).then((c) => c.runs[0]!));
 const run = () => runOf("nested", KOTLIN_014_CLIENT);
 const javaRun = () => runOf("nested", JAVA_CLIENT);
 // every run this file reads, started when its tests begin (the longest first)
@@ -42,7 +33,7 @@ test.before(() => {
   if (missing) return;
   for (const [name, client] of [["sampling-fan-out", KOTLIN_014_CLIENT], ["nested", KOTLIN_014_CLIENT], ["roots-nested", KOTLIN_014_CLIENT], ["sampling-nested", KOTLIN_CLIENT], ["nested", JAVA_CLIENT], ["fan-out", JAVA_SYNC_CLIENT]] as const)
     void runOf(name, client);
-  return Promise.allSettled(runs.values()).then(() => undefined);
+  return runs.settled();
 });
 const failures = (r: RunRecord) => r.verdicts.filter((v) => !v.ok).map((v) => `${v.check}: ${v.details.join("; ")}`);
 

@@ -20,6 +20,7 @@ import { replyTo } from "../lab/check/verify.js";
 import { isRequest } from "../lab/history/frames.js";
 import { openProcessTransport } from "../lab/transports/process.js";
 import { PROBE_CALLBACK_MS } from "./support/probe.js";
+import { sharedRuns } from "./support/shared-runs.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lab-serve-once-"));
 const ACCEPT_READY = { action: "accept" as const, content: { ready: true } };
@@ -42,27 +43,28 @@ const serveOnce = (report: string): ServerPeer => ({
   child: { prepare: ensureChildBuilt, writesEvents: false, command: () => ({ command: process.execPath, args: [CHILD_BUNDLE, "--once", "--report", report] }) },
 });
 
-const sessions = new Map<string, Promise<SessionEvidence>>();
+const sessions = sharedRuns<SessionEvidence>();
+const reportFile = (clientName: string, fanOut: boolean, sampling: boolean) => join(dir, `${clientName}-${fanOut}-${sampling}.json`);
 /** One session per (client, probes), made once; every one is started when this file's tests begin. */
 function session(clientName: string, fanOut: boolean, sampling: boolean): Promise<SessionEvidence> {
-  const report = join(dir, `${clientName}-${fanOut}-${sampling}.json`);
-  let run = sessions.get(report);
-  if (!run) {
+  const report = reportFile(clientName, fanOut, sampling);
+  return sessions.get(report, async () => {
     const client = findClient(clientName) as ClientPeer;
-    run = client.unavailable() ? Promise.reject(new Error(`${clientName} cannot run here: ${client.unavailable()}`)) : runSession(probes(fanOut, sampling), openProcessTransport, "stdio", { loop: "sdk", client, server: serveOnce(report) });
-    run.catch(() => undefined); // awaited by its test
-    sessions.set(report, run);
-  }
-  return run;
+    const why = client.unavailable();
+    if (why) throw new Error(`${clientName} cannot run here: ${why}`);
+    return runSession(probes(fanOut, sampling), openProcessTransport, "stdio", { loop: "sdk", client, server: serveOnce(report) });
+  });
 }
 const SESSIONS: [string, boolean, boolean][] = [["ts1", true, false], ["py1", true, false], ["ts1", false, false], ["ts1", true, true], ["py-inline", true, true]];
-test.before(() => Promise.allSettled(SESSIONS.map(([client, fanOut, sampling]) => session(client, fanOut, sampling))).then(() => undefined));
+test.before(() => {
+  for (const [client, fanOut, sampling] of SESSIONS) void session(client, fanOut, sampling);
+  return sessions.settled();
+});
 
 async function once(clientName: string, fanOut: boolean, sampling = false) {
   assert.is(findClient(clientName)!.unavailable(), undefined, `${clientName} can run here`);
   const run = await session(clientName, fanOut, sampling);
-  const report = join(dir, `${clientName}-${fanOut}-${sampling}.json`);
-  return { run, exitCode: serverChildOf(run.transportEvidence)?.exitCode, report: JSON.parse(readFileSync(report, "utf8")) };
+  return { run, exitCode: serverChildOf(run.transportEvidence)?.exitCode, report: JSON.parse(readFileSync(reportFile(clientName, fanOut, sampling), "utf8")) };
 }
 
 test("a concurrent client (ts1): both probes answered, exit 0, report says concurrent", async () => {

@@ -18,7 +18,7 @@ import { resultsOf } from "../lab/check/verify.js";
 import { SCENARIOS } from "../scenarios/index.js";
 import type { Scenario } from "../lab/plan/scenario.js";
 import { memoryRun } from "./support/runs.js";
-import { slots } from "../lab/session/slots.js";
+import { sharedRuns } from "./support/shared-runs.js";
 import fixedFixture from "../scenarios/fixed-fixture.js";
 import nested from "../scenarios/nested.js";
 import prefetch from "../scenarios/prefetch.js";
@@ -36,19 +36,13 @@ const STDIO_SCENARIOS = process.env.LAB_TESTS === "full" ? SCENARIOS : PARITY_SC
 
 /** One stdio session per scenario and model for the whole file, all started when its tests begin,
  *  two at a time (one child per core): nothing they are checked for depends on what runs beside them. */
-const stdioRuns = new Map<string, Promise<SessionEvidence>>();
-const slot = slots(2);
-function stdioRun(scenario: Scenario, loop: LoopModel): Promise<SessionEvidence> {
-  const key = `${scenario.name}.${loop}`;
-  let run = stdioRuns.get(key);
-  if (!run) {
-    run = slot(() => withBound(runSession(scenario, openStdioTransport, "stdio", { loop }), SESSION_TEST_BOUND_MS, "stdio session"));
-    run.catch(() => {}); // each is awaited by its own test
-    stdioRuns.set(key, run);
-  }
-  return run;
-}
-test.before(() => Promise.allSettled(STDIO_SCENARIOS.flatMap((scenario) => LOOP_MODELS.map((loop) => stdioRun(scenario, loop)))).then(() => undefined));
+const stdioRuns = sharedRuns<SessionEvidence>(2);
+const stdioRun = (scenario: Scenario, loop: LoopModel): Promise<SessionEvidence> =>
+  stdioRuns.get(`${scenario.name}.${loop}`, () => withBound(runSession(scenario, openStdioTransport, "stdio", { loop }), SESSION_TEST_BOUND_MS, "stdio session"));
+test.before(() => {
+  for (const scenario of STDIO_SCENARIOS) for (const loop of LOOP_MODELS) void stdioRun(scenario, loop);
+  return stdioRuns.settled();
+});
 
 /** A stdio run's server child, with the record it kept of its own side. */
 const child = (evidence: SessionEvidence): ChildEvidence & { serverRecord: ServerRecord | null } => {

@@ -1,6 +1,6 @@
 // At most `size` pieces of work at once; the rest wait their turn, in the order they asked. The
-// one limiter of the lab: notebook runs, the card's pairings, the vocabulary's sessions, and the
-// tests' runs started ahead (memory runs, probe sessions).
+// one limiter of the lab: notebook runs, the card's sessions, all's and contract's cases, the vocabulary's sessions, and the
+// tests' runs started ahead (tests/support/shared-runs.ts).
 export function slots(size: number): <T>(work: () => Promise<T>) => Promise<T> {
   let running = 0;
   const waiting: (() => void)[] = [];

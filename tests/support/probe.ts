@@ -2,7 +2,7 @@
 // stdio child (its built form, node build/child-server.cjs, or `npx tsx lab/run.ts serve`), or in
 // memory. Runs are made once and shared by the test files.
 import "./child-pids.js";
-import { slots } from "../../lab/session/slots.js";
+import { sharedRuns } from "./shared-runs.js";
 import { join } from "node:path";
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import type { LoopModel } from "../../lab/history/receive-loop.js";
@@ -177,25 +177,15 @@ export function probeClient(name: string): ClientPeer | string {
 
 export const transportsFor = (client: ClientPeer): ("memory" | "serve")[] => (client.driver.kind === "in-process" ? ["memory", "serve"] : ["serve"]);
 
-const cache = new Map<string, Promise<SessionEvidence>>();
-
 /** Probe sessions at once: each is mostly waiting (300 ms callbacks, pings). Two: fan-out's
  *  inference reads reply times, and three sessions in one event loop bunched a serial client's replies. */
-const slot = slots(2);
+const sessions = sharedRuns<SessionEvidence>(2);
 
-/** One session, made on first use (or started ahead by probe.test's first test) and shared. */
+/** One session, made on first use (or started ahead by a file's test.before) and shared. */
 export function probeRun(scenario: Scenario, client: ClientPeer, loop: LoopModel, transport: "memory" | "serve", server: ServerPeer = SERVE_BUILT): Promise<SessionEvidence> {
-  const key = `${scenario.name}.${client.name}.${loop}.${transport}.${server.name}`;
-  let run = cache.get(key);
-  if (!run) {
-    run = slot(() =>
-      transport === "memory"
-        ? runSession(scenario, openMemoryTransport, "memory", { loop: loop, client })
-        : runSession(scenario, openProcessTransport, "stdio", { loop: loop, client, server }),
-    );
-    cache.set(key, run);
-    // a failure is the test's to report, when it awaits this run
-    run.catch(() => undefined);
-  }
-  return run;
+  return sessions.get(`${scenario.name}.${client.name}.${loop}.${transport}.${server.name}`, () =>
+    transport === "memory"
+      ? runSession(scenario, openMemoryTransport, "memory", { loop: loop, client })
+      : runSession(scenario, openProcessTransport, "stdio", { loop: loop, client, server }),
+  );
 }

@@ -1,7 +1,6 @@
 // Real runs shared by the test files: each scenario x model once in memory. A file that reads them
-// all starts them all when its tests begin (startAllMemoryRuns), a few at a time (most of a run is waiting on its limits: one after
-// another cost a group of test files ~10 s of idle time). Only a few: runs side by side share this
-// process's event loop, where the in-process servers keep their timers.
+// all runs them all when its tests begin (startAllMemoryRuns), a few at a time: most of a run is
+// waiting on its limits, and one after another cost a group of test files ~10 s of idle time.
 import "./child-pids.js";
 import { loadExpectation, type Expectation } from "../../lab/check/expectations.js";
 import { openMemoryTransport } from "../../lab/transports/memory.js";
@@ -10,37 +9,23 @@ import { runSession } from "../../lab/session/session.js";
 import { type SessionEvidence } from "../../lab/plan/session.js";
 import { LOOP_MODELS } from "../../lab/history/receive-loop.js";
 import { findScenario, SCENARIOS } from "../../scenarios/index.js";
-import { slots } from "../../lab/session/slots.js";
+import { sharedRuns } from "./shared-runs.js";
 
-const cache = new Map<string, Promise<SessionEvidence>>();
-const slot = slots(4);
+/** Four at once: runs side by side share this process's event loop, where the in-process servers keep their timers. */
+const runs = sharedRuns<SessionEvidence>(4);
 
-/** For a file that reads every scenario x model: all of them run, a few at a time, before its tests
- *  (a test's own synchronous work, a loop of mutations say, must not hold up their timers). */
-export async function startAllMemoryRuns(): Promise<void> {
-  const all: Promise<unknown>[] = [];
-  for (const { name } of SCENARIOS)
-    for (const loop of LOOP_MODELS) {
-      // a failure is the test's to report, when that test awaits it
-      all.push(start(name, loop, "wait").catch(() => undefined));
-    }
-  await Promise.all(all);
+/** For a file that reads every scenario x model: all of them run, a few at a time, before its tests. */
+export function startAllMemoryRuns(): Promise<void> {
+  for (const { name } of SCENARIOS) for (const loop of LOOP_MODELS) void memoryRun(name, loop);
+  return runs.settled();
 }
 
 export function memoryRun(scenario: string, loop: LoopModel, onDeadlock: OnDeadlock = "wait"): Promise<SessionEvidence> {
-  return start(scenario, loop, onDeadlock);
-}
-
-function start(scenario: string, loop: LoopModel, onDeadlock: OnDeadlock): Promise<SessionEvidence> {
-  const key = `${scenario}.${loop}.${onDeadlock}`;
-  let run = cache.get(key);
-  if (!run) {
+  return runs.get(`${scenario}.${loop}.${onDeadlock}`, async () => {
     const found = findScenario(scenario);
     if (!found) throw new Error(`no scenario ${scenario}`);
-    run = slot(() => runSession(found, openMemoryTransport, "memory", { loop, onDeadlock }));
-    cache.set(key, run);
-  }
-  return run;
+    return runSession(found, openMemoryTransport, "memory", { loop, onDeadlock });
+  });
 }
 
 export function expectation(scenario: string, loop: LoopModel, onDeadlock: OnDeadlock = "wait"): Expectation {
