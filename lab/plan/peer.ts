@@ -16,6 +16,10 @@ export interface ChildCommand {
   /** "python": `command` is a venv's python and args are `[-B] script.py ...`; the lab may run it
    *  as a fork of a warm interpreter of that python (lab/transports/forked.ts) */
   fork?: "python";
+  /** A driver that can stay up: started once as `command` + `host.args` (its environment as `env`),
+   *  it runs this session as one of many, with `host.argv` in place of `args`: the session-host
+   *  protocol of lab/transports/hosts.md. Absent, or LAB_FRESH=1: a fresh process per session. */
+  host?: { args: readonly string[]; argv: readonly string[] };
 }
 
 export interface InProcessClientDriver {
