@@ -36,10 +36,10 @@ func wireID(meta map[string]any) any {
 
 // nest sends a planned nested request on the callback's own session, recording nested.sent, then
 // nested.ok or nested.failed: every callback's one nested path. listed: a nested tools/list's names.
-func nest(ctx context.Context, cs *mcp.ClientSession, n *nested) (listed map[string]bool, err error) {
+func (d *driver) nest(ctx context.Context, cs *mcp.ClientSession, n *nested) (listed map[string]bool, err error) {
 	nctx, cancel := context.WithTimeout(ctx, time.Duration(n.TimeoutMs)*time.Millisecond)
 	defer cancel()
-	emit("nested.sent", nil, n.Method, nil)
+	d.emit("nested.sent", nil, n.Method, nil)
 	if n.Method == "tools/list" {
 		var res *mcp.ListToolsResult
 		if res, err = cs.ListTools(nctx, nil); err == nil {
@@ -49,10 +49,10 @@ func nest(ctx context.Context, cs *mcp.ClientSession, n *nested) (listed map[str
 		err = cs.Ping(nctx, nil)
 	}
 	if err != nil {
-		emit("nested.failed", nil, n.Method, classify(err))
+		d.emit("nested.failed", nil, n.Method, classify(err))
 		return nil, err
 	}
-	emit("nested.ok", nil, n.Method, nil)
+	d.emit("nested.ok", nil, n.Method, nil)
 	return listed, nil
 }
 
@@ -69,19 +69,19 @@ func (d *driver) plainTurn(ctx context.Context, cs *mcp.ClientSession, id any, m
 	d.mu.Unlock()
 	defer cur.running.Done()
 	where := func(k string, v any) map[string]any { return map[string]any{"n": n, "call": cur.Label, k: v} }
-	emit("callback.entered", id, method, map[string]any{"n": n, "call": cur.Label})
+	d.emit("callback.entered", id, method, map[string]any{"n": n, "call": cur.Label})
 	if opened != nil {
 		opened()
 	}
 	if t == nil {
-		emit("callback.left", id, method, where("error", "no "+method+" callback planned"))
+		d.emit("callback.left", id, method, where("error", "no "+method+" callback planned"))
 		return false
 	}
 	time.Sleep(time.Duration(t.DelayMs) * time.Millisecond) // the plan's think time
 	if t.Nested != nil {
-		_, _ = nest(context.WithoutCancel(ctx), cs, t.Nested) // recorded by nest
+		_, _ = d.nest(context.WithoutCancel(ctx), cs, t.Nested) // recorded by nest
 	}
-	emit("callback.left", id, method, where("action", "accept"))
+	d.emit("callback.left", id, method, where("action", "accept"))
 	return true
 }
 

@@ -104,15 +104,23 @@ func readPlan(path string) (*plan, error) {
 	return &p, nil
 }
 
-var events struct {
+// eventLog is one session's events file: every emit of that session writes through it. Once
+// ended (a host killed the session) it writes nothing more, as a killed process would not.
+type eventLog struct {
 	sync.Mutex
-	file *os.File
+	file  *os.File
+	ended <-chan struct{}
 }
 
 // emit writes one DriverEvent line; t_ns is CLOCK_MONOTONIC (the lab's clock), read under the lock.
-func emit(kind string, id any, method string, detail map[string]any) {
+func (events *eventLog) emit(kind string, id any, method string, detail map[string]any) {
 	events.Lock()
 	defer events.Unlock()
+	select {
+	case <-events.ended:
+		return
+	default:
+	}
 	var ts unix.Timespec
 	_ = unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts)
 	event := map[string]any{"t_ns": ts.Nano(), "kind": kind, "id": id, "method": method, "detail": detail}

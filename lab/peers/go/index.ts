@@ -1,6 +1,8 @@
 // The Go peer: the official Go SDK's client (github.com/modelcontextprotocol/go-sdk, the exact
-// version go.mod requires), a driver program in its own process (main.go: the session; contract.go: the plan in, the events out; callbacks.go: sampling and roots) built into build/ by the
-// set-up. It speaks MCP on its stdin/stdout; the lab records the wire on its side of the pipe.
+// version go.mod requires), a driver program (main.go: the session; contract.go: the plan in, the
+// events out; callbacks.go: sampling and roots; host.go: one session from its streams, and the
+// --host mode that runs many in one process) built into build/ by the set-up. It speaks MCP on its
+// stdin/stdout or a hosted session's connections; the lab records the wire on its side.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILD_DIR, LAB_DIR } from "../../paths.js";
@@ -19,7 +21,7 @@ function sdkVersion(): string {
 export const GO_BUILD: CachedBuild = {
   name: "go",
   toolchain: ["go", "version"],
-  inputs: ["lab/peers/go/main.go", "lab/peers/go/contract.go", "lab/peers/go/callbacks.go", "lab/peers/go/go.mod", "lab/peers/go/go.sum"],
+  inputs: ["lab/peers/go/main.go", "lab/peers/go/contract.go", "lab/peers/go/callbacks.go", "lab/peers/go/host.go", "lab/peers/go/go.mod", "lab/peers/go/go.sum"],
   outputs: [GO_CLIENT_BINARY],
   // -mod=readonly: exactly go.mod and go.sum, never an update; GOTOOLCHAIN=local: no toolchain download
   steps: [{ command: "go", args: ["build", "-trimpath", "-o", GO_CLIENT_BINARY, "."], cwd: "lab/peers/go", env: { GOFLAGS: "-mod=readonly", GOTOOLCHAIN: "local" } }],
@@ -35,6 +37,11 @@ export const GO_CLIENT: ClientPeer = {
   unavailable: () => buildProblem(GO_BUILD),
   driver: {
     kind: "process",
-    command: (planFile, eventsFile) => ({ command: GO_CLIENT_BINARY, args: ["--plan", planFile, "--events", eventsFile] }),
+    // --host: one driver process runs many sessions (lab/transports/hosts.md; host.go)
+    command: (planFile, eventsFile) => ({
+      command: GO_CLIENT_BINARY,
+      args: ["--plan", planFile, "--events", eventsFile],
+      host: { args: ["--host"], argv: ["--plan", planFile, "--events", eventsFile] },
+    }),
   },
 };

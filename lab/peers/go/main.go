@@ -1,17 +1,17 @@
 // Client peer driver `go` (github.com/modelcontextprotocol/go-sdk, exact version in go.mod) speaking
-// MCP over its own stdin/stdout. It executes a SessionPlan (lab/plan/behaviour.ts) and writes
-// DriverEvent lines (lab/plan/driver-events.ts) through emit; both ends of that contract are in
-// contract.go. CLI: go-client --plan PLAN.json --events EVENTS.jsonl
+// MCP over its own stdin/stdout (or, hosted, over a session's connections: host.go). One driver is
+// one session: it executes a SessionPlan (lab/plan/behaviour.ts) and writes DriverEvent lines
+// (lab/plan/driver-events.ts) through emit; both ends of that contract are in contract.go.
+// CLI: go-client --plan PLAN.json --events EVENTS.jsonl, or go-client --host (host.go)
 package main
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
+	"io"
 	"maps"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -70,6 +70,8 @@ func (c taggingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 type driver struct {
+	ctx       context.Context // the session's: a host's kill cancels it
+	*eventLog                 // the session's events (emit)
 	plan      *plan
 	mu        sync.Mutex
 	current   *call // the call in progress: its label and callback
@@ -88,19 +90,19 @@ func (d *driver) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	defer cur.running.Done()
 	id := wireID(req.Params.Meta)
 	where := func(k string, v any) map[string]any { return map[string]any{"n": n, "call": label, k: v} }
-	emit("callback.entered", id, "elicitation/create", map[string]any{"n": n, "call": label})
+	d.emit("callback.entered", id, "elicitation/create", map[string]any{"n": n, "call": label})
 	if opened != nil {
 		opened()
 	}
 	if b == nil { // no behaviour for this call: refuse, as a client with no callback would
-		emit("callback.left", id, "elicitation/create", where("error", "no callback for this call"))
+		d.emit("callback.left", id, "elicitation/create", where("error", "no callback for this call"))
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Elicitation not supported"}
 	}
 	a, aborted := d.behave(ctx, req.Session, b)
 	if aborted {
-		emit("callback.aborted", id, "elicitation/create", where("reason", "the handler's context was cancelled: "+context.Cause(ctx).Error()))
+		d.emit("callback.aborted", id, "elicitation/create", where("reason", "the handler's context was cancelled: "+context.Cause(ctx).Error()))
 	}
-	emit("callback.left", id, "elicitation/create", where("action", a.Action))
+	d.emit("callback.left", id, "elicitation/create", where("action", a.Action))
 	// Content exactly as the plan gives it: whatever refuses it is the SDK's own check (client.go elicit).
 	return &mcp.ElicitResult{Action: a.Action, Content: a.Content}, nil
 }
@@ -128,7 +130,7 @@ func (d *driver) behave(ctx context.Context, cs *mcp.ClientSession, b *behaviour
 	known := d.listed
 	d.mu.Unlock()
 	if b.Nested != nil {
-		listed, err := nest(watch, cs, b.Nested)
+		listed, err := d.nest(watch, cs, b.Nested)
 		if err != nil {
 			return otherwise, watch.Err() != nil
 		}
@@ -155,7 +157,7 @@ var errGaveUp = errors.New(giveUpReason)
 // callTool runs one tools/call; giveUpAfterMs, counted from the call's first form opening, cancels
 // the call's ctx: the SDK then retires the call and sends notifications/cancelled (transport.go call).
 func (d *driver) callTool(cs *mcp.ClientSession, c *call, limit time.Duration) map[string]any {
-	ctx, stop := context.WithTimeout(context.Background(), limit)
+	ctx, stop := context.WithTimeout(d.ctx, limit)
 	defer stop()
 	ctx, giveUp := context.WithCancelCause(ctx)
 	defer giveUp(nil)
@@ -197,7 +199,7 @@ func waitBounded(limit time.Duration, what string, f func()) error {
 	}
 }
 
-func (d *driver) run() error {
+func (d *driver) run(in io.ReadCloser, out io.WriteCloser) error {
 	limit := time.Duration(d.plan.CallTimeoutMs) * time.Millisecond
 	caps := &mcp.ClientCapabilities{}
 	raw, _ := json.Marshal(d.plan.Capabilities)
@@ -218,16 +220,16 @@ func (d *driver) run() error {
 	if caps.RootsV2 != nil {
 		d.answerRoots(client)
 	}
-	ctx, stop := context.WithTimeout(context.Background(), limit)
+	ctx, stop := context.WithTimeout(d.ctx, limit)
 	defer stop()
 	// The lab's era for this peer: 2025-11-25 (the SDK's default would probe server/discover first).
-	transport := taggingTransport{&mcp.IOTransport{Reader: os.Stdin, Writer: os.Stdout}}
+	transport := taggingTransport{&mcp.IOTransport{Reader: in, Writer: out}}
 	cs, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		return err
 	}
 	init := cs.InitializeResult()
-	emit("note", nil, "", map[string]any{"negotiatedProtocol": init.ProtocolVersion, "server": init.ServerInfo.Name})
+	d.emit("note", nil, "", map[string]any{"negotiatedProtocol": init.ProtocolVersion, "server": init.ServerInfo.Name})
 	if d.plan.ListToolsFirst {
 		res, err := cs.ListTools(ctx, nil)
 		if err != nil {
@@ -239,10 +241,10 @@ func (d *driver) run() error {
 	}
 	for i := range d.plan.Calls {
 		c := &d.plan.Calls[i]
-		emit("call.started", nil, "", map[string]any{"call": c.Label})
+		d.emit("call.started", nil, "", map[string]any{"call": c.Label})
 		outcome := d.callTool(cs, c, limit)
 		outcome["call"] = c.Label
-		emit("tool.result", nil, "", outcome)
+		d.emit("tool.result", nil, "", outcome)
 		// A call that gave up may leave its form open: the next call waits for it (bounded).
 		if c.AwaitCallbacks {
 			if err := waitBounded(limit, "a callback of call "+c.Label, c.running.Wait); err != nil {
@@ -253,38 +255,8 @@ func (d *driver) run() error {
 	if err := waitBounded(limit, "closing the session", func() { _ = cs.Close() }); err != nil {
 		return err
 	}
-	emit("note", nil, "", map[string]any{"sessionClosed": true})
+	d.emit("note", nil, "", map[string]any{"sessionClosed": true})
 	return nil
 }
 
 func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
-
-// fail ends the driver with one stderr line (the lab quotes a driver's last stderr line).
-func fail(code int, format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "go-client: "+format+"\n", args...)
-	os.Exit(code)
-}
-
-func main() {
-	planPath := flag.String("plan", "", "the SessionPlan (JSON)")
-	eventsPath := flag.String("events", "", "where to write the DriverEvent lines")
-	flag.Parse()
-	if *planPath == "" || *eventsPath == "" || flag.NArg() > 0 {
-		fail(2, "usage: go-client --plan PLAN.json --events EVENTS.jsonl")
-	}
-	p, err := readPlan(*planPath)
-	if err != nil {
-		fail(2, "bad plan %s: %s", *planPath, oneLine(err))
-	}
-	if events.file, err = os.Create(*eventsPath); err != nil {
-		fail(2, "events file: %s", oneLine(err))
-	}
-	err = (&driver{plan: p, listed: map[string]bool{}, current: &call{}}).run()
-	if err != nil {
-		emit("note", nil, "", map[string]any{"sessionError": classify(err)})
-	}
-	events.file.Close()
-	if err != nil {
-		fail(1, "session failed: %s", oneLine(err))
-	}
-}
