@@ -1,6 +1,7 @@
 // The Rust peer: the official Rust MCP SDK `rmcp` 3.11.0 (crates.io), its client driven by one
 // program (src/main.rs) that reads the plan, writes its events and speaks MCP on its own
-// stdin/stdout; the lab records the wire on its side of the pipe. Built by cargo into build/.
+// stdin/stdout, or, as `--host` (src/host.rs), runs many sessions over their own connections; the
+// lab records the wire on its side. Built by cargo into build/.
 import { join } from "node:path";
 import { BUILD_DIR } from "../../paths.js";
 import { buildProblem, type CachedBuild } from "../cached-build.js";
@@ -30,6 +31,11 @@ export const RMCP_CLIENT: ClientPeer = {
   unavailable: () => buildProblem(RMCP_BUILD),
   driver: {
     kind: "process",
-    command: (planFile, eventsFile) => ({ command: BINARY, args: ["--plan", planFile, "--events", eventsFile] }),
+    // --host: one driver process runs many sessions (lab/transports/hosts.md; src/host.rs)
+    command: (planFile, eventsFile) => ({
+      command: BINARY,
+      args: ["--plan", planFile, "--events", eventsFile],
+      host: { args: ["--host"], argv: ["--plan", planFile, "--events", eventsFile] },
+    }),
   },
 };

@@ -75,10 +75,12 @@ fn monotonic_ns() -> u64 {
 }
 
 /// One JSON object per line, flushed; t_ns is read as the line is written, right when the thing happens.
-struct Events(Mutex<std::fs::File>);
+/// Once `ended` (a host killed the session) nothing more is written, as a killed process writes nothing.
+struct Events { file: Mutex<std::fs::File>, ended: Arc<std::sync::atomic::AtomicBool> }
 impl Events {
     fn write(&self, kind: Kind, id: Option<Value>, method: Option<&str>, detail: Option<Value>) {
-        let mut file = self.0.lock().unwrap();
+        let mut file = self.file.lock().unwrap();
+        if self.ended.load(std::sync::atomic::Ordering::SeqCst) { return; }
         let mut event = Map::new();
         event.insert("t_ns".into(), json!(monotonic_ns()));
         event.insert("kind".into(), json!(kind.word()));

@@ -1,6 +1,7 @@
-// Client peer driver `rmcp` (rmcp 3.11.0, the official Rust SDK) speaking MCP over its own stdin/stdout.
-// It executes a SessionPlan (lab/plan/behaviour.ts) and writes DriverEvent lines (lab/plan/driver-events.ts).
-// CLI: rmcp-client --plan PLAN.json --events EVENTS.jsonl
+// Client peer driver `rmcp` (rmcp 3.11.0, the official Rust SDK) speaking MCP over its own stdin/stdout
+// (or, hosted, over a session's connections: host.rs). It executes a SessionPlan (lab/plan/behaviour.ts)
+// and writes DriverEvent lines (lab/plan/driver-events.ts).
+// CLI: rmcp-client --plan PLAN.json --events EVENTS.jsonl, or rmcp-client --host (host.rs)
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -11,6 +12,7 @@ use rmcp::service::{PeerRequestOptions, RequestContext, RoleClient, ServiceError
 use rmcp::{ClientHandler, Peer, ServiceExt};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::Notify;
 
 // Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/call-book.ts GIVE_UP_REASON.
@@ -20,6 +22,8 @@ const GIVE_UP_REASON: &str = "the client gave up on the call while its form was 
 include!("contract.rs");
 // The sampling and roots callbacks, through one plain_turn.
 mod sampling;
+// One session from its arguments and streams, and the --host mode that runs many.
+mod host;
 
 
 /// The SDK's error, classified here: (code, message, type). Only a JSON-RPC error reply has a code.
@@ -184,8 +188,9 @@ async fn call_tool(st: &State, peer: &Peer<RoleClient>, call: &CallData) -> Valu
     result
 }
 
-async fn run(st: Arc<State>) -> Result<(), String> {
-    let service = Client(st.clone()).serve((tokio::io::stdin(), tokio::io::stdout())).await.map_err(|e| format!("initialize failed: {e}"))?;
+async fn run<R, W>(st: Arc<State>, input: R, output: W) -> Result<(), String>
+where R: AsyncRead + Send + Unpin + 'static, W: AsyncWrite + Send + Unpin + 'static {
+    let service = Client(st.clone()).serve((input, output)).await.map_err(|e| format!("initialize failed: {e}"))?;
     let peer = service.peer().clone();
     let info = peer.peer_info().map(|i| serde_json::to_value(&*i).unwrap_or(Value::Null)).unwrap_or(Value::Null);
     st.events.write(Kind::Note, None, None, Some(json!({"negotiatedProtocol": info["protocolVersion"], "server": info["serverInfo"]["name"], "inline": false})));
@@ -220,37 +225,7 @@ async fn run(st: Arc<State>) -> Result<(), String> {
     Ok(())
 }
 
-fn main() -> std::process::ExitCode {
-    let args: Vec<String> = std::env::args().collect();
-    let arg = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
-    let (Some(plan_file), Some(events_file)) = (arg("--plan"), arg("--events")) else {
-        eprintln!("rmcp-client: usage: rmcp-client --plan PLAN.json --events EVENTS.jsonl");
-        return 2.into();
-    };
-    let plan = std::fs::read_to_string(&plan_file).map_err(|e| e.to_string())
-        .and_then(|text| serde_json::from_str::<SessionPlan>(&text).map_err(|e| e.to_string()))
-        .and_then(|plan| check_plan(&plan).map(|_| plan));
-    let plan = match plan { Ok(p) => p, Err(e) => { eprintln!("rmcp-client: bad plan {plan_file}: {e}"); return 2.into(); } };
-    let capabilities: ClientCapabilities = match serde_json::from_value(Value::Object(plan.capabilities.clone())) {
-        Ok(c) => c, Err(e) => { eprintln!("rmcp-client: bad plan {plan_file}: capabilities: {e}"); return 2.into(); }
-    };
-    let file = match std::fs::File::create(&events_file) { Ok(f) => f, Err(e) => { eprintln!("rmcp-client: cannot write {events_file}: {e}"); return 2.into(); } };
-    let mut info = ClientConfig::new(capabilities, Implementation::new("reentrancy-lab-client-rmcp", "0.1.0"));
-    info.protocol_version = ProtocolVersion::V_2025_11_25;
-    let st = Arc::new(State {
-        plan, events: Events(Mutex::new(file)), info, listed: Mutex::default(), label: Mutex::default(), callbacks: Mutex::new(0),
-        running: Mutex::default(), changed: Notify::new(), form_opened: Mutex::default(),
-    });
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("tokio runtime");
-    let code = match runtime.block_on(run(st.clone())) {
-        Ok(()) => 0,
-        Err(e) => {
-            st.events.write(Kind::Note, None, None, Some(json!({"sessionError": {"code": null, "message": e, "type": "rmcp"}})));
-            eprintln!("rmcp-client: session failed: {e}");
-            1
-        }
-    };
-    // tokio's stdin reader is a blocking thread that waits for EOF: do not wait for it on the way out.
-    runtime.shutdown_background();
-    std::process::exit(code)
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    std::process::exit(if args == ["--host"] { host::serve_host() } else { host::fresh(&args) })
 }
