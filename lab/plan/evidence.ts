@@ -26,6 +26,9 @@ export type ChildEvidence = {
   /** the pid of the warm interpreter this run was forked from (lab/transports/forked.ts), instead
    *  of a fresh `command args` */
   forkedFrom?: number;
+  /** the pid of the driver host this run was a session of (lab/transports/hosts.md), instead of a
+   *  fresh `command args`: `pid` is the host's too */
+  hostedIn?: number;
   spawnToInitializedMs?: number;
   /** from the lab closing stdin to the child's exit */
   closeToExitMs?: number;

@@ -69,11 +69,17 @@ export class StdioChild {
       if (process.env.LAB_CHILD_PID_LOG) appendFileSync(process.env.LAB_CHILD_PID_LOG, `${pid}\n`);
     };
     if (child.pid !== undefined) known(child.pid);
-    // a forked run has its pid once the host has forked it
+    // a forked run has its pid once the host has forked it; a hosted session has none of its own
+    // (the pid is its host's, which outlives it: not one of the children that must be gone)
     else if (child instanceof ForkedProcess)
       child.once("spawn", () => {
-        known(child.pid!);
-        this.evidence.forkedFrom = child.hostPid!;
+        if (child.hosted) {
+          this.evidence.pid = child.pid!;
+          this.evidence.hostedIn = child.hostPid!;
+        } else {
+          known(child.pid!);
+          this.evidence.forkedFrom = child.hostPid!;
+        }
       });
     live.add(child);
 
