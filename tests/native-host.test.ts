@@ -1,0 +1,107 @@
+// The go and rmcp drivers' --host mode (lab/transports/hosts.md; lab/peers/go/host.go,
+// lab/peers/rmcp/src/host.rs): a hosted session is the same run as a fresh process: the same
+// expectation holds and the same story is told, two sessions of one host at once included. And a
+// hosted session is its own: killed mid-call (its callback still thinking) it ends with SIGTERM,
+// reported by its host, and writes nothing after; another session of that host completes while it
+// sits in its callback, and the host's next session passes.
+import "./support/child-pids.js";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { storyFacts } from "../lab/check/model-vs-real.js";
+import { GO_CLIENT } from "../lab/peers/go/index.js";
+import { RMCP_CLIENT } from "../lab/peers/rmcp/index.js";
+import { TS1_SERVER } from "../lab/peers/ts1/index.js";
+import { readVersions } from "../lab/peers/versions.js";
+import { CALL_TIMEOUT_MS } from "../lab/plan/bounds.js";
+import type { TransportEvidence } from "../lab/plan/evidence.js";
+import type { ClientPeer } from "../lab/plan/peer.js";
+import { sessionPlan } from "../lab/plan/scenario.js";
+import { runCase, type RunRecord } from "../lab/session/pipeline.js";
+import { StdioChild, within } from "../lab/transports/child-process.js";
+import { freshClient } from "../lab/transports/forked.js";
+import { findScenario } from "../scenarios/index.js";
+
+const PEERS = [GO_CLIENT, RMCP_CLIENT];
+const BOUND_MS = 20_000;
+
+const nested = (client: ClientPeer): Promise<RunRecord> =>
+  runCase(findScenario("nested")!, "sdk", { client, server: TS1_SERVER, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions()).then((r) => r.runs[0]!);
+const failures = (run: RunRecord) => run.verdicts.filter((v) => !v.ok).map((v) => `${v.check}: ${v.details.join("; ")}`);
+const frames = (run: RunRecord) => run.wire.map((f) => `${f.from}>${f.label.frameType}:${f.label.method ?? ""}`);
+const driverOf = (run: RunRecord) => (run.transportEvidence as Extract<TransportEvidence, { kind: "relay" }>).driver;
+const kinds = (file: string) =>
+  readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => (JSON.parse(line) as { kind: string }).kind);
+
+for (const peer of PEERS) {
+  test(`${peer.name} -> ts1 nested: two sessions of one host at once pass the fresh run's expectation and tell its story`, async () => {
+    assert.is(peer.unavailable(), undefined);
+    const [fresh, first, second] = await Promise.all([nested(freshClient(peer)), nested(peer), nested(peer)]);
+    for (const run of [fresh, first, second]) assert.equal(failures(run), [], `${peer.name}: ${failures(run).join(" | ")}`);
+    for (const run of [first, second]) {
+      assert.equal(storyFacts(run), storyFacts(fresh));
+      assert.equal(frames(run), frames(fresh));
+    }
+    // where each session ran is said, and only there: one host for both, none for the fresh run
+    assert.is(driverOf(fresh).hostedIn, undefined);
+    assert.type(driverOf(first).hostedIn, "number");
+    assert.is(driverOf(second).hostedIn, driverOf(first).hostedIn, "one host per driver: both sessions in it");
+    assert.is(driverOf(first).pid, driverOf(first).hostedIn, "a hosted session's pid is its host's");
+    for (const run of [first, second]) assert.equal([driverOf(run).exitCode, driverOf(run).signal], [0, null]);
+  });
+
+  test(`${peer.name}: a hosted session killed mid-call ends with SIGTERM while another session of its host completes, and the next one passes`, async () => {
+    assert.is(peer.unavailable(), undefined);
+    assert.ok(peer.driver.kind === "process" && TS1_SERVER.child);
+    await TS1_SERVER.child.prepare?.();
+    const dir = mkdtempSync(join(tmpdir(), "native-host-"));
+    try {
+      // nested with the first call's callback thinking 8 s: the session sits inside a tools/call
+      const plan = sessionPlan(findScenario("nested")!, CALL_TIMEOUT_MS);
+      plan.calls[0]!.callback = { ...plan.calls[0]!.callback!, delayMs: 8_000 };
+      const [planFile, eventsFile] = [join(dir, "plan.json"), join(dir, "events.jsonl")];
+      writeFileSync(planFile, JSON.stringify(plan));
+      // the driver's session and a ts1 server child, each line relayed to the other
+      let asked!: () => void;
+      const formAsked = new Promise<void>((resolve) => (asked = resolve));
+      const quiet = { badLine: () => {}, closed: () => {} };
+      const server: StdioChild = new StdioChild(TS1_SERVER.child.command({ eventsFile: undefined, faults: [] }), {
+        ...quiet,
+        line: (line) => {
+          if (line.includes('"elicitation/create"')) asked();
+          driver.process.stdin.write(`${line}\n`);
+        },
+      });
+      const driver: StdioChild = new StdioChild(peer.driver.command(planFile, eventsFile), { ...quiet, line: (line) => void server.process.stdin.write(`${line}\n`) });
+      await Promise.all([driver.spawned(), server.spawned()]);
+      assert.ok(await within(formAsked, BOUND_MS), "the server asked for the form");
+
+      // while it thinks, another session of the same host runs from start to end
+      const meanwhile = await nested(peer);
+      assert.equal(failures(meanwhile), []);
+      assert.is(driverOf(meanwhile).hostedIn, driver.evidence.hostedIn);
+      assert.ok(driver.running, "the first session is still in its callback");
+      assert.equal(kinds(eventsFile).slice(-2), ["call.started", "callback.entered"]);
+
+      assert.ok(driver.process.kill("SIGTERM"));
+      assert.ok(await within(driver.waitExit(), BOUND_MS), "the host reported the session's end");
+      const evidence = await driver.close();
+      await server.close();
+      assert.equal([evidence.exitCode, evidence.signal], [null, "SIGTERM"]);
+      assert.ok(evidence.stdoutDrained && evidence.stderrDrained, "its connections ended");
+      assert.type(evidence.hostedIn, "number");
+      // killed, it wrote nothing more: no callback.left, no tool.result
+      assert.equal(kinds(eventsFile).slice(-2), ["call.started", "callback.entered"]);
+
+      const next = await nested(peer);
+      assert.equal(failures(next), []);
+      assert.is(driverOf(next).hostedIn, evidence.hostedIn, "the same host, still up");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+test.run();
