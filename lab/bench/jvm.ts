@@ -1,19 +1,22 @@
 // What the JVM client peers cost to start, side by side in one run: spawn to initialize result of
 // a real fixed-fixture session of each driver, next to a bare start of the same jar with the same
 // flags (no arguments: the driver prints its usage line and exits), interleaved so load falls on
-// both alike. One driver process runs one session today, so this is what every JVM session pays.
+// both alike. The lab runs each session in the driver's --host process (lab/transports/hosts.md; the
+// request to the host is the "spawn"): the JVM starts once per lab process; a fresh JVM per session
+// (LAB_FRESH=1) is measured beside it.
 // Both starts take the launch's flags (launch.ts), its AppCDS archive with them when the set-up made
 // one; whether the JVM used it is read from its own class-loading log, not assumed from the flag.
 import { spawn } from "node:child_process";
 import { median } from "../check/stats.js";
 import type { ClientPeer } from "../plan/peer.js";
-import { JAVA_CLIENT, KOTLIN_014_CLIENT, KOTLIN_CLIENT } from "../peers/jvm/index.js";
+import { JAVA_CLIENT, JAVA_SYNC_CLIENT, KOTLIN_014_CLIENT, KOTLIN_CLIENT } from "../peers/jvm/index.js";
 import { jvmEntry, jvmFlags, jvmLaunch, type JvmLaunch } from "../peers/jvm/launch.js";
 import { within } from "../transports/child-process.js";
+import { freshClient } from "../transports/forked.js";
 import { bareStart, interleaved, ratio, sessionStart } from "./start.js";
 
 const BOUND_MS = 60_000;
-const PEERS: ClientPeer[] = [KOTLIN_014_CLIENT, KOTLIN_CLIENT, JAVA_CLIENT];
+const PEERS: ClientPeer[] = [KOTLIN_014_CLIENT, KOTLIN_CLIENT, JAVA_CLIENT, JAVA_SYNC_CLIENT];
 
 /** Whether the JVM loaded the driver's classes from the launch's archive: "source: shared objects file (top)". */
 async function archiveUsed(launch: JvmLaunch): Promise<boolean> {
@@ -31,7 +34,10 @@ async function archiveUsed(launch: JvmLaunch): Promise<boolean> {
 export interface JvmStart {
   peer: string;
   bareMs: number;
+  /** as the lab runs it: a session of the driver's host */
   sessionMs: number;
+  /** a fresh JVM for the session, beside it */
+  freshMs: number;
   ratio: number;
   /** the JVM loaded classes from the launch's AppCDS archive (build/jvm/<peer>.jsa) */
   archive: boolean;
@@ -48,9 +54,12 @@ export async function benchJvm(samples = 5): Promise<JvmStart[]> {
     const bare = () => bareStart("java", [...jvmFlags(launch), ...jvmEntry(launch)]);
     const bareMs: number[] = [];
     const sessionMs: number[] = [];
-    await interleaved([async () => void bareMs.push(await bare()), async () => void sessionMs.push((await sessionStart({ client: peer }, "driver")).startMs)], samples);
+    const freshMs: number[] = [];
+    await sessionStart({ client: peer }, "driver"); // starts the host, not measured
+    const start = (client: ClientPeer, into: number[]) => async () => void into.push((await sessionStart({ client }, "driver")).startMs);
+    await interleaved([async () => void bareMs.push(await bare()), start(peer, sessionMs), start(freshClient(peer), freshMs)], samples);
     const [b, s] = [median(bareMs), median(sessionMs)];
-    out.push({ peer: peer.name, bareMs: Math.round(b), sessionMs: Math.round(s), ratio: ratio(s, b), archive });
+    out.push({ peer: peer.name, bareMs: Math.round(b), sessionMs: Math.round(s), freshMs: Math.round(median(freshMs)), ratio: ratio(s, b), archive });
   }
   return out;
 }

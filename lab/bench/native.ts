@@ -1,19 +1,24 @@
 // What the Go and Rust client drivers cost to start, side by side in one run: spawn to initialize
 // result of a real fixed-fixture session of each (the lab's TypeScript server in this process
-// answers), next to a bare start of the same binary with an argument it refuses (it prints its
-// usage and exits 2: spawn to exit), interleaved so load falls on both alike. The lab's own answer
-// to initialize is split out: the rest of the gap is the driver's work before it sends initialize.
+// answers) as the lab runs it, a session of the driver's --host process (lab/transports/hosts.md:
+// the request to the host is the "spawn"), and a fresh process beside it, next to a bare start of
+// the same binary with an argument it refuses (it prints its usage and exits 2: spawn to exit),
+// interleaved so load falls on all alike. The lab's own answer to initialize is split out.
 import { median } from "../check/stats.js";
 import { GO_CLIENT } from "../peers/go/index.js";
 import { RMCP_CLIENT } from "../peers/rmcp/index.js";
 import type { ClientPeer } from "../plan/peer.js";
+import { freshClient } from "../transports/forked.js";
 import { bareStart, interleaved, ratio, sessionStart } from "./start.js";
 
 export interface NativeStart {
   peer: string;
   binary: string;
   bareMs: number;
+  /** as the lab runs it: a session of the driver's host */
   sessionMs: number;
+  /** a fresh process for the session (LAB_FRESH=1), beside it */
+  freshMs: number;
   /** of the session start, the lab's answer: initialize request on the wire to its result */
   answerMs: number;
   ratio: number;
@@ -33,19 +38,23 @@ export async function benchNative(samples = 9): Promise<NativeStart[]> {
     const binary = binaryOf(peer);
     const bare: number[] = [];
     const sessions: number[] = [];
+    const fresh: number[] = [];
     const answers: number[] = [];
-    // warm the page cache for both, not measured
+    // warm the page cache and start the host, not measured
     await bareStart(binary, ["--bench-refused"]);
     await sessionStart({ client: peer }, "driver");
+    await sessionStart({ client: freshClient(peer) }, "driver");
     const refused = async () => void bare.push(await bareStart(binary, ["--bench-refused"]));
     const session = async () => {
       const start = await sessionStart({ client: peer }, "driver");
       sessions.push(start.startMs);
       answers.push(start.answerMs);
     };
-    await interleaved([refused, session], samples);
+    const freshSession = async () => void fresh.push((await sessionStart({ client: freshClient(peer) }, "driver")).startMs);
+    await interleaved([refused, session, freshSession], samples);
     const [b, s] = [median(bare), median(sessions)];
-    out.push({ peer: peer.name, binary, bareMs: Math.round(b * 10) / 10, sessionMs: Math.round(s * 10) / 10, answerMs: Math.round(median(answers) * 10) / 10, ratio: ratio(s, b) });
+    const tenth = (ms: number) => Math.round(ms * 10) / 10;
+    out.push({ peer: peer.name, binary, bareMs: tenth(b), sessionMs: tenth(s), freshMs: tenth(median(fresh)), answerMs: tenth(median(answers)), ratio: ratio(s, b) });
   }
   return out;
 }
