@@ -5,7 +5,6 @@
 // public Client cannot run is refused by the driver in one line before anything is sent. Besides it,
 // FastMCP's default mode='auto' against each server peer: what the probe really meets (findings-fastmcp.md).
 import "./support/child-pids.js";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,12 +19,13 @@ import { PY1_SERVER } from "../lab/peers/py1/index.js";
 import { TS1_SERVER } from "../lab/peers/ts1/index.js";
 import { TS2_SERVER } from "../lab/peers/ts2/index.js";
 import { readVersions } from "../lab/peers/versions.js";
-import type { ServerPeer } from "../lab/plan/peer.js";
+import type { ProcessClientDriver, ServerPeer } from "../lab/plan/peer.js";
 import { runCase, type RunRecord } from "../lab/session/pipeline.js";
 import { runSession } from "../lab/session/session.js";
 import { openProcessTransport } from "../lab/transports/process.js";
 import { findScenario } from "../scenarios/index.js";
 import { copy } from "./support/runs.js";
+import { runToEnd, type ProgramEnd } from "./support/program.js";
 import { sharedRuns } from "./support/shared-runs.js";
 
 const missing = FASTMCP_CLIENT.unavailable();
@@ -120,14 +120,12 @@ test("mode auto against the Python servers: py1 refuses the probe (-32602) and g
   assert.equal(results.map((r) => [r?.status, r?.code]), [["protocol_error", -32600], ["protocol_error", -32600]]);
 });
 
-/** The driver alone on a plan: exit status and stderr, nothing on the wire (stdin closed). */
-function driverOn(plan: unknown): { status: number | null; stderr: string; stdout: string } {
+/** The driver alone on a plan, as the lab starts it: exit status and stderr, nothing on the wire (stdin closed). */
+async function driverOn(plan: unknown): Promise<ProgramEnd> {
   const dir = mkdtempSync(join(tmpdir(), "fastmcp-plan-"));
   try {
     writeFileSync(join(dir, "plan.json"), JSON.stringify(plan));
-    const { command, args } = (FASTMCP_CLIENT.driver as { command: (p: string, e: string) => { command: string; args: readonly string[] } }).command(join(dir, "plan.json"), join(dir, "events.jsonl"));
-    const r = spawnSync(command, [...args], { encoding: "utf8", input: "", timeout: 30_000 });
-    return { status: r.status, stderr: r.stderr, stdout: r.stdout };
+    return await runToEnd((FASTMCP_CLIENT.driver as ProcessClientDriver).command(join(dir, "plan.json"), join(dir, "events.jsonl")));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -136,13 +134,13 @@ function driverOn(plan: unknown): { status: number | null; stderr: string; stdou
 const call = (label: string, timeoutMs: number) => ({ label, callback: { nested: { method: "tools/list", timeoutMs }, answer: { action: "accept" } } });
 const PLAN = { scenario: "refusals", capabilities: { elicitation: { form: {} } }, listToolsFirst: false, callTimeoutMs: 5_000, calls: [call("a", 500)] };
 
-test("a plan FastMCP's public Client cannot run is refused in one line, with FastMCP's source line, before anything is sent", () => {
+test("a plan FastMCP's public Client cannot run is refused in one line, with FastMCP's source line, before anything is sent", async () => {
   const cases: [unknown, RegExp][] = [
     [{ ...PLAN, capabilities: { elicitation: { form: { applyDefaults: true } } } }, /elicitation capability .*mcp\/client\/session\.py:634-636/],
     [{ ...PLAN, capabilities: { elicitation: { form: {} }, sampling: {}, experimental: {} } }, /capabilities \['experimental'\].*client\.py:545-577/],
   ];
   for (const [plan, reason] of cases) {
-    const r = driverOn(plan);
+    const r = await driverOn(plan);
     assert.is(r.status, 2, r.stderr);
     assert.is(r.stdout, "");
     const lines = r.stderr.trim().split("\n");
@@ -150,7 +148,7 @@ test("a plan FastMCP's public Client cannot run is refused in one line, with Fas
     assert.match(lines[0]!, /^fastmcp client\.py: plan refusals refused: FastMCP's public Client cannot run it: /);
     assert.match(lines[0]!, reason);
   }
-  const bad = driverOn({ ...PLAN, calls: [] });
+  const bad = await driverOn({ ...PLAN, calls: [] });
   assert.is(bad.status, 2);
   assert.match(bad.stderr.trim(), /^fastmcp client\.py: bad plan .*: calls: /);
   assert.not.match(bad.stderr, /Traceback/);
