@@ -190,8 +190,6 @@ test("java-sync -> ts1 (fan-out): passes; each blocking callback, run later on b
   assert.is(new Set(entered).size, entered.length);
 });
 
-test.run();
-
 test("kotlin's Client.close() ends whole: the lab ends the driver's stdin once it ended its stdout, as a stdio server exiting on EOF would; still the driver's own exit, not the lab's close", async () => {
   const r = await run();
   const evidence = r.transportEvidence;
@@ -202,3 +200,5 @@ test("kotlin's Client.close() ends whole: the lab ends the driver's stdin once i
   const closed = r.events.filter((e) => e.kind === "note" && e.detail?.sessionClosed === true);
   assert.equal(closed.map((e) => e.detail?.readLoopEnded), [true], "the read loop saw EOF within the driver's 500 ms wait");
 });
+
+test.run();

@@ -27,11 +27,22 @@ const GROUPS = 4;
 const BOUND_MS = 600_000;
 
 const files = readdirSync(join(PROJECT_ROOT, "tests")).filter((f) => f.endsWith(".test.ts")).sort();
+/** Runs made once per process and shared by the files that read them (tests/support/): files that
+ *  start the same ones go to the same group, so a group makes them once, not each group. */
+const SHARED_RUNS = [/startAllMemoryRuns\(/, /probeRun\(/, /support\/contract-runs/];
+const units = new Map<string, string[]>();
+for (const file of files) {
+  const source = readFileSync(join(PROJECT_ROOT, "tests", file), "utf8");
+  const shared = SHARED_RUNS.findIndex((pattern) => pattern.test(source));
+  const key = shared < 0 ? file : `shared ${shared}`;
+  units.set(key, [...(units.get(key) ?? []), file]);
+}
+const unitWeight = (unit: string[]) => unit.reduce((sum, file) => sum + WEIGHT(file), 0);
 const groups: { files: string[]; weight: number }[] = Array.from({ length: GROUPS }, () => ({ files: [], weight: 0 }));
-for (const file of [...files].sort((a, b) => WEIGHT(b) - WEIGHT(a) || a.localeCompare(b))) {
+for (const unit of [...units.values()].sort((a, b) => unitWeight(b) - unitWeight(a) || a[0]!.localeCompare(b[0]!))) {
   const lightest = groups.reduce((a, b) => (b.weight < a.weight ? b : a));
-  lightest.files.push(file);
-  lightest.weight += WEIGHT(file);
+  lightest.files.push(...unit);
+  lightest.weight += unitWeight(unit);
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
