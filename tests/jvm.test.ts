@@ -191,3 +191,14 @@ test("java-sync -> ts1 (fan-out): passes; each blocking callback, run later on b
 });
 
 test.run();
+
+test("kotlin's Client.close() ends whole: the lab ends the driver's stdin once it ended its stdout, as a stdio server exiting on EOF would; still the driver's own exit, not the lab's close", async () => {
+  const r = await run();
+  const evidence = r.transportEvidence;
+  assert.is(evidence.kind, "relay");
+  if (evidence.kind !== "relay") return;
+  assert.is(evidence.driver.stdinEndedByPeerExit, true);
+  assert.is(evidence.driver.exitedDuringSession, true, "it exited before the lab closed the session");
+  const closed = r.events.filter((e) => e.kind === "note" && e.detail?.sessionClosed === true);
+  assert.equal(closed.map((e) => e.detail?.readLoopEnded), [true], "the read loop saw EOF within the driver's 500 ms wait");
+});

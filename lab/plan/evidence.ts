@@ -26,6 +26,12 @@ export type ChildEvidence = {
   /** the pid of the warm interpreter this run was forked from (lab/transports/forked.ts), instead
    *  of a fresh `command args` */
   forkedFrom?: number;
+  /** the pid of the driver host this run was a session of (lab/transports/hosts.md), instead of a
+   *  fresh `command args`: `pid` is the host's too */
+  hostedIn?: number;
+  /** a driver ended its stdout and the lab then ended its stdin, as the server's exit would
+   *  (lab/transports/process.ts), before the session's close */
+  stdinEndedByPeerExit?: true;
   spawnToInitializedMs?: number;
   /** from the lab closing stdin to the child's exit */
   closeToExitMs?: number;

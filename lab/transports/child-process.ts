@@ -31,6 +31,8 @@ export interface ChildHandlers {
   line(line: string): void;
   /** a line that cannot be used; `line` is the offending text, shortened if huge */
   badLine(line: string, reason: string): void;
+  /** its stdout reached EOF (it may still run) */
+  stdoutEnded?(): void;
   /** the child exited and its streams are done (or the drain bound passed) */
   closed(exitCode: number | null, signal: string | null): void;
 }
@@ -69,11 +71,17 @@ export class StdioChild {
       if (process.env.LAB_CHILD_PID_LOG) appendFileSync(process.env.LAB_CHILD_PID_LOG, `${pid}\n`);
     };
     if (child.pid !== undefined) known(child.pid);
-    // a forked run has its pid once the host has forked it
+    // a forked run has its pid once the host has forked it; a hosted session has none of its own
+    // (the pid is its host's, which outlives it: not one of the children that must be gone)
     else if (child instanceof ForkedProcess)
       child.once("spawn", () => {
-        known(child.pid!);
-        this.evidence.forkedFrom = child.hostPid!;
+        if (child.hosted) {
+          this.evidence.pid = child.pid!;
+          this.evidence.hostedIn = child.hostPid!;
+        } else {
+          known(child.pid!);
+          this.evidence.forkedFrom = child.hostPid!;
+        }
       });
     live.add(child);
 
@@ -86,6 +94,7 @@ export class StdioChild {
       const rest = this.stdoutBuffer;
       this.stdoutBuffer = undefined;
       if (rest && rest.length > 0) this.bad(rest.toString("utf8"), "partial last line at EOF (no newline)");
+      this.handlers.stdoutEnded?.();
     });
     child.stdout.on("error", (error) => this.bad("", `stdout error: ${error.message}`));
     child.stderr.on("data", (chunk: Buffer) => this.stderr(chunk.toString("utf8")));
@@ -136,6 +145,15 @@ export class StdioChild {
   endStdin(): void {
     this.stdinEndedAt ??= performance.now();
     if (!this.process.stdin.writableEnded) this.process.stdin.end();
+  }
+
+  /** Ends stdin as the other end's own exit would, not as the lab closing the session: a driver
+   *  that ended its stdout has ended its session, and a stdio server then exits, ending the
+   *  client's input. Does not count as the lab's close (exitedDuringSession, closeToExitMs). */
+  endStdinAsPeer(): void {
+    if (this.process.stdin.writableEnded) return;
+    this.evidence.stdinEndedByPeerExit = true;
+    this.process.stdin.end();
   }
 
   /** Closes stdin, waits the grace (EXIT_GRACE_MS), then SIGKILLs this child and waits KILL_WAIT_MS. */

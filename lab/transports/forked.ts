@@ -1,8 +1,11 @@
-// A Python program run as a fork of a warm interpreter (lab/peers/py/host.py) instead of a fresh
-// `python script.py`: the host imports the SDK once, and each run is a new process forked from it,
-// with its own pid, its own stdin, stdout and stderr (unix socket connections this side accepts),
-// and its own exit status (the host waits for it). To the lab it looks as a spawned child does:
-// StdioChild drives it through the same few members. LAB_FRESH=1 spawns every program fresh.
+// A program run by a host that stays up instead of a fresh process (lab/transports/hosts.md): a
+// Python program as a fork of a warm interpreter (lab/peers/py/host.py), which imports the SDK once
+// and forks a process per run, with its own pid; a JVM, Go or Rust driver as one session of its own
+// `--host` process, on a thread or task of it. Either way a run has its own stdin, stdout and stderr
+// (unix socket connections this side accepts) and its own exit status, and is stopped by its own
+// handle: a forked run by its pid, a hosted session by the host's `kill` request. To the lab it
+// looks as a spawned child does: StdioChild drives it through the same few members. LAB_FRESH=1
+// spawns every program fresh.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { rmSync } from "node:fs";
@@ -29,15 +32,26 @@ export interface ChildLike {
   once(event: "error", listener: (error: Error) => void): this;
 }
 
-/** The script and its arguments when `command` may run forked, else undefined. Its environment is
- *  the host's own, set when the host starts (PYTHONHASHSEED, say, is read only then): one host per
- *  python and environment. */
-export function forkedRun(command: ChildCommand): { python: string; argv: string[]; env: Record<string, string> } | undefined {
-  if (command.fork !== "python" || process.env.LAB_FRESH === "1") return undefined;
+/** A host to start (`command args`, its environment `env`) and the run's arguments for it. */
+export interface HostedRun {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  argv: string[];
+}
+
+/** How `command` may run in a host, else undefined. The environment is the host's own, set when the
+ *  host starts (PYTHONHASHSEED, say, is read only then): one host per command, arguments and
+ *  environment. */
+export function forkedRun(command: ChildCommand): HostedRun | undefined {
+  if (process.env.LAB_FRESH === "1") return undefined;
+  const env = command.env ?? {};
+  if (command.host) return { command: command.command, args: [...command.host.args], env, argv: [...command.host.argv] };
+  if (command.fork !== "python") return undefined;
   const argv = command.args[0] === "-B" ? command.args.slice(1) : [...command.args];
   // only `python script.py args`: an interpreter option would change what runs
   if (!argv[0]?.endsWith(".py")) return undefined;
-  return { python: command.command, argv, env: command.env ?? {} };
+  return { command: command.command, args: ["-B", HOST_PY], env, argv };
 }
 
 /** The same peer with every program it starts spawned fresh (no `fork`): what a forked run is
@@ -45,12 +59,12 @@ export function forkedRun(command: ChildCommand): { python: string; argv: string
 export function freshClient(peer: ClientPeer): ClientPeer {
   if (peer.driver.kind !== "process") return peer;
   const driver = peer.driver;
-  return { ...peer, driver: { ...driver, command: (plan, events) => ({ ...driver.command(plan, events), fork: undefined }) } };
+  return { ...peer, driver: { ...driver, command: (plan, events) => ({ ...driver.command(plan, events), fork: undefined, host: undefined }) } };
 }
 export function freshServer(peer: ServerPeer): ServerPeer {
   const child = peer.child;
   if (!child) return peer;
-  return { ...peer, child: { ...child, command: (options) => ({ ...child.command(options), fork: undefined }) } };
+  return { ...peer, child: { ...child, command: (options) => ({ ...child.command(options), fork: undefined, host: undefined }) } };
 }
 
 export class ForkedProcess extends EventEmitter implements ChildLike {
@@ -60,8 +74,12 @@ export class ForkedProcess extends EventEmitter implements ChildLike {
   readonly stdin = new PassThrough();
   readonly stdout = new PassThrough();
   readonly stderr = new PassThrough();
-  /** the host this run was forked from (its pid), for the evidence */
+  /** the host this run was forked from or runs in (its pid), for the evidence */
   hostPid: number | undefined;
+  /** a session on a thread or task of its host (no pid of its own): stopped by asking the host */
+  hosted = false;
+  /** how a hosted session is stopped: the host's `kill` request */
+  stopHosted: ((signal: NodeJS.Signals) => void) | undefined;
   private ended = { stdout: false, stderr: false, exit: false };
 
   constructor() {
@@ -72,6 +90,7 @@ export class ForkedProcess extends EventEmitter implements ChildLike {
 
   kill(signal: NodeJS.Signals = "SIGTERM"): boolean {
     if (this.pid === undefined || this.exitCode !== null || this.signalCode !== null) return false;
+    if (this.hosted) return this.stopHosted?.(signal), true;
     try {
       process.kill(this.pid, signal);
       return true;
@@ -80,9 +99,10 @@ export class ForkedProcess extends EventEmitter implements ChildLike {
     }
   }
 
-  started(pid: number, hostPid: number): void {
+  started(pid: number, hostPid: number, hosted: boolean): void {
     this.pid = pid;
     this.hostPid = hostPid;
+    this.hosted = hosted;
     this.emit("spawn");
   }
 
@@ -113,18 +133,20 @@ export class ForkedProcess extends EventEmitter implements ChildLike {
   }
 }
 
-/** One warm interpreter per python, started on first use, stopped with this process. */
-class PythonHost {
+/** One host per command, arguments and environment, started on first use, stopped with this process. */
+class Host {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly server: Server;
   private readonly socketPath: string;
+  /** the host's own scratch folder (what a Python host learns from its runs), removed with it */
+  private readonly scratch: string;
   private readonly runs = new Map<number, ForkedProcess>();
   private readonly listening: Promise<void>;
   private nextId = 1;
   private control = "";
   private hostLog = "";
 
-  constructor(python: string, env: Record<string, string>, index: number) {
+  constructor(spec: HostedRun, index: number) {
     this.socketPath = join(tmpdir(), `lab-host-${process.pid}-${index}.sock`);
     rmSync(this.socketPath, { force: true });
     this.server = createServer((socket) => this.connection(socket));
@@ -133,7 +155,9 @@ class PythonHost {
       this.server.listen(this.socketPath, resolve);
     });
     this.server.unref();
-    this.child = spawn(python, ["-B", HOST_PY], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env } });
+    this.scratch = `${this.socketPath}.d`;
+    const env = { ...process.env, ...spec.env, LAB_HOST_SCRATCH: this.scratch };
+    this.child = spawn(spec.command, spec.args, { stdio: ["pipe", "pipe", "pipe"], env });
     this.child.on("error", (error) => this.hostEnded(`could not start: ${error.message}`));
     this.child.on("exit", (code, signal) => this.hostEnded(`ended (${signal ?? `exit ${code}`})${this.hostLog ? `: ${this.hostLog.slice(-2000)}` : ""}`));
     this.child.stdout.setEncoding("utf8");
@@ -148,18 +172,24 @@ class PythonHost {
   run(argv: string[]): ForkedProcess {
     const id = this.nextId++;
     const forked = new ForkedProcess();
+    forked.stopHosted = (signal) => this.send({ id, kill: signal });
     this.runs.set(id, forked);
     void this.listening.then(
-      () => this.child.stdin.write(`${JSON.stringify({ id, argv, socket: this.socketPath })}\n`),
+      () => this.send({ id, argv, socket: this.socketPath }),
       (error: Error) => this.fail(id, `the host's socket did not listen: ${error.message}`),
     );
     return forked;
+  }
+
+  private send(request: object): void {
+    if (this.child.stdin.writable) this.child.stdin.write(`${JSON.stringify(request)}\n`);
   }
 
   stop(): void {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill("SIGKILL");
     this.server.close();
     rmSync(this.socketPath, { force: true });
+    rmSync(this.scratch, { recursive: true, force: true });
   }
 
   private connection(socket: Socket): void {
@@ -184,11 +214,17 @@ class PythonHost {
     for (let end = this.control.indexOf("\n"); end >= 0; end = this.control.indexOf("\n")) {
       const line = this.control.slice(0, end);
       this.control = this.control.slice(end + 1);
-      const reply = JSON.parse(line) as { id: number; pid?: number; exit?: number | null; signal?: NodeJS.Signals | null; error?: string };
+      let reply: { id: number; pid?: number; hosted?: boolean; exit?: number | null; signal?: NodeJS.Signals | null; error?: string };
+      try {
+        reply = JSON.parse(line) as typeof reply;
+      } catch {
+        this.hostLog = (this.hostLog + `\n[lab: not a control reply on the host's stdout: ${line.slice(0, 200)}]`).slice(-8000);
+        continue;
+      }
       const forked = this.runs.get(reply.id);
       if (!forked) continue;
       if (reply.error !== undefined) this.fail(reply.id, reply.error);
-      else if (reply.pid !== undefined) forked.started(reply.pid, this.child.pid!);
+      else if (reply.pid !== undefined) forked.started(reply.pid, this.child.pid!, reply.hosted === true);
       else {
         this.runs.delete(reply.id);
         forked.exited(reply.exit ?? null, reply.signal ?? null);
@@ -199,7 +235,7 @@ class PythonHost {
   private fail(id: number, reason: string): void {
     const forked = this.runs.get(id);
     this.runs.delete(id);
-    forked?.emit("error", new Error(`the python host could not start the run: ${reason}`));
+    forked?.emit("error", new Error(`the host could not start the run: ${reason}`));
   }
 
   /** The host is gone: runs not started fail; a started run, which cannot be waited for now, is killed. */
@@ -209,21 +245,21 @@ class PythonHost {
       if (forked.pid === undefined) this.fail(id, `the host ${reason}`);
       else {
         this.runs.delete(id);
-        forked.kill("SIGKILL");
-        forked.stderr.write(`\n[lab: the python host ${reason}; this run was killed]\n`);
+        if (!forked.hosted) forked.kill("SIGKILL");
+        forked.stderr.write(`\n[lab: the host ${reason}; this run ${forked.hosted ? "ended with it" : "was killed"}]\n`);
         forked.exited(null, "SIGKILL");
       }
     }
   }
 }
 
-const hosts = new Map<string, PythonHost>();
+const hosts = new Map<string, Host>();
 let started = 0;
 
-export function forkFromHost(run: { python: string; argv: string[]; env: Record<string, string> }): ForkedProcess {
-  const key = JSON.stringify([run.python, run.env]);
+export function forkFromHost(run: HostedRun): ForkedProcess {
+  const key = JSON.stringify([run.command, run.args, run.env]);
   let host = hosts.get(key);
-  if (!host) hosts.set(key, (host = new PythonHost(run.python, run.env, ++started)));
+  if (!host) hosts.set(key, (host = new Host(run, ++started)));
   return host.run(run.argv);
 }
 

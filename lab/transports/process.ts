@@ -49,6 +49,9 @@ async function connectServer(
   if (server.inProcess) {
     const peer: InProcessServer = server.inProcess(recorder);
     await peer.connect(new ObservedTransport("server", clientSide, recorder));
+    // the driver ended its session: end its input, as a stdio server exiting on that EOF would
+    // (Kotlin's Client.close() waits for its read loop, which waits for exactly this)
+    clientSide.onstdoutend = () => clientSide.child.endStdinAsPeer();
     return { close: async () => (await peer.close(), undefined) };
   }
   if (!server.child) throw new Error(`server peer ${server.name} can run neither here nor as a child`);
@@ -66,8 +69,11 @@ async function connectServer(
     recorder.received("server", message);
     void clientSide.sendLine(`${line}\n`).catch(() => undefined);
   };
-  // the driver ending its session ends the server's stdin too
+  // the driver ending its session ends the server's stdin too; the server's exit then ends the
+  // driver's input (its stdout's EOF), as when the client spawned that server itself
   clientSide.onclose = () => void serverSide.close();
+  clientSide.onstdoutend = () => void serverSide.close();
+  serverSide.onstdoutend = () => clientSide.child.endStdinAsPeer();
   return { close: async () => serverSide.child.close() };
 }
 

@@ -22,6 +22,8 @@ export { lifecycleProblems, startedChildPids } from "./child-process.js";
 export class StdioCarrier implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  /** the child's stdout reached EOF (it may still be running) */
+  onstdoutend?: () => void;
   /** when set, each good stdout line goes here instead, as read (a relay forwards it byte for byte) */
   private lineTo?: (line: string, message: JSONRPCMessage) => void;
   private messageTo?: (message: JSONRPCMessage) => void;
@@ -56,6 +58,7 @@ export class StdioCarrier implements Transport {
       line: (line) => this.line(line),
       badLine: (line, reason) => this.badLine(line, reason),
       closed: (exitCode, signal) => this.childClosed(exitCode, signal),
+      stdoutEnded: () => this.onstdoutend?.(),
     });
   }
 

@@ -11,6 +11,12 @@ Before forking, the host connects to `socket` three times ("<id> stdin", "<id> s
 one line each); the child puts those connections on fds 0, 1 and 2, and runs the script as `python script ...` would:
 __main__, sys.argv, the script's folder first on sys.path. It ends with the script's exit status.
 The host ends when its control input ends; it never outlives the lab that started it.
+
+It also learns: a run writes, as it ends, the names of the library modules (the venv's and the
+standard library's, never the lab's own) it imported after the fork (FastMCP imports much of itself
+lazily, on the first request), and the host imports them before its next fork, so only the first run
+of a program pays for them. A library module is imported once per process either way; the run sees
+it already imported, as the SDK's own eager imports.
 """
 import ast
 import gc
@@ -19,13 +25,19 @@ import json
 import os
 import runpy
 import select
+import shutil
 import signal
 import socket
 import sys
+import tempfile
 import threading
 
 children: dict[int, int] = {}  # pid -> request id
 preloaded: set[str] = set()
+# <child pid>.txt: what that run imported; the folder is the lab's to remove (it stops a host by SIGKILL)
+LEARNED = os.environ.get("LAB_HOST_SCRATCH") or tempfile.mkdtemp(prefix="lab-host-learned-")
+os.makedirs(LEARNED, exist_ok=True)
+LIBRARY = tuple(os.path.join(os.path.realpath(p), "") for p in {sys.prefix, sys.base_prefix})
 
 
 def send(reply: dict) -> None:
@@ -73,6 +85,38 @@ def preload(script: str) -> None:
         raise RuntimeError(f"importing {script}'s modules started {threading.active_count() - 1} thread(s): forking is unsafe")
 
 
+def library_modules(names: list[str]) -> list[str]:
+    """Of `names` (in import order), the modules loaded from the venv or the standard library."""
+    kept = []
+    for name in names:
+        module = sys.modules.get(name)
+        path = getattr(module, "__file__", None) if module is not None else None
+        if name != "__main__" and path and os.path.realpath(path).startswith(LIBRARY):
+            kept.append(name)
+    return kept
+
+
+def learn(pid: int) -> None:
+    """Imports what run `pid` imported after its fork (written as it ended), for the next fork."""
+    path = os.path.join(LEARNED, f"{pid}.txt")
+    try:
+        with open(path, encoding="utf8") as f:
+            names = f.read().split()
+        os.remove(path)
+    except OSError:
+        return
+    for name in names:
+        if name not in sys.modules:
+            try:
+                importlib.import_module(name)
+            except Exception:
+                pass
+    if threading.active_count() > 1:
+        # a later fork would copy a lock such a thread might hold: stop rather than risk a hung run
+        print(f"host: importing what run {pid} imported started a thread: forking is unsafe", file=sys.stderr)
+        os._exit(3)
+
+
 def connect(path: str, name: str) -> socket.socket:
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.connect(path)
@@ -95,7 +139,16 @@ def child(request: dict, streams: list[socket.socket], control: list[int]) -> No
         script = request["argv"][0]
         sys.argv = list(request["argv"])
         sys.path[0] = os.path.dirname(os.path.abspath(script))
-        runpy.run_path(script, run_name="__main__")
+        before = set(sys.modules)
+        try:
+            runpy.run_path(script, run_name="__main__")
+        finally:
+            new = [name for name in list(sys.modules) if name not in before]
+            try:
+                with open(os.path.join(LEARNED, f"{os.getpid()}.txt"), "w", encoding="utf8") as f:
+                    f.write("\n".join(library_modules(new)))
+            except OSError:
+                pass
         code = 0
     except SystemExit as exit_:
         code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
@@ -130,6 +183,7 @@ def reap() -> None:
             send({"id": ident, "exit": None, "signal": signal.Signals(os.WTERMSIG(status)).name})
         else:
             send({"id": ident, "exit": os.waitstatus_to_exitcode(status), "signal": None})
+        learn(pid)  # after the reply: the run's end is not held up by the next one's imports
 
 
 def main() -> None:
@@ -147,6 +201,7 @@ def main() -> None:
             continue
         chunk = os.read(0, 65536)
         if not chunk:
+            shutil.rmtree(LEARNED, ignore_errors=True)
             return  # the lab is gone; its runs end with their sockets
         buffer += chunk
         while b"\n" in buffer:
