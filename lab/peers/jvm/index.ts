@@ -1,8 +1,9 @@
 // The JVM client peers: the MCP Kotlin SDK 0.14.0, and 0.15.0 (the first release with concurrent
 // dispatch, kotlin-sdk PR #884), and the MCP Java SDK 2.0.1, each a driver program in its own process
-// (lab/peers/jvm/), built by one Maven build into build/jvm/ (build.ts). Each speaks MCP on its own
-// stdin/stdout; the lab records the wire on its side of the pipe. `java-sync` is the same SDK's McpSyncClient,
-// a second driver class in the java module's jar.
+// (lab/peers/jvm/), built by one Maven build into build/jvm/ (build.ts), or a session of a driver that
+// stays up (`--host`, lab/transports/hosts.md). Each speaks MCP on its session's stdin/stdout; the lab
+// records the wire on its side of the pipe. `java-sync` is the same SDK's McpSyncClient, a second driver
+// class in the java module's jar.
 import { buildProblem } from "../cached-build.js";
 import type { ClientPeer } from "../../plan/peer.js";
 import { JVM_BUILD } from "./build.js";
@@ -23,7 +24,12 @@ function jvmClient(name: string, sdk: string, meaning: string): ClientPeer {
     driver: {
       kind: "process",
       // the archive is looked for at each launch: the set-up may make it after this module loads
-      command: (planFile, eventsFile) => ({ command: "java", args: [...jvmFlags(launch), ...jvmEntry(launch), "--plan", planFile, "--events", eventsFile] }),
+      command: (planFile, eventsFile) => ({
+        command: "java",
+        args: [...jvmFlags(launch), ...jvmEntry(launch), "--plan", planFile, "--events", eventsFile],
+        // one JVM runs many sessions, each on its own thread (lab/transports/hosts.md; Host.java, Host.kt)
+        host: { args: [...jvmFlags(launch), ...jvmEntry(launch), "--host"], argv: ["--plan", planFile, "--events", eventsFile] },
+      }),
     },
   };
 }

@@ -1,7 +1,8 @@
 // Client peer driver `kotlin-0.14` / `kotlin` (MCP Kotlin SDK, the coroutine Client) speaking MCP over
-// its own stdin/stdout: StdioClientTransport over System.in/System.out as kotlinx-io Source/Sink.
+// the session's stdin/stdout: StdioClientTransport over them as kotlinx-io Source/Sink (the process's
+// System.in/System.out, or a hosted session's connections).
 // It executes a SessionPlan (lab/plan/behaviour.ts) and writes DriverEvent lines (lab/plan/driver-events.ts).
-// CLI: java -jar kotlin-0.1x.jar --plan PLAN.json --events EVENTS.jsonl
+// CLI: java -jar kotlin-0.1x.jar --plan PLAN.json --events EVENTS.jsonl, or --host (Host.kt)
 // One source compiled against each SDK version (lab/peers/jvm/kotlin-0.14, kotlin-0.15): public API only.
 package lab
 
@@ -31,7 +32,6 @@ import kotlinx.coroutines.async
 import kotlinx.coroutines.coroutineScope
 import kotlinx.coroutines.delay
 import kotlinx.coroutines.launch
-import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeout
 import kotlinx.coroutines.withTimeoutOrNull
 import kotlinx.io.asSink
@@ -63,10 +63,12 @@ val KINDS = setOf(
  *  (os_linux.cpp javaTimeNanos: clock_gettime(CLOCK_MONOTONIC)), the clock the lab and other drivers use. */
 class Events(path: String) {
     private val out = PrintWriter(File(path).bufferedWriter())
+    private var stopped = false
 
     @Synchronized
     fun write(kind: String, id: RequestId? = null, method: String? = null, detail: JsonObject? = null) {
         require(kind in KINDS) { "not a driver event kind: $kind" }
+        if (stopped) return
         val line = buildJsonObject {
             put("t_ns", System.nanoTime())
             put("kind", kind)
@@ -82,7 +84,12 @@ class Events(path: String) {
         out.flush()
     }
 
+    @Synchronized
     fun close() = out.close()
+
+    /** The lab killed the session (Host.kt): nothing more is written. */
+    @Synchronized
+    fun stop() { stopped = true; out.close() }
 }
 
 fun errorDetail(e: Throwable): JsonObject = buildJsonObject {
@@ -109,7 +116,7 @@ class Observed(private val inner: Transport, private val lastId: ConcurrentHashM
 suspend fun <T> bounded(limitMs: Int, send: suspend (RequestOptions) -> T): T =
     withTimeout((limitMs + BACKSTOP_MS).milliseconds) { send(RequestOptions(timeout = limitMs.milliseconds)) }
 
-class Driver(private val plan: Plan, private val events: Events) {
+class Driver(private val plan: Plan, private val events: Events, private val io: Io) {
     private val client = Client(
         Implementation("reentrancy-lab-client-kotlin", "0.1.0"),
         ClientOptions(capabilities = McpJson.decodeFromJsonElement(ClientCapabilities.serializer(), plan.capabilities)),
@@ -231,7 +238,7 @@ class Driver(private val plan: Plan, private val events: Events) {
             client.setRequestHandler<ElicitRequest>(Method.Defined.ElicitationCreate) { request, _ -> elicitation(request) }
         }
         Turns(plan, events, callbacks, { label }, lastId, ::nested).register(client)
-        client.connect(Observed(StdioClientTransport(System.`in`.asSource().buffered(), System.out.asSink().buffered()), lastId))
+        client.connect(Observed(StdioClientTransport(io.input.asSource().buffered(), io.output.asSink().buffered()), lastId))
         events.write("note", detail = buildJsonObject { put("server", client.serverVersion?.name ?: "?") })
         if (plan.listToolsFirst) listed = bounded(plan.callTimeoutMs) { client.listTools(options = it) }.tools.map { it.name }.toSet()
         for (call in plan.calls) {
@@ -259,30 +266,7 @@ fun main(args: Array<String>) {
     // kotlin-logging 8.0.4 prints "kotlin-logging: initializing..." with println, on stdout, the
     // JSON-RPC channel, when its first logger is made (KotlinLogging.kt); this property turns it off.
     System.setProperty("kotlin-logging.logStartupMessage", "false")
-    val given = args.toList().chunked(2).associate { it[0] to it.getOrNull(1) }
-    val planPath = given["--plan"]
-    val eventsPath = given["--events"]
-    if (planPath == null || eventsPath == null || args.size != 4 || given.keys != setOf("--plan", "--events")) {
-        System.err.println("kotlin driver: usage: --plan PLAN.json --events EVENTS.jsonl")
-        exitProcess(2)
-    }
-    val plan = try {
-        parsePlan(File(planPath).readText())
-    } catch (e: Exception) {
-        System.err.println("kotlin driver: bad plan $planPath: ${e.message}")
-        exitProcess(2)
-    }
-    val events = Events(eventsPath)
-    val code = try {
-        runBlocking { Driver(plan, events).run() }
-        0
-    } catch (e: Throwable) {
-        events.write("note", detail = buildJsonObject { put("sessionError", errorDetail(e)) })
-        System.err.println("kotlin driver: session failed: ${oneLine(e)}")
-        1
-    } finally {
-        events.close()
-    }
+    if (args.size == 1 && args[0] == "--host") serve(::session)
     // the SDK's transport scope keeps non-daemon threads alive: leave once the session is done
-    exitProcess(code)
+    else exitProcess(session(args, Io(System.`in`, System.out, System.err)))
 }

@@ -1,6 +1,6 @@
 // Client peer driver `java` (the MCP Java SDK's McpAsyncClient) speaking MCP over its own stdin/stdout.
 // It executes a SessionPlan (lab/plan/behaviour.ts) and writes DriverEvent lines (lab/plan/driver-events.ts).
-// CLI: java -jar java.jar --plan PLAN.json --events EVENTS.jsonl. Public API only: McpClient.async, the
+// CLI: java -jar java.jar --plan PLAN.json --events EVENTS.jsonl, or --host (Host.java). Public API only: McpClient.async, the
 // McpClientTransport interface, McpSchema records, McpError; Reactor is the API those methods return.
 package lab;
 
@@ -96,8 +96,10 @@ public final class Main {
   static final class Events {
     private final PrintWriter out; // autoflush: each line is whole when the lab reads it
     Events(String path) throws IOException { out = new PrintWriter(Files.newBufferedWriter(Path.of(path), StandardCharsets.UTF_8), true); }
+    private boolean stopped;
     synchronized void write(String kind, Object id, String method, Map<String, Object> detail) {
       if (!KINDS.contains(kind)) throw new IllegalArgumentException("not a driver event kind: " + kind);
+      if (stopped) return;
       Map<String, Object> line = map("t_ns", System.nanoTime(), "kind", kind);
       if (id != null) line.put("id", id);
       if (method != null) line.put("method", method);
@@ -105,6 +107,8 @@ public final class Main {
       out.println(JSON.writeValueAsString(line));
     }
     synchronized void close() { out.close(); }
+    /** The lab killed the session (Host.java): nothing more is written. */
+    synchronized void stop() { stopped = true; out.close(); }
   }
   static Map<String, Object> map(Object... kv) {
     Map<String, Object> m = new LinkedHashMap<>();
@@ -124,14 +128,14 @@ public final class Main {
   // ---- the session ----
   static final class Driver implements Session {
     final Plan plan; final Events events;
-    final OwnStdio transport = new OwnStdio();
+    final OwnStdio transport;
     final McpAsyncClient client;
     final AtomicInteger callbacks = new AtomicInteger();
     final Map<String, Set<CompletableFuture<Void>>> running = new ConcurrentHashMap<>();
     volatile Set<String> listed = Set.of();
     volatile CompletableFuture<Void> formOpened;
-    Driver(Plan plan, Events events) {
-      this.plan = plan; this.events = events;
+    Driver(Plan plan, Events events, OwnStdio transport) {
+      this.plan = plan; this.events = events; this.transport = transport;
       McpSchema.ClientCapabilities caps = transport.mapper.convertValue(plan.capabilities(), McpSchema.ClientCapabilities.class);
       // requestTimeout is the SDK's one limit, per client, on every request it sends (McpClientSession.java:267)
       var spec = McpClient.async(transport).clientInfo(new McpSchema.Implementation("reentrancy-lab-client-java", "0.1.0")).capabilities(caps)
@@ -228,33 +232,51 @@ public final class Main {
     Throwable e = Exceptions.unwrap(t);
     return (e.getClass().getSimpleName() + ": " + (e.getMessage() == null ? "" : e.getMessage())).replaceAll("\\s+", " ").trim();
   }
-  /** One line on stderr and exit 2: bad arguments, a bad plan, an events file that cannot be written. */
-  static void refuse(String line) { System.err.println(who + ": " + line); System.exit(2); }
-  static String who = "java driver";
+  /** A session's own streams: the process's (a fresh run) or its three connections (a hosted one, Host.java);
+   *  a hosted session the lab kills writes no event after the kill, as a killed process would not. */
+  static final class Io {
+    final InputStream in; final OutputStream out; final PrintStream err;
+    private Events events; private boolean killed;
+    Io(InputStream in, OutputStream out, PrintStream err) { this.in = in; this.out = out; this.err = err; }
+    synchronized void attach(Events e) { events = e; if (killed) e.stop(); }
+    synchronized void kill() { killed = true; if (events != null) events.stop(); }
+  }
   /** A session the driver runs: McpAsyncClient's (Driver) or McpSyncClient's (Sync). */
-  interface Session { void run() throws Exception; }
+  interface Session { void run() throws Exception; default void close() {} }
+  interface Factory { Session make(Plan plan, Events events, OwnStdio transport); }
   public static void main(String[] args) { launch(args, "java driver", Driver::new); }
-  static void launch(String[] args, String name, java.util.function.BiFunction<Plan, Events, Session> session) {
-    who = name;
+  /** `--host`: the session-host mode (Host.java); otherwise one session on the process's own streams. */
+  static void launch(String[] args, String who, Factory factory) {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"); // the SDK's warnings, on stderr
+    if (args.length == 1 && args[0].equals("--host")) { Host.serve(who, (argv, io) -> session(argv, who, factory, io)); return; }
+    System.exit(session(args, who, factory, new Io(System.in, new FileOutputStream(FileDescriptor.out), System.err)));
+  }
+  /** One session, as a process runs it, on the streams given: its exit status (2: bad arguments, a bad plan, an events
+   *  file that cannot be written, each one line on its stderr; 1: the session failed). */
+  static int session(String[] args, String who, Factory factory, Io io) {
     Map<String, String> given = new HashMap<>();
     for (int i = 0; i + 1 < args.length; i += 2) given.put(args[i], args[i + 1]);
-    if (args.length != 4 || !given.keySet().equals(Set.of("--plan", "--events"))) refuse("usage: --plan PLAN.json --events EVENTS.jsonl");
-    Plan plan = null; Events events = null;
+    if (args.length != 4 || !given.keySet().equals(Set.of("--plan", "--events"))) return refuse(io, who, "usage: --plan PLAN.json --events EVENTS.jsonl");
+    Plan plan; Events events;
     try { plan = parsePlan(Files.readString(Path.of(given.get("--plan")))); } catch (IOException | RuntimeException e) {
-      refuse("bad plan " + given.get("--plan") + ": " + (e instanceof BadPlan ? e.getMessage() : oneLine(e)));
+      return refuse(io, who, "bad plan " + given.get("--plan") + ": " + (e instanceof BadPlan ? e.getMessage() : oneLine(e)));
     }
-    try { events = new Events(given.get("--events")); } catch (IOException e) { refuse("cannot write " + given.get("--events") + ": " + oneLine(e)); }
+    try { events = new Events(given.get("--events")); } catch (IOException e) { return refuse(io, who, "cannot write " + given.get("--events") + ": " + oneLine(e)); }
+    io.attach(events);
     int code = 0;
+    Session session = null;
     try {
-      session.apply(plan, events).run();
+      session = factory.make(plan, events, new OwnStdio(io));
+      session.run();
     } catch (Throwable e) {
       events.write("note", null, null, map("sessionError", errorDetail(e)));
-      System.err.println(who + ": session failed: " + oneLine(e));
+      io.err.println(who + ": session failed: " + oneLine(e));
       code = 1;
     } finally {
       events.close();
+      if (session != null) session.close();
     }
-    System.exit(code); // Reactor's schedulers may hold threads: leave once the session is done
+    return code; // a fresh run exits with it: Reactor's schedulers may hold threads
   }
+  static int refuse(Io io, String who, String line) { io.err.println(who + ": " + line); return 2; }
 }

@@ -1,4 +1,5 @@
-// The java drivers' McpClientTransport over the process's own stdin/stdout (peers `java` and `java-sync`).
+// The java drivers' McpClientTransport over the session's stdin/stdout (peers `java` and `java-sync`): the process's own,
+// or a hosted session's connections (Host.java).
 package lab;
 
 import io.modelcontextprotocol.json.*;
@@ -26,7 +27,8 @@ final class OwnStdio implements McpClientTransport {
   /** A callback's request as the reading thread saw it: its id, and the call the driver was in then. */
   record Seen(Object id, String call) {}
   volatile String call = ""; // the driver's current call, set by the driver before each tools/call
-  final OutputStream out = new FileOutputStream(FileDescriptor.out);
+  final InputStream input; final OutputStream out; final PrintStream err; // the session's (Main.Io)
+  OwnStdio(Main.Io io) { input = io.in; out = io.out; err = io.err; }
   volatile Object reading; // the id of the request being handed to the session, on the reading thread
   volatile boolean closing;
   @Override public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
@@ -38,7 +40,7 @@ final class OwnStdio implements McpClientTransport {
     });
   }
   private void read() {
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(input, StandardCharsets.UTF_8))) {
       for (String line; !closing && (line = in.readLine()) != null; ) {
         McpSchema.JSONRPCMessage m = McpSchema.deserializeJsonRpcMessage(mapper, line);
         boolean request = m instanceof McpSchema.JSONRPCRequest r && r.id() != null;
@@ -48,7 +50,7 @@ final class OwnStdio implements McpClientTransport {
         reading = null;
       }
     } catch (IOException | RuntimeException e) {
-      if (!closing) System.err.println("java driver: stdin: " + e);
+      if (!closing) err.println("java driver: stdin: " + e);
     } finally {
       inbound.tryEmitComplete();
     }

@@ -1,6 +1,6 @@
 // Client peer driver `java-sync`: the MCP Java SDK's McpSyncClient (McpClient.sync), the SDK's blocking client,
 // on the same plan parser, event writer and transport as `java` (Main.java, OwnStdio.java).
-// CLI: java -cp java.jar lab.Sync --plan PLAN.json --events EVENTS.jsonl. Public API only: McpClient.sync, McpSyncClient,
+// CLI: java -cp java.jar lab.Sync --plan PLAN.json --events EVENTS.jsonl, or --host (Host.java). Public API only: McpClient.sync, McpSyncClient,
 // McpSchema records, McpError; its callbacks are plain functions that block, as the SyncSpec takes them.
 package lab;
 
@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 final class Sync implements Main.Session {
   final Main.Plan plan; final Main.Events events;
-  final OwnStdio transport = new OwnStdio();
+  final OwnStdio transport;
   final McpSyncClient client;
   final AtomicInteger callbacks = new AtomicInteger();
   final Map<String, Set<CompletableFuture<Void>>> running = new ConcurrentHashMap<>();
@@ -28,8 +28,8 @@ final class Sync implements Main.Session {
 
   public static void main(String[] args) { Main.launch(args, "java-sync driver", Sync::new); }
 
-  Sync(Main.Plan plan, Main.Events events) {
-    this.plan = plan; this.events = events;
+  Sync(Main.Plan plan, Main.Events events, OwnStdio transport) {
+    this.plan = plan; this.events = events; this.transport = transport;
     McpSchema.ClientCapabilities caps = transport.mapper.convertValue(plan.capabilities(), McpSchema.ClientCapabilities.class);
     // the same one limit per client as the async client's: SyncSpec hands requestTimeout to McpAsyncClient (McpClient.java:219, :561)
     var spec = McpClient.sync(transport).clientInfo(new McpSchema.Implementation("reentrancy-lab-client-java-sync", "0.1.0")).capabilities(caps)
@@ -165,6 +165,8 @@ final class Sync implements Main.Session {
       formOpened = null;
     }
   }
+
+  @Override public void close() { callers.shutdownNow(); } // a hosted session leaves no thread behind
 
   public void run() throws Exception {
     // initialize() and listTools() are block() with no bound of their own (McpSyncClient.java:190, :248): the client's
