@@ -4,6 +4,7 @@
 // server-withdraws, the form contract, sampling-nested, sampling-fan-out and roots-nested. Each cell is derived from a
 // real run (lab/check/card.ts) and compared with the hand-written card (expected/card/). Writes
 // card.json, card.md and card.svg; exit 0 when every cell is as expected, 1 when one is not.
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { cardDifferences, cardKey, connectDifferences, differenceText, loadExpectedCards, CARD_EXPECTED_DIR, type CardDifference, type ExpectedCard } from "../check/card-expected.js";
 import { writeIndexPage } from "./index-page.js";
@@ -34,8 +35,10 @@ import { declaresForm, DECLARES_NO_FORM, formAnsweredCell } from "../check/card-
 
 const CARD_SCENARIOS = [...["nested", "fan-out", "liveness", ...CANCEL_CARD_SCENARIOS, ...REQUEST_CARD_SCENARIOS].map((name) => findScenario(name)!), FORM_CONTRACT_SCENARIO];
 /** Sessions at once, over all pairings: most of a session is waiting (callbacks that think, limits
- *  that run out), and every card claim is an order or a count, never a time. */
-export const SESSIONS_AT_ONCE = 4;
+ *  that run out), and every card claim is an order or a count, never a time. Measured on 2 cores
+ *  (2026-12-06, drivers hosted): 4 at once 111 s, 8 at once 72 s with the lab and every peer using
+ *  51 s of CPU (35% of the machine), 12 at once 72 s: four per core, at most 16. */
+export const SESSIONS_AT_ONCE = Math.min(16, 4 * availableParallelism());
 const session = slots(SESSIONS_AT_ONCE);
 
 export interface CardOptions {
