@@ -29,7 +29,7 @@ const BOUND_MS = 600_000;
 const files = readdirSync(join(PROJECT_ROOT, "tests")).filter((f) => f.endsWith(".test.ts")).sort();
 /** Runs made once per process and shared by the files that read them (tests/support/): files that
  *  start the same ones go to the same group, so a group makes them once, not each group. */
-const SHARED_RUNS = [/startAllMemoryRuns\(/, /probeRun\(/, /support\/contract-runs/];
+const SHARED_RUNS = [/startAllMemoryRuns\b/, /probeRun\(/, /support\/contract-runs/];
 const units = new Map<string, string[]>();
 for (const file of files) {
   const source = readFileSync(join(PROJECT_ROOT, "tests", file), "utf8");
