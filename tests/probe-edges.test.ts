@@ -55,9 +55,12 @@ for (const transport of ["memory", "serve"] as const) {
     assert.equal(run.events.filter((e) => e.detail?.neverEnded !== undefined).map((e) => e.detail!.neverEnded), ["withdrawn"]);
     // only what was still open was withdrawn: one cancellation per request with no reply
     const cancelled = run.wire.filter((f) => f.from === "server" && f.label.method === "notifications/cancelled").map((f) => cancelledRequestId(f.message));
-    const answered = new Set(run.wire.filter((f) => f.from === "client" && f.label.origin === "server" && (f.label.frameType === "result" || f.label.frameType === "error")).map((f) => f.label.id));
+    // A ping's reply and its withdrawal can cross on the way (the spec allows a cancellation to
+    // race the response; on a loaded machine the server's timer can run before it reads a reply
+    // already sent): the claim is about the elicitations, which the probe answers or withdraws.
+    const answered = new Set(run.wire.filter((f) => f.from === "client" && f.label.origin === "server" && f.label.method !== "ping" && (f.label.frameType === "result" || f.label.frameType === "error")).map((f) => f.label.id));
     assert.ok(cancelled.includes(elicitationId));
-    assert.equal(cancelled.filter((id) => answered.has(id)), [], "no cancellation for an answered request");
+    assert.equal(cancelled.filter((id) => answered.has(id)), [], "no cancellation for an answered elicitation");
 
     const texts = callTexts(run);
     const bad: [number, RegExp][] = [[4, /pingIntervalMs/], [5, /limitMs/], [6, /pingIntervalMs/], [7, /Too big.*n/], [8, /Too small.*n/], [9, /n/]];
