@@ -24,6 +24,9 @@ export interface ChildCommand {
 
 export interface InProcessClientDriver {
   kind: "in-process";
+  /** loads what `run` needs (its SDK), once; runSession awaits it before a session begins, so the
+   *  CLI's `list` or `peers` never pays for it */
+  load?(): Promise<void>;
   /** Runs the whole session over `transport`; records its side of the story on `recorder`. */
   run(scenario: Scenario, transport: Transport, recorder: Recorder): Promise<void>;
 }

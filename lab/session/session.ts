@@ -20,6 +20,7 @@ export async function runSession(
   const pairing: Pairing = { ...options, client: options.client ?? TS1_CLIENT, server: options.server ?? TS1_SERVER, scenario };
   // the server's SDK, loaded before the timeline begins (a no-op once loaded)
   await pairing.server.load?.();
+  if (pairing.client.driver.kind === "in-process") await pairing.client.driver.load?.();
   const recorder = new Recorder();
   const errors: string[] = [];
   let transportEvidence: TransportEvidence = { kind: "unopened" };

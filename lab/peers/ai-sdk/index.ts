@@ -7,8 +7,11 @@
 import { CALL_TIMEOUT_MS } from "../../plan/bounds.js";
 import type { ClientPeer } from "../../plan/peer.js";
 import { sessionPlan } from "../../plan/scenario.js";
-import { runAiSdkSession } from "./client.js";
 import { CaughtTransport } from "./transport.js";
+
+// @ai-sdk/mcp is loaded with the first session, not with the peer list (`peers`, `list`)
+let client: typeof import("./client.js") | undefined;
+const load = async () => void (client ??= await import("./client.js"));
 
 export const AI_SDK_CLIENT: ClientPeer = {
   name: "ai-sdk",
@@ -20,8 +23,10 @@ export const AI_SDK_CLIENT: ClientPeer = {
   unavailable: () => undefined,
   driver: {
     kind: "in-process",
+    load,
     run: async (scenario, transport, recorder) => {
-      const errors = await runAiSdkSession(sessionPlan(scenario, CALL_TIMEOUT_MS), new CaughtTransport(transport), recorder);
+      await load();
+      const errors = await client!.runAiSdkSession(sessionPlan(scenario, CALL_TIMEOUT_MS), new CaughtTransport(transport), recorder);
       if (errors.length > 0) throw new Error(errors.join("; "));
     },
   },
