@@ -7,13 +7,11 @@
 // Both starts take the launch's flags (launch.ts), its AppCDS archive with them when the set-up made
 // one; whether the JVM used it is read from its own class-loading log, not assumed from the flag.
 import { spawn } from "node:child_process";
-import { median } from "../check/stats.js";
 import type { ClientPeer } from "../plan/peer.js";
 import { JAVA_CLIENT, JAVA_SYNC_CLIENT, KOTLIN_014_CLIENT, KOTLIN_CLIENT } from "../peers/jvm/index.js";
 import { jvmEntry, jvmFlags, jvmLaunch, type JvmLaunch } from "../peers/jvm/launch.js";
 import { within } from "../transports/child-process.js";
-import { freshClient } from "../transports/forked.js";
-import { bareStart, interleaved, ratio, sessionStart } from "./start.js";
+import { bareStart, driverStarts, ratio } from "./start.js";
 
 const BOUND_MS = 60_000;
 const PEERS: ClientPeer[] = [KOTLIN_014_CLIENT, KOTLIN_CLIENT, JAVA_CLIENT, JAVA_SYNC_CLIENT];
@@ -52,14 +50,8 @@ export async function benchJvm(samples = 5): Promise<JvmStart[]> {
     const archive = await archiveUsed(launch); // and warms the page cache and the archive, not measured
     // `java FLAGS -jar JAR` with no arguments: the usage line, exit 2
     const bare = () => bareStart("java", [...jvmFlags(launch), ...jvmEntry(launch)]);
-    const bareMs: number[] = [];
-    const sessionMs: number[] = [];
-    const freshMs: number[] = [];
-    await sessionStart({ client: peer }, "driver"); // starts the host, not measured
-    const start = (client: ClientPeer, into: number[]) => async () => void into.push((await sessionStart({ client }, "driver")).startMs);
-    await interleaved([async () => void bareMs.push(await bare()), start(peer, sessionMs), start(freshClient(peer), freshMs)], samples);
-    const [b, s] = [median(bareMs), median(sessionMs)];
-    out.push({ peer: peer.name, bareMs: Math.round(b), sessionMs: Math.round(s), freshMs: Math.round(median(freshMs)), ratio: ratio(s, b), archive });
+    const t = await driverStarts(peer, bare, samples);
+    out.push({ peer: peer.name, bareMs: Math.round(t.bareMs), sessionMs: Math.round(t.sessionMs), freshMs: Math.round(t.freshMs), ratio: ratio(t.sessionMs, t.bareMs), archive });
   }
   return out;
 }

@@ -4,12 +4,10 @@
 // the request to the host is the "spawn"), and a fresh process beside it, next to a bare start of
 // the same binary with an argument it refuses (it prints its usage and exits 2: spawn to exit),
 // interleaved so load falls on all alike. The lab's own answer to initialize is split out.
-import { median } from "../check/stats.js";
 import { GO_CLIENT } from "../peers/go/index.js";
 import { RMCP_CLIENT } from "../peers/rmcp/index.js";
 import type { ClientPeer } from "../plan/peer.js";
-import { freshClient } from "../transports/forked.js";
-import { bareStart, interleaved, ratio, sessionStart } from "./start.js";
+import { bareStart, driverStarts, ratio } from "./start.js";
 
 export interface NativeStart {
   peer: string;
@@ -36,25 +34,9 @@ export async function benchNative(samples = 9): Promise<NativeStart[]> {
   for (const peer of [GO_CLIENT, RMCP_CLIENT]) {
     if (peer.unavailable()) continue;
     const binary = binaryOf(peer);
-    const bare: number[] = [];
-    const sessions: number[] = [];
-    const fresh: number[] = [];
-    const answers: number[] = [];
-    // warm the page cache and start the host, not measured
-    await bareStart(binary, ["--bench-refused"]);
-    await sessionStart({ client: peer }, "driver");
-    await sessionStart({ client: freshClient(peer) }, "driver");
-    const refused = async () => void bare.push(await bareStart(binary, ["--bench-refused"]));
-    const session = async () => {
-      const start = await sessionStart({ client: peer }, "driver");
-      sessions.push(start.startMs);
-      answers.push(start.answerMs);
-    };
-    const freshSession = async () => void fresh.push((await sessionStart({ client: freshClient(peer) }, "driver")).startMs);
-    await interleaved([refused, session, freshSession], samples);
-    const [b, s] = [median(bare), median(sessions)];
+    const t = await driverStarts(peer, () => bareStart(binary, ["--bench-refused"]), samples);
     const tenth = (ms: number) => Math.round(ms * 10) / 10;
-    out.push({ peer: peer.name, binary, bareMs: tenth(b), sessionMs: tenth(s), freshMs: tenth(median(fresh)), answerMs: tenth(median(answers)), ratio: ratio(s, b) });
+    out.push({ peer: peer.name, binary, bareMs: tenth(t.bareMs), sessionMs: tenth(t.sessionMs), freshMs: tenth(t.freshMs), answerMs: tenth(t.answerMs), ratio: ratio(t.sessionMs, t.bareMs) });
   }
   return out;
 }

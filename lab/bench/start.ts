@@ -7,6 +7,8 @@ import { driverChildOf, serverChildOf } from "../plan/evidence.js";
 import type { ClientPeer, ServerPeer } from "../plan/peer.js";
 import { runSession } from "../session/session.js";
 import { lifecycleProblems, within } from "../transports/child-process.js";
+import { freshClient } from "../transports/forked.js";
+import { median } from "../check/stats.js";
 import { TRANSPORTS } from "../transports/index.js";
 import fixedFixture from "../../scenarios/fixed-fixture.js";
 
@@ -52,4 +54,31 @@ export async function interleaved(steps: (() => Promise<void>)[], samples: numbe
   for (let i = 0; i < samples; i++) {
     for (let k = 0; k < steps.length; k++) await steps[(i + k) % steps.length]!();
   }
+}
+
+export interface DriverStarts {
+  /** a bare start of the driver's program (spawn to exit), median */
+  bareMs: number;
+  /** a session as the lab runs it, in the driver's host (request to initialize result), median */
+  sessionMs: number;
+  /** of that: the initialize request on the wire to its result (the lab's answer), median */
+  answerMs: number;
+  /** a fresh process per session (LAB_FRESH=1), beside it, median */
+  freshMs: number;
+}
+
+/** A client driver's session start as the lab runs it, a fresh process per session and `bare`, in
+ *  `samples` interleaved rounds, after one of each unmeasured (page cache, the host's own start). */
+export async function driverStarts(peer: ClientPeer, bare: () => Promise<number>, samples: number): Promise<DriverStarts> {
+  const times = { bare: [] as number[], session: [] as number[], answer: [] as number[], fresh: [] as number[] };
+  const session = async (client: ClientPeer, into: number[]) => {
+    const start = await sessionStart({ client }, "driver");
+    into.push(start.startMs);
+    if (client === peer) times.answer.push(start.answerMs);
+  };
+  const steps = [async () => void times.bare.push(await bare()), () => session(peer, times.session), () => session(freshClient(peer), times.fresh)];
+  for (const step of steps) await step();
+  for (const list of Object.values(times)) list.length = 0;
+  await interleaved(steps, samples);
+  return { bareMs: median(times.bare), sessionMs: median(times.session), answerMs: median(times.answer), freshMs: median(times.fresh) };
 }

@@ -1,11 +1,10 @@
 // One stdio child and everything the lab keeps about its life: stdout split into lines,
 // stderr captured apart, exit code or signal, and a close that never waits without a bound.
-import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { childrenOf, type ChildEvidence, type TransportEvidence } from "../plan/evidence.js";
 import type { ChildCommand } from "../plan/peer.js";
-import { type ChildLike, ForkedProcess, forkedRun, forkFromHost } from "./forked.js";
+import { type ChildLike, ForkedProcess, startChild } from "./forked.js";
 
 /** Grace after stdin is closed before the child is killed, then the wait for the kill. */
 export const EXIT_GRACE_MS = 5_000;
@@ -52,12 +51,9 @@ export class StdioChild {
   private spawnError: Error | undefined;
 
   constructor(spec: ChildCommand, private readonly handlers: ChildHandlers) {
-    const { command, env } = spec;
+    const { command } = spec;
     const args = [...spec.args];
-    const forked = forkedRun(spec);
-    this.process = forked
-      ? forkFromHost(forked)
-      : spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env } });
+    this.process = startChild(spec);
     const child = this.process;
     this.evidence = {
       command, args, pid: child.pid ?? null, exitCode: null, signal: null,

@@ -43,7 +43,7 @@ export interface HostedRun {
 /** How `command` may run in a host, else undefined. The environment is the host's own, set when the
  *  host starts (PYTHONHASHSEED, say, is read only then): one host per command, arguments and
  *  environment. */
-export function forkedRun(command: ChildCommand): HostedRun | undefined {
+export function hostedRun(command: ChildCommand): HostedRun | undefined {
   if (process.env.LAB_FRESH === "1") return undefined;
   const env = command.env ?? {};
   if (command.host) return { command: command.command, args: [...command.host.args], env, argv: [...command.host.argv] };
@@ -76,10 +76,9 @@ export class ForkedProcess extends EventEmitter implements ChildLike {
   readonly stderr = new PassThrough();
   /** the host this run was forked from or runs in (its pid), for the evidence */
   hostPid: number | undefined;
-  /** a session on a thread or task of its host (no pid of its own): stopped by asking the host */
-  hosted = false;
-  /** how a hosted session is stopped: the host's `kill` request */
-  stopHosted: ((signal: NodeJS.Signals) => void) | undefined;
+  /** a session on a thread or task of its host (no pid of its own): stopped by the host's `kill`
+   *  request; absent for a forked process, stopped by its pid */
+  private stopSession: ((signal: NodeJS.Signals) => void) | undefined;
   private ended = { stdout: false, stderr: false, exit: false };
 
   constructor() {
@@ -90,7 +89,7 @@ export class ForkedProcess extends EventEmitter implements ChildLike {
 
   kill(signal: NodeJS.Signals = "SIGTERM"): boolean {
     if (this.pid === undefined || this.exitCode !== null || this.signalCode !== null) return false;
-    if (this.hosted) return this.stopHosted?.(signal), true;
+    if (this.stopSession) return this.stopSession(signal), true;
     try {
       process.kill(this.pid, signal);
       return true;
@@ -99,10 +98,14 @@ export class ForkedProcess extends EventEmitter implements ChildLike {
     }
   }
 
-  started(pid: number, hostPid: number, hosted: boolean): void {
+  get hosted(): boolean {
+    return this.stopSession !== undefined;
+  }
+
+  started(pid: number, hostPid: number, stopSession?: (signal: NodeJS.Signals) => void): void {
     this.pid = pid;
     this.hostPid = hostPid;
-    this.hosted = hosted;
+    this.stopSession = stopSession;
     this.emit("spawn");
   }
 
@@ -172,7 +175,6 @@ class Host {
   run(argv: string[]): ForkedProcess {
     const id = this.nextId++;
     const forked = new ForkedProcess();
-    forked.stopHosted = (signal) => this.send({ id, kill: signal });
     this.runs.set(id, forked);
     void this.listening.then(
       () => this.send({ id, argv, socket: this.socketPath }),
@@ -224,7 +226,7 @@ class Host {
       const forked = this.runs.get(reply.id);
       if (!forked) continue;
       if (reply.error !== undefined) this.fail(reply.id, reply.error);
-      else if (reply.pid !== undefined) forked.started(reply.pid, this.child.pid!, reply.hosted === true);
+      else if (reply.pid !== undefined) forked.started(reply.pid, this.child.pid!, reply.hosted ? (signal) => this.send({ id: reply.id, kill: signal }) : undefined);
       else {
         this.runs.delete(reply.id);
         forked.exited(reply.exit ?? null, reply.signal ?? null);
@@ -256,11 +258,17 @@ class Host {
 const hosts = new Map<string, Host>();
 let started = 0;
 
-export function forkFromHost(run: HostedRun): ForkedProcess {
+function runInHost(run: HostedRun): ForkedProcess {
   const key = JSON.stringify([run.command, run.args, run.env]);
   let host = hosts.get(key);
   if (!host) hosts.set(key, (host = new Host(run, ++started)));
   return host.run(run.argv);
+}
+
+/** A program as the lab starts it: a run in its host when it can stay up (hostedRun), else spawned. */
+export function startChild(spec: ChildCommand): ChildLike {
+  const hosted = hostedRun(spec);
+  return hosted ? runInHost(hosted) : spawn(spec.command, [...spec.args], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...spec.env } });
 }
 
 /** Stops every host this process started (each by its own handle). */

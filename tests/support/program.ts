@@ -1,12 +1,11 @@
-// A peer's program run to its end with empty input, as the lab would start it: forked from its warm
-// host when the lab would fork it (lab/transports/forked.ts), else spawned. For the tests that
+// A peer's program run to its end with empty input, as the lab starts it (startChild: in its host
+// when it can stay up, else spawned; lab/transports/forked.ts). For the tests that
 // read only a program's exit status and output (a plan refused before anything is sent): a fresh
 // FastMCP interpreter costs a second of CPU, a fork of the warm one a few milliseconds.
 import "./child-pids.js";
-import { spawn } from "node:child_process";
 import type { ChildCommand } from "../../lab/plan/peer.js";
 import { within } from "../../lab/transports/child-process.js";
-import { type ChildLike, forkedRun, forkFromHost } from "../../lab/transports/forked.js";
+import { startChild } from "../../lab/transports/forked.js";
 
 export interface ProgramEnd {
   status: number | null;
@@ -16,8 +15,7 @@ export interface ProgramEnd {
 }
 
 export async function runToEnd(spec: ChildCommand, boundMs = 30_000): Promise<ProgramEnd> {
-  const hosted = forkedRun(spec);
-  const child: ChildLike = hosted ? forkFromHost(hosted) : spawn(spec.command, [...spec.args], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...spec.env } });
+  const child = startChild(spec);
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));

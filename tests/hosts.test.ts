@@ -1,9 +1,10 @@
-// The go and rmcp drivers' --host mode (lab/transports/hosts.md; lab/peers/go/host.go,
-// lab/peers/rmcp/src/host.rs): a hosted session is the same run as a fresh process: the same
-// expectation holds and the same story is told, two sessions of one host at once included. And a
-// hosted session is its own: killed mid-call (its callback still thinking) it ends with SIGTERM,
-// reported by its host, and writes nothing after; another session of that host completes while it
-// sits in its callback, and the host's next session passes.
+// Drivers that stay up (lab/transports/hosts.md): the Go, Rust, Java and Kotlin drivers' --host mode
+// (lab/peers/go/host.go, lab/peers/rmcp/src/host.rs, Host.java, Host.kt). A hosted session is the same
+// run as a fresh process: two sessions of one host at once pass the fresh run's expectation and tell
+// its story on the same frames, with the same driver events. And a hosted session is its own: killed
+// mid-call (its callback still thinking) it ends with SIGTERM, reported by its host, and writes nothing
+// after; another session of that host completes while it sits in its callback, and the host's next
+// session passes. Each test fails under LAB_FRESH=1 (no hostedIn).
 import "./support/child-pids.js";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +13,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { storyFacts } from "../lab/check/model-vs-real.js";
 import { GO_CLIENT } from "../lab/peers/go/index.js";
+import { JAVA_CLIENT, KOTLIN_CLIENT } from "../lab/peers/jvm/index.js";
 import { RMCP_CLIENT } from "../lab/peers/rmcp/index.js";
 import { TS1_SERVER } from "../lab/peers/ts1/index.js";
 import { readVersions } from "../lab/peers/versions.js";
@@ -24,13 +26,15 @@ import { StdioChild, within } from "../lab/transports/child-process.js";
 import { freshClient } from "../lab/transports/forked.js";
 import { findScenario } from "../scenarios/index.js";
 
-const PEERS = [GO_CLIENT, RMCP_CLIENT];
+const PEERS = [GO_CLIENT, RMCP_CLIENT, JAVA_CLIENT, KOTLIN_CLIENT];
+/** the server's form, the kill's report: each a bound, not a pause */
 const BOUND_MS = 20_000;
 
 const nested = (client: ClientPeer): Promise<RunRecord> =>
   runCase(findScenario("nested")!, "sdk", { client, server: TS1_SERVER, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions()).then((r) => r.runs[0]!);
 const failures = (run: RunRecord) => run.verdicts.filter((v) => !v.ok).map((v) => `${v.check}: ${v.details.join("; ")}`);
 const frames = (run: RunRecord) => run.wire.map((f) => `${f.from}>${f.label.frameType}:${f.label.method ?? ""}`);
+const clientKinds = (run: RunRecord) => run.events.filter((e) => e.side === "client").map((e) => e.kind);
 const driverOf = (run: RunRecord) => (run.transportEvidence as Extract<TransportEvidence, { kind: "relay" }>).driver;
 const kinds = (file: string) =>
   readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => (JSON.parse(line) as { kind: string }).kind);
@@ -43,6 +47,7 @@ for (const peer of PEERS) {
     for (const run of [first, second]) {
       assert.equal(storyFacts(run), storyFacts(fresh));
       assert.equal(frames(run), frames(fresh));
+      assert.equal(clientKinds(run), clientKinds(fresh));
     }
     // where each session ran is said, and only there: one host for both, none for the fresh run
     assert.is(driverOf(fresh).hostedIn, undefined);
@@ -56,7 +61,8 @@ for (const peer of PEERS) {
     assert.is(peer.unavailable(), undefined);
     assert.ok(peer.driver.kind === "process" && TS1_SERVER.child);
     await TS1_SERVER.child.prepare?.();
-    const dir = mkdtempSync(join(tmpdir(), "native-host-"));
+    const dir = mkdtempSync(join(tmpdir(), "hosts-"));
+    let server: StdioChild | undefined;
     try {
       // nested with the first call's callback thinking 8 s: the session sits inside a tools/call
       const plan = sessionPlan(findScenario("nested")!, CALL_TIMEOUT_MS);
@@ -66,15 +72,18 @@ for (const peer of PEERS) {
       // the driver's session and a ts1 server child, each line relayed to the other
       let asked!: () => void;
       const formAsked = new Promise<void>((resolve) => (asked = resolve));
+      let closed: { code: number | null; signal: string | null } | undefined;
+      const send = (child: StdioChild, line: string) => void (child.process.stdin.writable && child.process.stdin.write(`${line}\n`));
       const quiet = { badLine: () => {}, closed: () => {} };
-      const server: StdioChild = new StdioChild(TS1_SERVER.child.command({ eventsFile: undefined, faults: [] }), {
+      server = new StdioChild(TS1_SERVER.child.command({ eventsFile: undefined, faults: [] }), {
         ...quiet,
-        line: (line) => {
-          if (line.includes('"elicitation/create"')) asked();
-          driver.process.stdin.write(`${line}\n`);
-        },
+        line: (line) => (line.includes('"elicitation/create"') && asked(), send(driver, line)),
       });
-      const driver: StdioChild = new StdioChild(peer.driver.command(planFile, eventsFile), { ...quiet, line: (line) => void server.process.stdin.write(`${line}\n`) });
+      const driver: StdioChild = new StdioChild(peer.driver.command(planFile, eventsFile), {
+        ...quiet,
+        line: (line) => send(server!, line),
+        closed: (code, signal) => (closed = { code, signal }),
+      });
       await Promise.all([driver.spawned(), server.spawned()]);
       assert.ok(await within(formAsked, BOUND_MS), "the server asked for the form");
 
@@ -83,22 +92,23 @@ for (const peer of PEERS) {
       assert.equal(failures(meanwhile), []);
       assert.is(driverOf(meanwhile).hostedIn, driver.evidence.hostedIn);
       assert.ok(driver.running, "the first session is still in its callback");
-      assert.equal(kinds(eventsFile).slice(-2), ["call.started", "callback.entered"]);
 
       assert.ok(driver.process.kill("SIGTERM"));
       assert.ok(await within(driver.waitExit(), BOUND_MS), "the host reported the session's end");
       const evidence = await driver.close();
-      await server.close();
       assert.equal([evidence.exitCode, evidence.signal], [null, "SIGTERM"]);
+      assert.equal(closed, { code: null, signal: "SIGTERM" });
       assert.ok(evidence.stdoutDrained && evidence.stderrDrained, "its connections ended");
       assert.type(evidence.hostedIn, "number");
-      // killed, it wrote nothing more: no callback.left, no tool.result
-      assert.equal(kinds(eventsFile).slice(-2), ["call.started", "callback.entered"]);
 
       const next = await nested(peer);
       assert.equal(failures(next), []);
       assert.is(driverOf(next).hostedIn, evidence.hostedIn, "the same host, still up");
+      // read once the next session is done, so the killed one's abandoned work has had its chance:
+      // killed, it wrote nothing more (no callback.left, tool.result or sessionError note)
+      assert.equal(kinds(eventsFile).slice(-2), ["call.started", "callback.entered"]);
     } finally {
+      await server?.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
