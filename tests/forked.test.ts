@@ -12,7 +12,7 @@ import { readVersions } from "../lab/peers/versions.js";
 import type { TransportEvidence } from "../lab/plan/evidence.js";
 import { runCase, type RunRecord } from "../lab/session/pipeline.js";
 import { StdioChild, within } from "../lab/transports/child-process.js";
-import { freshClient, freshServer } from "../lab/transports/forked.js";
+import { freshClient, freshServer, startChild } from "../lab/transports/forked.js";
 import { findScenario } from "../scenarios/index.js";
 
 function nested(fresh: boolean): Promise<RunRecord> {
@@ -56,6 +56,37 @@ test("a forked run killed by its pid ends with that signal, reported by its host
   assert.is(evidence.exitCode, null);
   assert.ok(evidence.stdoutDrained && evidence.stderrDrained);
   assert.equal(closed, { code: null, signal: "SIGTERM" });
+});
+
+// A run whose exit the lab reads before it has read its connections (on a busy machine the control
+// line and the three sockets are read in whatever order they come): this host makes that order
+// certain by replying "started" and "ended" first, then opening the run's three connections,
+// writing a line on its stdout and closing them.
+const QUICK_HOST = `
+const net = require("node:net");
+let buffer = "";
+process.stdin.on("data", (chunk) => {
+  buffer += chunk;
+  const end = buffer.indexOf("\\n");
+  if (end < 0) return;
+  const { id, socket } = JSON.parse(buffer.slice(0, end));
+  buffer = buffer.slice(end + 1);
+  process.stdout.write(JSON.stringify({ id, pid: process.pid, hosted: true }) + "\\n" + JSON.stringify({ id, exit: 0, signal: null }) + "\\n", () => {
+    for (const role of ["stdin", "stdout", "stderr"]) {
+      const s = net.connect(socket, () => s.end(id + " " + role + "\\n" + (role === "stdout" ? "a line\\n" : "")));
+    }
+  });
+});`;
+
+test("a run that ends before its connections are read still hands over all it wrote, and its streams end", async () => {
+  const run = startChild({ command: process.execPath, args: [], host: { args: ["-e", QUICK_HOST], argv: ["quick"] } });
+  let stdout = "";
+  run.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+  run.stderr.resume();
+  const closed = new Promise<void>((resolve) => run.once("close", () => resolve()));
+  assert.ok(await within(closed, 10_000), "stdout and stderr ended and the exit was reported");
+  assert.is(stdout, "a line\n");
+  assert.is(run.exitCode, 0);
 });
 
 test.run();

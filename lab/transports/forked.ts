@@ -80,6 +80,7 @@ export class ForkedProcess extends EventEmitter implements ChildLike {
    *  request; absent for a forked process, stopped by its pid */
   private stopSession: ((signal: NodeJS.Signals) => void) | undefined;
   private ended = { stdout: false, stderr: false, exit: false };
+  private readonly attached = new Set<string>();
 
   constructor() {
     super();
@@ -126,8 +127,19 @@ export class ForkedProcess extends EventEmitter implements ChildLike {
     if (this.ended.exit && this.ended.stdout && this.ended.stderr) this.emit("close", this.exitCode, this.signalCode);
   }
 
+  /** All three connections have arrived (the host opens them before it replies with a pid). */
+  get connected(): boolean {
+    return this.attached.size === 3;
+  }
+
+  /** Its exit has been reported. */
+  get hasExited(): boolean {
+    return this.ended.exit;
+  }
+
   /** One of its three connections arrived: stdin is written to, stdout and stderr are read. */
   attach(role: string, socket: Socket, rest: Buffer): void {
+    this.attached.add(role);
     socket.on("error", (error) => (role === "stdin" ? this.stdin.emit("error", error) : undefined));
     if (role === "stdin") return void this.stdin.pipe(socket);
     const into = role === "stdout" ? this.stdout : this.stderr;
@@ -206,6 +218,7 @@ class Host {
       if (!forked || !role) return void socket.destroy();
       socket.pause();
       forked.attach(role, socket, head.subarray(end + 1));
+      if (forked.connected && forked.hasExited) this.runs.delete(Number(id));
     };
     socket.on("data", onData);
     socket.on("error", () => undefined);
@@ -227,8 +240,10 @@ class Host {
       if (!forked) continue;
       if (reply.error !== undefined) this.fail(reply.id, reply.error);
       else if (reply.pid !== undefined) forked.started(reply.pid, this.child.pid!, reply.hosted ? (signal) => this.send({ id: reply.id, kill: signal }) : undefined);
-      else {
-        this.runs.delete(reply.id);
+      else if (!forked.hasExited) {
+        // a run that ended before this process read all its connections (killed at once, say)
+        // stays known until they are read: they were opened before its pid was sent
+        if (forked.connected) this.runs.delete(reply.id);
         forked.exited(reply.exit ?? null, reply.signal ?? null);
       }
     }
@@ -244,7 +259,8 @@ class Host {
   private hostEnded(reason: string): void {
     hosts.forEach((host, key) => host === this && hosts.delete(key));
     for (const [id, forked] of [...this.runs]) {
-      if (forked.pid === undefined) this.fail(id, `the host ${reason}`);
+      if (forked.hasExited) this.runs.delete(id);
+      else if (forked.pid === undefined) this.fail(id, `the host ${reason}`);
       else {
         this.runs.delete(id);
         if (!forked.hosted) forked.kill("SIGKILL");

@@ -75,7 +75,8 @@ function runGroup(group: string[], index: number): Promise<{ output: string; cod
 
 const results = await Promise.all(groups.filter((g) => g.files.length).map((g, i) => runGroup(g.files, i)));
 // Each file's time: from its name to the next file's in the same group (or the group's end).
-const durations: Record<string, number> = { ...recorded };
+// (only files that exist: a removed or renamed file's record goes with it)
+const durations: Record<string, number> = Object.fromEntries(Object.entries(recorded).filter(([file]) => files.includes(file)));
 for (const [i, s] of seen.entries()) {
   const next = seen.slice(i + 1).find((n) => n.group === s.group);
   const took = ((next?.at ?? groupEnded[s.group] ?? s.at) - s.at) / 1000;
