@@ -4,9 +4,11 @@
 // its story on the same frames, with the same driver events. And a hosted session is its own: killed
 // mid-call (its callback still thinking) it ends with SIGTERM, reported by its host, and writes nothing
 // after; another session of that host completes while it sits in its callback, and the host's next
-// session passes. Each test fails under LAB_FRESH=1 (no hostedIn).
+// session passes. The lab's own ts1 stdio server is hosted too (lab/peers/ts1/child-host.ts): its
+// sessions tell the fresh child's story with the same server-side record, and one killed writes no
+// record and leaves its host serving. Each test fails under LAB_FRESH=1 (no hostedIn).
 import "./support/child-pids.js";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "uvu";
@@ -15,15 +17,15 @@ import { storyFacts } from "../lab/check/model-vs-real.js";
 import { GO_CLIENT } from "../lab/peers/go/index.js";
 import { JAVA_CLIENT, KOTLIN_CLIENT } from "../lab/peers/jvm/index.js";
 import { RMCP_CLIENT } from "../lab/peers/rmcp/index.js";
-import { TS1_SERVER } from "../lab/peers/ts1/index.js";
+import { TS1_CLIENT, TS1_SERVER } from "../lab/peers/ts1/index.js";
 import { readVersions } from "../lab/peers/versions.js";
 import { CALL_TIMEOUT_MS } from "../lab/plan/bounds.js";
-import type { TransportEvidence } from "../lab/plan/evidence.js";
-import type { ClientPeer } from "../lab/plan/peer.js";
+import { serverChildOf, type TransportEvidence } from "../lab/plan/evidence.js";
+import type { ClientPeer, ServerPeer } from "../lab/plan/peer.js";
 import { sessionPlan } from "../lab/plan/scenario.js";
 import { runCase, type RunRecord } from "../lab/session/pipeline.js";
 import { StdioChild, within } from "../lab/transports/child-process.js";
-import { freshClient } from "../lab/transports/forked.js";
+import { freshClient, freshServer } from "../lab/transports/forked.js";
 import { findScenario } from "../scenarios/index.js";
 
 const PEERS = [GO_CLIENT, RMCP_CLIENT, JAVA_CLIENT, KOTLIN_CLIENT];
@@ -113,5 +115,61 @@ for (const peer of PEERS) {
     }
   });
 }
+
+const ts1Nested = (server: ServerPeer): Promise<RunRecord> =>
+  runCase(findScenario("nested")!, "sdk", { client: TS1_CLIENT, server, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions()).then((r) => r.runs[0]!);
+const serverKinds = (run: RunRecord) => {
+  const evidence = run.transportEvidence as Extract<TransportEvidence, { kind: "stdio" }>;
+  // as a multiset: a frame's arrival and an earlier one's dispatch may come in either order
+  return (evidence.serverRecord?.events ?? []).map((e) => e.kind).sort();
+};
+
+test("ts1 server: two sessions of its host at once pass the fresh child's expectation, with the same record of its own", async () => {
+  const [fresh, first, second] = await Promise.all([ts1Nested(freshServer(TS1_SERVER)), ts1Nested(TS1_SERVER), ts1Nested(TS1_SERVER)]);
+  for (const run of [fresh, first, second]) assert.equal(failures(run), []);
+  const child = (run: RunRecord) => serverChildOf(run.transportEvidence)!;
+  for (const run of [first, second]) {
+    assert.equal(storyFacts(run), storyFacts(fresh));
+    assert.equal(frames(run), frames(fresh));
+    assert.equal(serverKinds(run), serverKinds(fresh), "the server's own events, written on stdin EOF as the child writes them");
+    assert.equal([child(run).exitCode, child(run).signal, child(run).exitedDuringSession], [0, null, false]);
+  }
+  assert.ok(serverKinds(fresh).length > 0);
+  assert.is(child(fresh).hostedIn, undefined);
+  assert.type(child(first).hostedIn, "number");
+  assert.is(child(second).hostedIn, child(first).hostedIn, "one host for both");
+});
+
+test("ts1 server: a hosted session killed mid-session ends with SIGTERM and writes no record; its host serves the next", async () => {
+  await TS1_SERVER.child!.prepare?.();
+  const dir = mkdtempSync(join(tmpdir(), "hosts-"));
+  try {
+    const eventsFile = join(dir, "server-events.json");
+    let closed: { code: number | null; signal: string | null } | undefined;
+    let answered!: () => void;
+    const initialized = new Promise<void>((resolve) => (answered = resolve));
+    const server = new StdioChild(TS1_SERVER.child!.command({ eventsFile, faults: [] }), {
+      badLine: () => {},
+      line: (line) => line.includes('"serverInfo"') && answered(),
+      closed: (code, signal) => (closed = { code, signal }),
+    });
+    await server.spawned();
+    server.process.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "hosts.test", version: "1" } } })}\n`);
+    assert.ok(await within(initialized, BOUND_MS), "the session answered initialize");
+    assert.ok(server.process.kill("SIGTERM"));
+    assert.ok(await within(server.waitExit(), BOUND_MS), "the host reported the session's end");
+    const evidence = await server.close();
+    assert.equal([evidence.exitCode, evidence.signal], [null, "SIGTERM"]);
+    assert.equal(closed, { code: null, signal: "SIGTERM" });
+    assert.ok(evidence.stdoutDrained && evidence.stderrDrained, "its connections ended");
+    assert.type(evidence.hostedIn, "number");
+    const next = await ts1Nested(TS1_SERVER);
+    assert.equal(failures(next), []);
+    assert.is(serverChildOf(next.transportEvidence)!.hostedIn, evidence.hostedIn, "the same host, still up");
+    assert.not.ok(existsSync(eventsFile), "killed, it wrote no record");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test.run();

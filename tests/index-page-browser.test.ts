@@ -18,7 +18,7 @@ import { renderCardSvg } from "../lab/render/card.js";
 import { cardFromExpected, loadExpectedCards } from "../lab/check/card-expected.js";
 import { CLIENT_PEERS, SERVER_PEERS } from "../lab/peers/registry.js";
 import { cutText, svgCut } from "./support/page-fit.js";
-import { ROOT, runCli } from "./support/cli.js";
+import { ROOT, runMain } from "./support/cli.js";
 
 /** Debian's Chromium, found on PATH (so hiding it from PATH shows what a machine without it does). */
 const CHROMIUM = (process.env.PATH ?? "").split(delimiter).map((d) => join(d, "chromium")).find((p) => existsSync(p)) ?? "chromium";
@@ -40,7 +40,7 @@ const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-ru
       const doc = JSON.parse(readFileSync(file, "utf8"));
       doc.results.first.value = 22; // wrong on purpose: the sdk run fails, the serial run passes
       writeFileSync(file, JSON.stringify(doc));
-      const r = runCli(["nested", "--repeat", "1", "--transport", "memory", "--expected", expected, "--out", out]);
+      const r = await runMain(["nested", "--repeat", "1", "--transport", "memory", "--expected", expected, "--out", out]);
       assert.is(r.code, 1, r.stderr);
 
       const started = performance.now();

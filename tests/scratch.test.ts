@@ -43,7 +43,9 @@ async function labWithChild(): Promise<{ lab: ChildProcess; child: number; scrat
   const lab = spawn(
     process.execPath,
     ["--import", "tsx", "lab/run.ts", "nested", "--loop", "serial", "--transport", "stdio", "--repeat", "1", "--out", join(dir, "out")],
-    { cwd: ROOT, stdio: "ignore", env: { ...process.env, NO_COLOR: "1", LAB_CHILD_PID_LOG: log, TMPDIR: dir } },
+    // a fresh child (LAB_FRESH): what it writes on stdin EOF is the file tested here; a hosted
+    // session writes none when its host ends with the lab
+    { cwd: ROOT, stdio: "ignore", env: { ...process.env, NO_COLOR: "1", LAB_CHILD_PID_LOG: log, TMPDIR: dir, LAB_FRESH: "1" } },
   );
   const exited = new Promise<number | null>((resolve) => lab.once("exit", (code) => resolve(code)));
   await until(() => existsSync(log) && readFileSync(log, "utf8").trim() !== "", "the lab's stdio child to start");

@@ -13,12 +13,15 @@ import { runSession } from "../lab/session/session.js";
 import { listenersOf, listeningPortsOf, parentOf } from "../lab/transports/listening.js";
 import { TRANSPORTS } from "../lab/transports/index.js";
 import { openStdioTransport } from "../lab/transports/stdio.js";
+import { freshServer } from "../lab/transports/forked.js";
+import { TS1_SERVER } from "../lab/peers/ts1/index.js";
 import { serverChildOf } from "../lab/plan/evidence.js";
 import fixedFixture from "../scenarios/fixed-fixture.js";
 import { alive, childrenSoFar, LISTEN_LOG } from "./support/child-pids.js";
 
 test("no stdio child started so far, in this process or by a CLI run, is still alive", async () => {
-  const own = await withBound(runSession(fixedFixture, openStdioTransport, "stdio", { loop: "sdk" }), 20_000, "a stdio session");
+  // a fresh child: a session in the ts1 host is no child of its own (the host is stopped with this process)
+  const own = await withBound(runSession(fixedFixture, openStdioTransport, "stdio", { loop: "sdk", server: freshServer(TS1_SERVER) }), 20_000, "a stdio session");
   const pid = serverChildOf(own.transportEvidence)?.pid;
   assert.ok(pid, "this file's own session started a child");
   const pids = childrenSoFar();

@@ -12,6 +12,8 @@ import { LOOP_MODELS } from "../history/receive-loop.js";
 import { runSession } from "../session/session.js";
 import { lifecycleProblems, openStdioTransport } from "../transports/stdio.js";
 import { serverChildOf } from "../plan/evidence.js";
+import { TS1_SERVER } from "../peers/ts1/index.js";
+import { freshServer } from "../transports/forked.js";
 import fixedFixture from "../../scenarios/fixed-fixture.js";
 import nested from "../../scenarios/nested.js";
 import prefetch from "../../scenarios/prefetch.js";
@@ -38,9 +40,10 @@ export async function bareNode(): Promise<number> {
   return performance.now() - start;
 }
 
-/** Spawn to initialize result of one child, read from a real (fixed-fixture) session's evidence. */
-async function childToInitialized(): Promise<number> {
-  const run = await runSession(fixedFixture, openStdioTransport, "stdio", { loop: "sdk" });
+/** Spawn to initialize result of one child, read from a real (fixed-fixture) session's evidence: a
+ *  fresh child, or (hosted) a session of the ts1 child's host as the lab runs it. */
+async function childToInitialized(hosted: boolean): Promise<number> {
+  const run = await runSession(fixedFixture, openStdioTransport, "stdio", { loop: "sdk", server: hosted ? TS1_SERVER : freshServer(TS1_SERVER) });
   const evidence = serverChildOf(run.transportEvidence);
   const problems = [...run.errors, ...lifecycleProblems(run.transportEvidence)];
   if (problems.length || evidence?.spawnToInitializedMs === undefined) throw new Error(`bench child failed: ${problems.join("; ")}`);
@@ -69,13 +72,16 @@ async function parityRun(): Promise<{ wall: number; stdio: number }> {
 export async function benchStdio(): Promise<Record<string, number>> {
   await ensureChildBuilt(); // a rebuild is not part of any measurement
   await bareNode(); // warm the OS caches for both kinds of spawn alike
-  await childToInitialized();
+  await childToInitialized(false);
+  await childToInitialized(true);
   const bare: number[] = [];
   const child: number[] = [];
-  // Interleaved, so load on the machine affects both series alike.
+  const hosted: number[] = [];
+  // Interleaved, so load on the machine affects every series alike.
   for (let i = 0; i < CHILDREN; i++) {
     bare.push(await bareNode());
-    child.push(await childToInitialized());
+    child.push(await childToInitialized(false));
+    hosted.push(await childToInitialized(true));
   }
   const parity = await parityRun();
   const childMedian = median(child);
@@ -83,6 +89,8 @@ export async function benchStdio(): Promise<Record<string, number>> {
   return {
     children: CHILDREN,
     spawnToInitializedMedianMs: round(childMedian),
+    /** a session of the child's host (what the lab runs): request to initialize result */
+    hostedToInitializedMedianMs: round(median(hosted)),
     nodeE0MedianMs: round(bareMedian),
     ratio: round(childMedian / bareMedian),
     ratioGoal: 2.5,

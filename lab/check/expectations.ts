@@ -159,10 +159,26 @@ export function expectationPath(scenario: string, loop: string, onDeadlock: OnDe
   return expectationFor(scenario, loop, pair, onDeadlock, dir)?.file ?? join(dir, `${scenario}.${loop}.json`);
 }
 
+/** What a text parsed to, per schema: a process reads the same expected files for run after run,
+ *  and zod checks each text once. Valid texts only (a refusal is made anew each time, naming its
+ *  file); each caller gets a copy of its own, never the kept one. */
+const parsedTexts = new WeakMap<z.ZodType<unknown>, Map<string, unknown>>();
+const PARSED_KEPT = 2_000;
+
 export function parseExpectation(text: string, file: string): Expectation;
 /** The same, against another expectation schema (e.g. lab/contract.ts). */
 export function parseExpectation<T>(text: string, file: string, schema: z.ZodType<T>): T;
 export function parseExpectation(text: string, file: string, schema: z.ZodType<unknown> = Expectation): unknown {
+  const known = parsedTexts.get(schema) ?? new Map<string, unknown>();
+  parsedTexts.set(schema, known);
+  if (known.has(text)) return structuredClone(known.get(text));
+  const parsed = parseAgainst(text, file, schema);
+  if (known.size >= PARSED_KEPT) known.clear();
+  known.set(text, structuredClone(parsed));
+  return parsed;
+}
+
+function parseAgainst(text: string, file: string, schema: z.ZodType<unknown>): unknown {
   let raw: unknown;
   try {
     raw = JSON.parse(text);

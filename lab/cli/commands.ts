@@ -135,6 +135,7 @@ export const COMMAND_SPECS: CommandSpec[] = [
       transport("memory"),
       loop(LOOP_HELP, "both"),
       { name: "load", value: { kind: "whole", min: 0, max: 16 }, default: "0", help: "N worker threads, each keeping one core busy while the soak runs; each stops by itself if the lab stops renewing its lease" },
+      { name: "scenario", value: { kind: "names" }, defaultNote: "every one", help: "only these scenarios (names from `list`), to soak the one you are chasing" },
       out("where failing runs keep their evidence", "run-output/soak/"),
       expected("read expectations from DIR instead of expected/"),
     ],

@@ -1,4 +1,4 @@
-// tsx lab/run.ts soak [--runs N] [--transport <name>|all|both] [--loop sdk|serial|both] [--load K] [--out DIR]
+// tsx lab/run.ts soak [--runs N] [--transport <name>|all|both] [--loop sdk|serial|both] [--load K] [--scenario NAMES] [--out DIR]
 // Runs the whole scenario matrix N times (every scenario under each loop model, and nested
 // under serial with --on-deadlock break), optionally while K busy worker threads that the lab
 // starts keep K cores busy, and counts per check how often it failed. A tool to show that every
@@ -23,6 +23,8 @@ export interface SoakOptions {
   transports: string[];
   loops: LoopModel[];
   load: number;
+  /** only these scenarios; undefined: every one */
+  scenarios: string[] | undefined;
   outDir: string | undefined;
   expectedDir: string | undefined;
 }
@@ -34,6 +36,7 @@ export function soakOptions(args: Parsed): SoakOptions {
     transports: read.list(args, "transport") ?? ["memory"],
     loops: read.loops(args, "loop") ?? [...LOOP_MODELS],
     load: read.whole(args, "load") ?? 0,
+    scenarios: read.list(args, "scenario"),
     outDir: read.text(args, "out"),
     expectedDir: read.text(args, "expected"),
   };
@@ -46,9 +49,9 @@ interface MatrixItem {
   onDeadlock: OnDeadlock;
 }
 
-function matrix(loops: LoopModel[]): MatrixItem[] {
+function matrix(loops: LoopModel[], names: string[] | undefined): MatrixItem[] {
   const items: MatrixItem[] = [];
-  for (const scenario of SCENARIOS) {
+  for (const scenario of SCENARIOS.filter((s) => !names || names.includes(s.name))) {
     for (const d of loops) {
       items.push({ name: `${scenario.name} · ${d}`, scenario, loop: d, onDeadlock: "wait" });
       // nested under serial has a second expectation: the cycle broken at detection
@@ -62,7 +65,12 @@ export async function main(args: Parsed): Promise<number> {
   const options = soakOptions(args);
   const versions = readVersions();
   assertPinnedSdk(versions);
-  const items = matrix(options.loops);
+  const unknown = options.scenarios?.filter((name) => !SCENARIOS.some((s) => s.name === name)) ?? [];
+  if (unknown.length) {
+    console.error(`error: soak --scenario: no scenario named ${unknown.join(", ")} (see \`list\`)`);
+    return 2;
+  }
+  const items = matrix(options.loops, options.scenarios);
   // Every expectation is read, and the output folder checked, before anything runs.
   const work = items.map((item) => ({ ...item, expectation: loadExpectation(item.scenario.name, item.loop, item.onDeadlock, options.expectedDir) }));
   const outDir = ensureWritableFolder(options.outDir ?? join(RUN_OUTPUT_DIR, "soak"));

@@ -1,21 +1,11 @@
-// The calculate server as a real stdio child: the same transport-free server as in memory,
-// connected to the SDK's StdioServerTransport. Run from build/ (compiled JS), never transpiled
-// at spawn. Fault switches exist only for tests and are off unless passed with --fault.
-import { writeFileSync } from "node:fs";
+// The calculate server as a real stdio child (its session: child-session.ts), or with --host a
+// host of many sessions (child-host.ts). Run from build/ (compiled JS), never transpiled at spawn.
+// Fault switches exist only for tests and are off unless passed with --fault.
 import v8 from "node:v8";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { createCalculateServer } from "./calculate-server.js";
-import { ObservedTransport } from "../../transports/observed.js";
-import { Recorder } from "../../history/timeline.js";
-import { CHILD_FAULTS, dieOnElicitation, FAULT_LIFETIME_MS, GARBAGE_LINE, type ChildFault } from "./child-faults.js";
+import { CHILD_FAULTS, FAULT_LIFETIME_MS, type ChildFault } from "./child-faults.js";
 import { HTTP_FAULTS, type HttpFault } from "../../transports/http-faults.js";
 import { ONCE_LIMIT_MS, probeOnce } from "./probe-once.js";
-
-function argValue(argv: readonly string[], flag: string): string | undefined {
-  const i = argv.indexOf(flag);
-  return i === -1 ? undefined : argv[i + 1];
-}
+import { argValue, serveSession, type Session } from "./child-session.js";
 
 /** Exit once stdout has handed the last probe's result to the pipe: the send path corks stdout
  *  until the next tick, so exiting at once dropped that result and left the client waiting for it
@@ -54,48 +44,20 @@ function parseFaults(argv: readonly string[]): Set<ChildFault | HttpFault> {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
+  // A host of many sessions (lab/transports/hosts.md), each over its own three connections.
+  if (argv.includes("--host")) return (await import("./child-host.js")).hostSessions(serveSession);
   const faults = parseFaults(argv);
-  // With --events FILE the child records its own side and writes it to FILE when stdin ends.
-  const eventsFile = argValue(argv, "--events");
   // The same program serves Streamable HTTP instead of stdio (one build, one snapshot). Loaded
   // only then: the snapshot builder cannot hold node:http, so it stays out of the snapshot.
   if (argv.includes("--http")) {
     const { serveHttpChild } = await import("./child-http.js");
-    return serveHttpChild({ faults, eventsFile, port: Number(argValue(argv, "--port") ?? 0) });
+    return serveHttpChild({ faults, eventsFile: argValue(argv, "--events"), port: Number(argValue(argv, "--port") ?? 0) });
   }
-  const recorder = eventsFile ? new Recorder() : undefined;
   // serve --once: ends after the probes (lab/peers/ts1/probe-once.ts); exit code = the verdict
-  const once = argv.includes("--once") ? probeOnce(argValue(argv, "--report"), onceLimit(argv), exitAfterFlush, () => mcp.server.getClientCapabilities()?.sampling !== undefined) : undefined;
-  const mcp = createCalculateServer(recorder && ((kind, fields) => recorder.event("server", kind, fields)), once?.listener);
-  const stdio = new StdioServerTransport();
-  const transport = recorder ? new ObservedTransport("server", stdio, recorder) : stdio;
-  // What the server sends in one synchronous run (fan-out's 8 requests, liveness's request and
-  // ping) leaves in one write, as in memory it reaches the client's queue at once. Written one
-  // by one, a busy machine could preempt the child between two writes and split the burst by
-  // more than a callback's time (93 ms was measured at load average 14).
-  const sendOne = transport.send.bind(transport);
-  transport.send = (message: JSONRPCMessage) => {
-    if (process.stdout.writableCorked === 0) {
-      process.stdout.cork();
-      process.nextTick(() => process.stdout.uncork());
-    }
-    const sent = sendOne(message);
-    return once ? sent.then(() => once.sent(message)) : sent;
-  };
-
-  if (faults.has("die-mid-call")) dieOnElicitation(transport);
-  if (faults.has("stdout-garbage")) {
-    // After the handshake completes, one line on stdout that is not JSON-RPC.
-    mcp.server.oninitialized = () => {
-      process.stdout.write(`${GARBAGE_LINE}\n`);
-    };
-  }
-
-  mcp.server.onerror = (error) => {
-    recorder?.event("server", "sdk.error", { detail: { message: error.message } });
-    process.stderr.write(`child-server: sdk error: ${error.message}\n`);
-  };
-  await mcp.connect(transport);
+  let session: Session | undefined;
+  const once = argv.includes("--once") ? probeOnce(argValue(argv, "--report"), onceLimit(argv), exitAfterFlush, () => session?.clientSamples() ?? false) : undefined;
+  session = await serveSession(argv, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, faults, once);
+  void session.ended.then((code) => code && (process.exitCode = code));
 
   if (faults.has("ignore-stdin-close")) {
     // Misbehaves on purpose: a timer keeps the event loop alive and stdin EOF is ignored.
@@ -106,33 +68,7 @@ async function main(): Promise<void> {
     setInterval(() => {
       if (process.ppid !== parent || Date.now() - born > FAULT_LIFETIME_MS) process.exit(4);
     }, 250);
-    return;
   }
-  // StdioServerTransport never listens for EOF (server/stdio.js only subscribes to 'data' and
-  // 'error'): without this the child relies on the loop draining by itself. Closing the server
-  // clears its pending timers, and the process then exits 0 once nothing is left to run.
-  let closing = false;
-  const shutdown = () => {
-    if (closing) return;
-    closing = true;
-    if (eventsFile && recorder) {
-      try {
-        writeFileSync(eventsFile, JSON.stringify({ events: recorder.events, wire: recorder.wire }));
-      } catch (error) {
-        process.stderr.write(`child-server: could not write ${eventsFile}: ${String(error)}\n`);
-        process.exitCode = 1;
-      }
-    }
-    once?.end("the client ended the session");
-    mcp.close().catch((error: unknown) => {
-      process.stderr.write(`child-server: close failed: ${String(error)}\n`);
-      process.exitCode = 1;
-    });
-  };
-  process.stdin.once("end", shutdown);
-  process.stdin.once("close", shutdown);
-  // A parent that went away makes stdout fail with EPIPE: nothing left to talk to.
-  process.stdout.on("error", shutdown);
 }
 
 function start(): void {

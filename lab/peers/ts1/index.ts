@@ -39,6 +39,8 @@ export const TS1_SERVER: ServerPeer = {
     command: ({ eventsFile, faults }) => ({
       command: process.execPath,
       args: [...CHILD_ARGS, ...faults.flatMap((f) => ["--fault", f]), ...(eventsFile ? ["--events", eventsFile] : [])],
+      // a plain session runs in the child's host (child-host.ts); a fault is a fresh process's
+      ...(faults.length === 0 && { host: { args: [...CHILD_ARGS, "--host"], argv: eventsFile ? ["--events", eventsFile] : [] } }),
     }),
   },
   // The same child program and snapshot, serving Streamable HTTP (lab/peers/ts1/child-http.ts).
