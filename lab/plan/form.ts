@@ -9,12 +9,26 @@ export const CalculateForm = z.strictObject({
 });
 export type CalculateForm = z.infer<typeof CalculateForm>;
 
-/** The restricted JSON Schema for elicitation/create, derived from the zod form. */
+/** The restricted JSON Schema for elicitation/create, derived from the zod form: one object, made
+ *  once and frozen (nothing may change it), as a server would keep its form's schema. The SDKs'
+ *  ajv compiles a schema once per object, so a session that asks often (fan-out, the contract)
+ *  asks with one compiled form. */
 export function requestedSchema(): ElicitRequestFormParams["requestedSchema"] {
+  return (schemaOnce ??= deepFreeze(derivedSchema()));
+}
+
+let schemaOnce: ElicitRequestFormParams["requestedSchema"] | undefined;
+
+function derivedSchema(): ElicitRequestFormParams["requestedSchema"] {
   // ajv in the SDK compiles draft-07 by default; a $schema naming 2020-12 would not resolve.
   const { $schema: _dropped, ...schema } = z.toJSONSchema(CalculateForm, { target: "draft-7" });
   // The JSON Schema keeps additionalProperties:false, which the SDK's own validator enforces.
   return schema as ElicitRequestFormParams["requestedSchema"];
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object") for (const inner of Object.values(value)) deepFreeze(inner);
+  return Object.freeze(value);
 }
 
 export const VALID_ANSWER = { units: 3, unit_value: 7 } as const;
