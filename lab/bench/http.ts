@@ -22,6 +22,8 @@ import { endpointUrl, HttpCarrier, openHttpTransport } from "../transports/http.
 import { createLinkedPair } from "../transports/linked.js";
 import { ObservedTransport } from "../transports/observed.js";
 import { openStdioTransport } from "../transports/stdio.js";
+import { freshServer } from "../transports/forked.js";
+import { TS1_SERVER } from "../peers/ts1/index.js";
 import fixedFixture from "../../scenarios/fixed-fixture.js";
 
 const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -85,11 +87,12 @@ export async function benchHttpRoundTrip(calls = 300, rounds = 5): Promise<{ htt
   return { httpMs: round(httpMs), memoryMs: round(memoryMs), ratio: round(httpMs / memoryMs, 1) };
 }
 
-/** Spawn to initialize result, read from real fixed-fixture sessions over http and over stdio. */
+/** Spawn to initialize result, read from real fixed-fixture sessions over http and over stdio (a fresh child each). */
 export async function benchHttpChild(children = 10): Promise<{ httpMs: number; stdioMs: number; ratio: number }> {
   await ensureChildBuilt(); // a rebuild is not part of any measurement
   const one = async (transport: "http" | "stdio") => {
-    const run = await runSession(fixedFixture, transport === "http" ? openHttpTransport : openStdioTransport, transport, { loop: "sdk" });
+    // both fresh processes: a stdio session of the child's host would start no process at all
+    const run = await runSession(fixedFixture, transport === "http" ? openHttpTransport : openStdioTransport, transport, { loop: "sdk", server: freshServer(TS1_SERVER) });
     const child = serverChildOf(run.transportEvidence);
     const http = httpOf(run.transportEvidence);
     const problems = [...run.errors, ...lifecycleProblems(run.transportEvidence), ...(http ? httpProblems(http) : [])];
@@ -114,7 +117,7 @@ export async function benchHttp(): Promise<string[]> {
   const child = await benchHttpChild();
   return [
     `one tools/call round trip (with its elicitation), median: HTTP in this process ${trip.httpMs} ms vs the in-memory pair ${trip.memoryMs} ms: ${trip.ratio}x`,
-    `HTTP child, spawn -> initialize result, median: ${child.httpMs} ms vs the stdio child ${child.stdioMs} ms: ${child.ratio}x`,
+    `HTTP child, spawn -> initialize result, median: ${child.httpMs} ms vs the stdio child (fresh) ${child.stdioMs} ms: ${child.ratio}x`,
   ];
 }
 
