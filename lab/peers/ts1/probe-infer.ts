@@ -1,7 +1,10 @@
 // What the fan-out probe's reply times suggest, as a pure function of what the server saw. It is
 // an inference, never a verdict: the server sees only when replies come, not how the client ran
 // the callbacks. Replies are grouped into waves: a reply that comes at least half of one callback
-// time (the first reply's time) after the previous one starts a new wave.
+// time after the previous one starts a new wave. One callback time is the first reply's time, or
+// the shortest gap between replies that is a real gap (at least a quarter of it) when that is
+// shorter: a first reply held up by anything else (a busy machine, the client's own start) must
+// not make one-at-a-time replies look like waves of two.
 import type { Settlement } from "./probe-judge.js";
 
 export interface FanOutReply extends Settlement {
@@ -28,7 +31,8 @@ export interface FanOutInference {
   /** request numbers in the order their replies were read */
   replyOrder: number[];
   inRequestOrder: boolean;
-  /** ms from sending to the first reply: about one callback, plus the round trip */
+  /** one callback time: ms from sending to the first reply (about one callback plus the round
+   *  trip), or the shortest real gap between replies when that is shorter */
   oneCallbackMs: number | null;
   waves: number;
   /** n / waves, rounded up: about how many callbacks ran at once */
@@ -55,7 +59,9 @@ export function inferFanOut(o: FanOutObservation): FanOutInference {
   if (refused.length > 0) {
     return { status: "not_run", reason: `${refused.length} of ${o.n} requests were answered ${[...new Set(refused.map((r) => r.action))].join(" or ")}: a decline or cancel may come without any callback running, so the times say nothing`, ...base, ...none };
   }
-  const unit = read[0]!.atMs;
+  const first = read[0]!.atMs;
+  const gaps = read.slice(1).map((r, i) => r.atMs - read[i]!.atMs).filter((gap) => gap >= first / 4);
+  const unit = Math.min(first, ...gaps);
   let waves = 1;
   for (let i = 1; i < read.length; i++) if (read[i]!.atMs - read[i - 1]!.atMs >= unit / 2) waves++;
   const pattern: FanOutPattern = o.n === 1 ? "none" : waves === 1 ? "all_at_once" : waves === o.n && inRequestOrder ? "one_at_a_time" : "some_at_a_time";
