@@ -20,7 +20,7 @@ import { RMCP_CLIENT } from "../lab/peers/rmcp/index.js";
 import { TS1_CLIENT, TS1_SERVER } from "../lab/peers/ts1/index.js";
 import { readVersions } from "../lab/peers/versions.js";
 import { CALL_TIMEOUT_MS } from "../lab/plan/bounds.js";
-import { serverChildOf, type TransportEvidence } from "../lab/plan/evidence.js";
+import { serverChildOf, type ChildEvidence, type TransportEvidence } from "../lab/plan/evidence.js";
 import type { ClientPeer, ServerPeer } from "../lab/plan/peer.js";
 import { sessionPlan } from "../lab/plan/scenario.js";
 import { runCase, type RunRecord } from "../lab/session/pipeline.js";
@@ -40,6 +40,18 @@ const clientKinds = (run: RunRecord) => run.events.filter((e) => e.side === "cli
 const driverOf = (run: RunRecord) => (run.transportEvidence as Extract<TransportEvidence, { kind: "relay" }>).driver;
 const kinds = (file: string) =>
   readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => (JSON.parse(line) as { kind: string }).kind);
+
+/** SIGTERM to a hosted session by its handle: its host reports that signal, its connections end. */
+async function killedHosted(child: StdioChild, closed: () => { code: number | null; signal: string | null } | undefined): Promise<ChildEvidence> {
+  assert.ok(child.process.kill("SIGTERM"));
+  assert.ok(await within(child.waitExit(), BOUND_MS), "the host reported the session's end");
+  const evidence = await child.close();
+  assert.equal([evidence.exitCode, evidence.signal], [null, "SIGTERM"]);
+  assert.equal(closed(), { code: null, signal: "SIGTERM" });
+  assert.ok(evidence.stdoutDrained && evidence.stderrDrained, "its connections ended");
+  assert.type(evidence.hostedIn, "number");
+  return evidence;
+}
 
 for (const peer of PEERS) {
   test(`${peer.name} -> ts1 nested: two sessions of one host at once pass the fresh run's expectation and tell its story`, async () => {
@@ -95,13 +107,7 @@ for (const peer of PEERS) {
       assert.is(driverOf(meanwhile).hostedIn, driver.evidence.hostedIn);
       assert.ok(driver.running, "the first session is still in its callback");
 
-      assert.ok(driver.process.kill("SIGTERM"));
-      assert.ok(await within(driver.waitExit(), BOUND_MS), "the host reported the session's end");
-      const evidence = await driver.close();
-      assert.equal([evidence.exitCode, evidence.signal], [null, "SIGTERM"]);
-      assert.equal(closed, { code: null, signal: "SIGTERM" });
-      assert.ok(evidence.stdoutDrained && evidence.stderrDrained, "its connections ended");
-      assert.type(evidence.hostedIn, "number");
+      const evidence = await killedHosted(driver, () => closed);
 
       const next = await nested(peer);
       assert.equal(failures(next), []);
@@ -156,13 +162,7 @@ test("ts1 server: a hosted session killed mid-session ends with SIGTERM and writ
     await server.spawned();
     server.process.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "hosts.test", version: "1" } } })}\n`);
     assert.ok(await within(initialized, BOUND_MS), "the session answered initialize");
-    assert.ok(server.process.kill("SIGTERM"));
-    assert.ok(await within(server.waitExit(), BOUND_MS), "the host reported the session's end");
-    const evidence = await server.close();
-    assert.equal([evidence.exitCode, evidence.signal], [null, "SIGTERM"]);
-    assert.equal(closed, { code: null, signal: "SIGTERM" });
-    assert.ok(evidence.stdoutDrained && evidence.stderrDrained, "its connections ended");
-    assert.type(evidence.hostedIn, "number");
+    const evidence = await killedHosted(server, () => closed);
     const next = await ts1Nested(TS1_SERVER);
     assert.equal(failures(next), []);
     assert.is(serverChildOf(next.transportEvidence)!.hostedIn, evidence.hostedIn, "the same host, still up");
