@@ -119,10 +119,10 @@ export const COMMAND_SPECS: CommandSpec[] = [
     name: "bench",
     operands: "",
     positionals: { min: 0, max: 0 },
-    summary: "Benchmarks, each goal met or MISSED: a whole in-memory session, the instrumented transport vs the SDK's bare InMemoryTransport, deadlock detection, wait vs break, fan-out under each model, the stdio child's start, the CLI's start, each Python, JVM, Go and Rust peer's session start against its language's floor, HTTP, the whole report card, and last npm test (about 4 min).",
+    summary: "Benchmarks, each goal met or MISSED: a whole in-memory session, the instrumented transport vs the SDK's bare InMemoryTransport, deadlock detection, wait vs break, fan-out under each model, the stdio child's start, the CLI's start, each Python, JVM, Go and Rust peer's session start against its language's floor, HTTP, the whole report card, and last npm test, twice: the figure is the second run, the first fills build/'s records (about 5 min).",
     options: [
       { name: "strict", value: { kind: "switch" }, help: "exit 1 when a goal is MISSED (without it, bench exits 0 either way: the figures depend on the machine and its load)" },
-      { name: "no-tests", value: { kind: "switch" }, help: "skip the last figure, npm test's wall time (the longest)" },
+      { name: "no-tests", value: { kind: "switch" }, help: "skip the last figure, npm test's wall time (two runs, the longest)" },
     ],
   },
   {
