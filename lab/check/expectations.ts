@@ -169,8 +169,8 @@ export function parseExpectation(text: string, file: string): Expectation;
 /** The same, against another expectation schema (e.g. lab/contract.ts). */
 export function parseExpectation<T>(text: string, file: string, schema: z.ZodType<T>): T;
 export function parseExpectation(text: string, file: string, schema: z.ZodType<unknown> = Expectation): unknown {
-  const known = parsedTexts.get(schema) ?? new Map<string, unknown>();
-  parsedTexts.set(schema, known);
+  let known = parsedTexts.get(schema);
+  if (!known) parsedTexts.set(schema, (known = new Map()));
   if (known.has(text)) return structuredClone(known.get(text));
   const parsed = parseAgainst(text, file, schema);
   if (known.size >= PARSED_KEPT) known.clear();

@@ -15,6 +15,13 @@ interface Request {
 
 type Serve = (argv: readonly string[], io: SessionIo) => Promise<Session>;
 
+/** A session the host serves: its connections, its server once started, and the signal that stopped it. */
+interface Entry {
+  sockets: Socket[];
+  session?: Session;
+  stopped?: string;
+}
+
 function reply(message: object): void {
   process.stdout.write(`${JSON.stringify(message)}\n`);
 }
@@ -40,9 +47,9 @@ function finish(socket: Socket): Promise<void> {
   });
 }
 
-async function run(request: Request, serve: Serve, sessions: Map<number, { session?: Session; sockets: Socket[]; stopped?: string }>): Promise<void> {
+async function run(request: Request, serve: Serve, sessions: Map<number, Entry>): Promise<void> {
   const { id } = request;
-  const entry: { session?: Session; sockets: Socket[]; stopped?: string } = { sockets: [] };
+  const entry: Entry = { sockets: [] };
   sessions.set(id, entry);
   try {
     entry.sockets = await Promise.all(["stdin", "stdout", "stderr"].map((role) => open(request.socket!, id, role)));
@@ -58,6 +65,8 @@ async function run(request: Request, serve: Serve, sessions: Map<number, { sessi
   let code: number;
   try {
     entry.session = await serve(request.argv ?? [], { stdin, stdout, stderr });
+    // stopped while its server was starting: the kill found no server to close
+    if (entry.stopped) return entry.session.abandon();
     code = await entry.session.ended;
   } catch (error) {
     stderr.write(`child-server: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
@@ -72,7 +81,7 @@ async function run(request: Request, serve: Serve, sessions: Map<number, { sessi
 
 /** Runs sessions until the lab ends this host's stdin. */
 export function hostSessions(serve: Serve): void {
-  const sessions = new Map<number, { session?: Session; sockets: Socket[]; stopped?: string }>();
+  const sessions = new Map<number, Entry>();
   let buffer = "";
   process.stdin.setEncoding("utf8");
   process.stdin.on("data", (chunk: string) => {

@@ -69,37 +69,41 @@ export async function serveSession(argv: readonly string[], io: SessionIo, fault
   };
   await mcp.connect(transport);
 
-  let code = 0;
+  let resolveEnded!: (code: number) => void;
+  const ended = new Promise<number>((resolve) => (resolveEnded = resolve));
   let abandoned = false;
-  let closing: Promise<number> | undefined;
-  let ended: (code: number) => void = () => undefined;
-  const shutdown = () => {
-    closing ??= (async () => {
-      if (eventsFile && recorder && !abandoned) {
-        try {
-          writeFileSync(eventsFile, JSON.stringify({ events: recorder.events, wire: recorder.wire }));
-        } catch (error) {
-          io.stderr.write(`child-server: could not write ${eventsFile}: ${String(error)}\n`);
-          code = 1;
-        }
-      }
-      once?.end("the client ended the session");
-      await mcp.close().catch((error: unknown) => {
-        io.stderr.write(`child-server: close failed: ${String(error)}\n`);
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    let code = 0;
+    if (eventsFile && recorder && !abandoned) {
+      try {
+        writeFileSync(eventsFile, JSON.stringify({ events: recorder.events, wire: recorder.wire }));
+      } catch (error) {
+        io.stderr.write(`child-server: could not write ${eventsFile}: ${String(error)}\n`);
         code = 1;
-      });
-      return code;
-    })();
-    void closing.then(ended);
+      }
+    }
+    once?.end("the client ended the session");
+    await mcp.close().catch((error: unknown) => {
+      io.stderr.write(`child-server: close failed: ${String(error)}\n`);
+      code = 1;
+    });
+    resolveEnded(code);
   };
   if (!faults.has("ignore-stdin-close")) {
     // StdioServerTransport never listens for EOF (server/stdio.js only subscribes to 'data' and
     // 'error'): without this the child relies on the loop draining by itself. Closing the server
     // clears its pending timers, and the process then exits 0 once nothing is left to run.
-    io.stdin.once("end", shutdown);
-    io.stdin.once("close", shutdown);
+    io.stdin.once("end", () => void shutdown());
+    io.stdin.once("close", () => void shutdown());
     // A parent that went away makes stdout fail with EPIPE: nothing left to talk to.
-    io.stdout.on("error", shutdown);
+    io.stdout.on("error", () => void shutdown());
   }
-  return { ended: new Promise<number>((resolve) => (ended = resolve)), abandon: () => ((abandoned = true), shutdown()), clientSamples: () => mcp.server.getClientCapabilities()?.sampling !== undefined };
+  return {
+    ended,
+    abandon: () => ((abandoned = true), void shutdown()),
+    clientSamples: () => mcp.server.getClientCapabilities()?.sampling !== undefined,
+  };
 }
