@@ -6,7 +6,7 @@
 // handle: a forked run by its pid, a hosted session by the host's `kill` request. To the lab it
 // looks as a spawned child does: StdioChild drives it through the same few members. LAB_FRESH=1
 // spawns every program fresh.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawn } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
@@ -15,6 +15,9 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { LAB_DIR } from "../paths.js";
 import type { ChildCommand, ClientPeer, ServerPeer } from "../plan/peer.js";
+import { openControl, type HostControl, type HostedRun } from "./host-control.js";
+
+export type { HostedRun };
 
 const HOST_PY = join(LAB_DIR, "peers", "py", "host.py");
 
@@ -30,14 +33,6 @@ export interface ChildLike {
   once(event: "exit", listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
   once(event: "close" | "spawn", listener: () => void): this;
   once(event: "error", listener: (error: Error) => void): this;
-}
-
-/** A host to start (`command args`, its environment `env`) and the run's arguments for it. */
-export interface HostedRun {
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  argv: string[];
 }
 
 /** How `command` may run in a host, else undefined. The environment is the host's own, set when the
@@ -148,9 +143,10 @@ export class ForkedProcess extends EventEmitter implements ChildLike {
   }
 }
 
-/** One host per command, arguments and environment, started on first use, stopped with this process. */
+/** One host per command, arguments and environment, started on first use, stopped with this
+ *  process: spawned by it, or shared through npm test's broker (host-control.ts). */
 class Host {
-  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly control: HostControl;
   private readonly server: Server;
   private readonly socketPath: string;
   /** the host's own scratch folder (what a Python host learns from its runs), removed with it */
@@ -158,49 +154,45 @@ class Host {
   private readonly runs = new Map<number, ForkedProcess>();
   private readonly listening: Promise<void>;
   private nextId = 1;
-  private control = "";
-  private hostLog = "";
+  private text = "";
+  /** what the host wrote on its stdout that was no reply, told when it ends */
+  private stray = "";
+  /** why the host ended, once it has */
+  private gone: string | undefined;
 
   constructor(spec: HostedRun, index: number) {
     this.socketPath = join(tmpdir(), `lab-host-${process.pid}-${index}.sock`);
     rmSync(this.socketPath, { force: true });
     this.server = createServer((socket) => this.connection(socket));
     this.listening = new Promise((resolve, reject) => {
-      this.server.once("error", reject);
+      this.server.once("error", (error) => reject(new Error(`its socket did not listen: ${error.message}`)));
       this.server.listen(this.socketPath, resolve);
     });
     this.server.unref();
     this.scratch = `${this.socketPath}.d`;
-    const env = { ...process.env, ...spec.env, LAB_HOST_SCRATCH: this.scratch };
-    this.child = spawn(spec.command, spec.args, { stdio: ["pipe", "pipe", "pipe"], env });
-    this.child.on("error", (error) => this.hostEnded(`could not start: ${error.message}`));
-    this.child.on("exit", (code, signal) => this.hostEnded(`ended (${signal ?? `exit ${code}`})${this.hostLog ? `: ${this.hostLog.slice(-2000)}` : ""}`));
-    this.child.stdout.setEncoding("utf8");
-    this.child.stdout.on("data", (text: string) => this.replies(text));
-    this.child.stderr.on("data", (chunk: Buffer) => (this.hostLog = (this.hostLog + chunk.toString("utf8")).slice(-8000)));
-    this.child.stdin.on("error", () => undefined);
-    // the host must not keep this process alive: a run in progress does that by its own handles
-    this.child.unref();
-    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) (stream as unknown as Socket).unref();
+    this.control = openControl(spec, this.scratch, { replies: (text) => this.replies(text), ended: (reason) => this.hostEnded(reason) });
   }
 
   run(argv: string[]): ForkedProcess {
-    const id = this.nextId++;
     const forked = new ForkedProcess();
-    this.runs.set(id, forked);
-    void this.listening.then(
-      () => this.send({ id, argv, socket: this.socketPath }),
-      (error: Error) => this.fail(id, `the host's socket did not listen: ${error.message}`),
+    void Promise.all([this.listening, this.control.ready]).then(
+      ([, base]) => {
+        if (this.gone !== undefined) return void forked.emit("error", new Error(`the host could not start the run: the host ${this.gone}`));
+        const id = base + this.nextId++;
+        this.runs.set(id, forked);
+        this.send({ id, argv, socket: this.socketPath });
+      },
+      (error: Error) => forked.emit("error", new Error(`the host could not start the run: ${error.message}`)),
     );
     return forked;
   }
 
   private send(request: object): void {
-    if (this.child.stdin.writable) this.child.stdin.write(`${JSON.stringify(request)}\n`);
+    this.control.send(request);
   }
 
   stop(): void {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill("SIGKILL");
+    this.control.stop();
     this.server.close();
     rmSync(this.socketPath, { force: true });
     rmSync(this.scratch, { recursive: true, force: true });
@@ -225,21 +217,21 @@ class Host {
   }
 
   private replies(text: string): void {
-    this.control += text;
-    for (let end = this.control.indexOf("\n"); end >= 0; end = this.control.indexOf("\n")) {
-      const line = this.control.slice(0, end);
-      this.control = this.control.slice(end + 1);
+    this.text += text;
+    for (let end = this.text.indexOf("\n"); end >= 0; end = this.text.indexOf("\n")) {
+      const line = this.text.slice(0, end);
+      this.text = this.text.slice(end + 1);
       let reply: { id: number; pid?: number; hosted?: boolean; exit?: number | null; signal?: NodeJS.Signals | null; error?: string };
       try {
         reply = JSON.parse(line) as typeof reply;
       } catch {
-        this.hostLog = (this.hostLog + `\n[lab: not a control reply on the host's stdout: ${line.slice(0, 200)}]`).slice(-8000);
+        this.stray = `${this.stray}\n[lab: not a control reply on the host's stdout: ${line.slice(0, 200)}]`.slice(-2000);
         continue;
       }
       const forked = this.runs.get(reply.id);
       if (!forked) continue;
       if (reply.error !== undefined) this.fail(reply.id, reply.error);
-      else if (reply.pid !== undefined) forked.started(reply.pid, this.child.pid!, reply.hosted ? (signal) => this.send({ id: reply.id, kill: signal }) : undefined);
+      else if (reply.pid !== undefined) forked.started(reply.pid, this.control.pid!, reply.hosted ? (signal) => this.send({ id: reply.id, kill: signal }) : undefined);
       else if (!forked.hasExited) {
         // a run that ended before this process read all its connections (killed at once, say)
         // stays known until they are read: they were opened before its pid was sent
@@ -256,7 +248,8 @@ class Host {
   }
 
   /** The host is gone: runs not started fail; a started run, which cannot be waited for now, is killed. */
-  private hostEnded(reason: string): void {
+  private hostEnded(ended: string): void {
+    const reason = (this.gone ??= `${ended}${this.stray}`);
     hosts.forEach((host, key) => host === this && hosts.delete(key));
     for (const [id, forked] of [...this.runs]) {
       if (forked.hasExited) this.runs.delete(id);

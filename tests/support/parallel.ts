@@ -8,6 +8,8 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILD_DIR, PROJECT_ROOT } from "../../lab/paths.js";
+import { startHostBroker } from "../../lab/transports/host-broker.js";
+import { BROKER_ENV } from "../../lab/transports/host-control.js";
 
 /** What each file took in the runs here, recorded by this runner (build/, not committed; the mean
  *  of the last record and the latest time): the weights files are dealt by. A file never timed here counts as the median of those that were. */
@@ -45,6 +47,10 @@ for (const unit of [...units.values()].sort((a, b) => unitWeight(b) - unitWeight
   lightest.weight += unitWeight(unit);
 }
 
+/** The groups share their hosts (a venv's warm interpreter, a JVM driver, the ts1 server's host):
+ *  each would otherwise start its own (lab/transports/host-broker.ts). */
+const broker = await startHostBroker();
+
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const started = performance.now();
 
@@ -55,7 +61,7 @@ const groupEnded: number[] = [];
 function runGroup(group: string[], index: number): Promise<{ output: string; code: number | null }> {
   const pattern = `^(${group.map(escape).join("|")})$`;
   const uvu = join(PROJECT_ROOT, "node_modules", "uvu", "bin.js");
-  const child = spawn(process.execPath, ["--import", "tsx", uvu, "tests", pattern, "--no-color"], { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", uvu, "tests", pattern, "--no-color"], { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, [BROKER_ENV]: broker.path } });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => {
     const text = chunk.toString("utf8");
@@ -74,6 +80,8 @@ function runGroup(group: string[], index: number): Promise<{ output: string; cod
 }
 
 const results = await Promise.all(groups.filter((g) => g.files.length).map((g, i) => runGroup(g.files, i)));
+const hostsStarted = broker.started;
+broker.stop();
 // Each file's time: from its name to the next file's in the same group (or the group's end).
 // (only files that exist: a removed or renamed file's record goes with it)
 const durations: Record<string, number> = Object.fromEntries(Object.entries(recorded).filter(([file]) => files.includes(file)));
@@ -105,5 +113,6 @@ for (const [i, r] of results.entries()) {
 }
 // uvu's Total leaves skipped tests out, so a skip never hides a failure and never passes.
 const ok = results.every((r) => r.code === 0) && total > 0 && passed === total;
+process.stdout.write(`\n── hosts shared by the groups: ${hostsStarted} started ──\n`);
 process.stdout.write(`\n  Total:     ${total}\n  Passed:    ${passed}\n  Skipped:   ${skipped}\n  Duration:  ${Math.round(performance.now() - started)}ms\n\n`);
 process.exitCode = ok ? 0 : 1;

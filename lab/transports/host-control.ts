@@ -1,0 +1,127 @@
+// A host's control channel (lab/transports/hosts.md): newline-delimited JSON, requests one way and
+// replies the other. Either the host's own stdin and stdout (a host this process spawned), or a
+// connection to a host broker (host-broker.ts) that relays for a host it shares with other lab
+// processes: npm test's groups, which otherwise each start every venv's interpreter and every JVM.
+import { spawn } from "node:child_process";
+import { connect, type Socket } from "node:net";
+
+/** A host to start (`command args`, its environment `env`) and the run's arguments for it. */
+export interface HostedRun {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  argv: string[];
+}
+
+export interface HostControl {
+  /** the host's pid, once known (a spawned host's at once; a shared host's from the broker's first line) */
+  readonly pid: number | undefined;
+  /** resolves, when requests may be sent, with the first id this process may use less one: ids
+   *  name a run on the host and in its three connections' first lines, so processes sharing a
+   *  host number their runs in ranges of their own; rejects when the host could not start */
+  readonly ready: Promise<number>;
+  send(request: object): void;
+  /** ends this process's use of the host: a spawned host is killed, a shared one's runs for this process are */
+  stop(): void;
+}
+
+export interface ControlEvents {
+  /** text from the host's replies, in any chunking */
+  replies(text: string): void;
+  /** the host (or the connection to it) is gone; `reason` in words, with the host's last stderr */
+  ended(reason: string): void;
+}
+
+/** npm test's broker, when this process was started by one (tests/support/parallel.ts). */
+export const BROKER_ENV = "LAB_HOST_BROKER";
+
+/** Variables of this process no host reads: the test runner's per-process logs (read by the process
+ *  that starts children and servers, tests/support/child-pids.ts) and the broker's own address. */
+const NOT_FOR_HOSTS = new Set(["LAB_CHILD_PID_LOG", "LAB_LISTEN_LOG", BROKER_ENV]);
+
+/** The host's environment: this process's, then the run's own, then the host's scratch folder. */
+export function hostEnv(spec: HostedRun, scratch: string): Record<string, string> {
+  const own = Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !NOT_FOR_HOSTS.has(entry[0]));
+  return { ...Object.fromEntries(own), ...spec.env, LAB_HOST_SCRATCH: scratch };
+}
+
+export function openControl(spec: HostedRun, scratch: string, on: ControlEvents): HostControl {
+  const broker = process.env[BROKER_ENV];
+  return broker ? brokerControl(broker, spec, on) : spawnedControl(spec, scratch, on);
+}
+
+function spawnedControl(spec: HostedRun, scratch: string, on: ControlEvents): HostControl {
+  let log = "";
+  const child = spawn(spec.command, spec.args, { stdio: ["pipe", "pipe", "pipe"], env: hostEnv(spec, scratch) });
+  child.on("error", (error) => on.ended(`could not start: ${error.message}`));
+  child.on("exit", (code, signal) => on.ended(`ended (${signal ?? `exit ${code}`})${log ? `: ${log.slice(-2000)}` : ""}`));
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (text: string) => on.replies(text));
+  child.stderr.on("data", (chunk: Buffer) => (log = (log + chunk.toString("utf8")).slice(-8000)));
+  child.stdin.on("error", () => undefined);
+  // the host must not keep this process alive: a run in progress does that by its own handles
+  child.unref();
+  for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as unknown as Socket).unref();
+  return {
+    pid: child.pid,
+    ready: Promise.resolve(0),
+    send: (request) => void (child.stdin.writable && child.stdin.write(`${JSON.stringify(request)}\n`)),
+    stop: () => void (child.exitCode === null && child.signalCode === null && child.kill("SIGKILL")),
+  };
+}
+
+/** What a broker is asked for: the host's command, arguments, environment (its scratch folder is
+ *  the broker's to give) and folder. */
+export interface HostStart {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+export function hostStart(spec: HostedRun): HostStart {
+  const { LAB_HOST_SCRATCH: _, ...env } = hostEnv(spec, "");
+  return { command: spec.command, args: spec.args, env, cwd: process.cwd() };
+}
+
+/** First line to the broker: the host wanted (one per command, arguments, environment and folder).
+ *  The broker answers {"host": PID, "ids": BASE} and then relays; {"ended": REASON} when the host is gone. */
+function brokerControl(path: string, spec: HostedRun, on: ControlEvents): HostControl {
+  const socket = connect(path);
+  let pid: number | undefined;
+  let buffer = "";
+  let ended = false;
+  let settle: { resolve(base: number): void; reject(error: Error): void } | undefined;
+  const ready = new Promise<number>((resolve, reject) => (settle = { resolve, reject }));
+  ready.catch(() => undefined);
+  const end = (reason: string) => {
+    if (ended) return;
+    ended = true;
+    settle!.reject(new Error(reason));
+    on.ended(reason);
+  };
+  socket.write(`${JSON.stringify({ start: hostStart(spec) })}\n`);
+  socket.setEncoding("utf8");
+  // the broker's own lines ({"host"}, {"ended"}) are read here; the host's replies pass on
+  socket.on("data", (text: string) => {
+    buffer += text;
+    for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      const own = /^\{"(host|ended)":/.test(line) ? (JSON.parse(line) as { host?: number; ids?: number; ended?: string }) : undefined;
+      if (own?.host !== undefined) settle!.resolve(own.ids ?? 0), (pid = own.host);
+      else if (own?.ended !== undefined) end(pid === undefined ? `could not start: ${own.ended}` : own.ended);
+      else on.replies(`${line}\n`);
+    }
+  });
+  socket.on("error", (error) => end(`its broker's connection failed: ${error.message}`));
+  socket.on("close", () => end("its broker closed the connection"));
+  socket.unref();
+  return {
+    get pid() {
+      return pid;
+    },
+    ready,
+    send: (request) => void (socket.writable && socket.write(`${JSON.stringify(request)}\n`)),
+    stop: () => socket.destroy(),
+  };
+}
