@@ -64,8 +64,10 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (command) return await command(args);
+    // checked before the runner loads; once it has, without an await (the runner re-exports it)
+    const run = (runner ?? (await import("./cli/run-first.js"))).checkRun(args, Object.keys(COMMANDS));
     const { scenariosMain } = runner ?? (await scenarioRunner());
-    return await scenariosMain(args, Object.keys(COMMANDS));
+    return await scenariosMain(run);
   } catch (error) {
     if (error instanceof UsageError) {
       // One line: what is wrong, and where the usage is.

@@ -127,13 +127,9 @@ function makeFolders(path: string, flag: string, dir: string): void {
   }
 }
 
-/**
- * Makes sure `dir` is a folder the lab may and can write in, before anything runs: refuses the
- * project's own folders and pseudo-filesystems, creates it if missing, then writes and removes a
- * probe file (permission bits alone do not say it: root ignores them, a read-only mount does not
- * show in them). Returns the resolved path.
- */
-export function ensureWritableFolder(dir: string, flag = "--out"): string {
+/** What can be said of `dir` without touching it: throws the OutputError that refuses it (a
+ *  folder the lab must not write in, a file), else returns its resolved path. */
+export function refuseFolder(dir: string, flag = "--out"): string {
   const path = resolve(dir);
   let why: string | undefined;
   try {
@@ -143,6 +139,17 @@ export function ensureWritableFolder(dir: string, flag = "--out"): string {
   }
   if (why) throw new OutputError(`${flag} ${dir}: refused: ${why}`);
   if (existsSync(path) && !statSync(path).isDirectory()) throw new OutputError(`${flag} ${dir}: is a file, not a folder`);
+  return path;
+}
+
+/**
+ * Makes sure `dir` is a folder the lab may and can write in, before anything runs: refuses the
+ * project's own folders and pseudo-filesystems, creates it if missing, then writes and removes a
+ * probe file (permission bits alone do not say it: root ignores them, a read-only mount does not
+ * show in them). Returns the resolved path.
+ */
+export function ensureWritableFolder(dir: string, flag = "--out"): string {
+  const path = refuseFolder(dir, flag);
   makeFolders(path, flag, dir);
   const probe = join(path, `.lab-write-probe-${process.pid}`);
   try {

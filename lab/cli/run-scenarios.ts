@@ -2,7 +2,7 @@
 // store's folder made before anything runs; each case's report is written as it finishes, so an
 // interrupt (interrupted(), called by lab/run.ts's signal handler) keeps what finished.
 import { join } from "node:path";
-import { runArgs, UsageError, type Parsed, type RunArgs } from "./args.js";
+import { type RunArgs } from "./args.js";
 import { onInterrupt } from "./interrupt.js";
 import { compareModelWithReal, renderModelVerdict, storyFacts, type Comparison, type ModelVerdict } from "../check/model-vs-real.js";
 import { writeIndexPage } from "./index-page.js";
@@ -192,11 +192,10 @@ function jsonSummary(report: CaseReport, outDir: string) {
 }
 
 /** The scenario command: parse, check the name, run. Usage errors are thrown for lab/run.ts to print. */
-export async function scenariosMain(parsed: Parsed, commands: readonly string[]): Promise<number> {
+export { checkRun } from "./run-first.js";
+
+/** Runs what `args` asks for; lab/cli/run-first.ts has checked the scenario's name and --out. */
+export async function scenariosMain(args: RunArgs): Promise<number> {
   onInterrupt(interrupted);
-  const args = runArgs(parsed);
-  if (args.target !== "all" && !findScenario(args.target)) {
-    throw new UsageError(`unknown scenario '${args.target}'. Valid: ${[...SCENARIOS.map((s) => s.name), "all", ...commands].join(", ")}`);
-  }
   return runScenarios(args);
 }
