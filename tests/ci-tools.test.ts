@@ -12,7 +12,8 @@ import { ROOT } from "./support/cli.js";
 const empty = mkdtempSync(join(tmpdir(), "lab-no-tools-"));
 
 function browserTest(ci: boolean) {
-  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "CI")), PATH: empty, ...(ci && { CI: "true" }) };
+  // FORCE_COLOR: uvu sets it when this file runs without --no-color, and it would colour the child's tally
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "CI" && k !== "FORCE_COLOR")), PATH: empty, ...(ci && { CI: "true" }) };
   const r = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "node_modules", "uvu", "bin.js"), "tests", "^index-page-browser.test.ts$", "--no-color"], { cwd: ROOT, encoding: "utf8", timeout: 60_000, env });
   return { code: r.status, output: `${r.stdout}${r.stderr}` };
 }
