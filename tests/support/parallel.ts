@@ -1,15 +1,17 @@
-// npm test: the test files in GROUPS (four) uvu processes at once (the machine has two cores, and
+// npm test: the test files in GROUPS (four) processes at once (the machine has two cores, and
 // much of a test's time is spent waiting on child processes), then one summary in uvu's own words, so
-// .ci/run reads "Total:", "Passed:" and "Skipped:" as ever; Skipped is the sum of what each uvu
-// run reported (a test.skip), never a constant. Files are dealt to the groups by their
-// time in the last run here (build/test-durations.json, written by this runner; heaviest first,
-// to the lighter group); each group is an ordinary uvu run.
-import { spawn } from "node:child_process";
+// .ci/run reads "Total:", "Passed:" and "Skipped:" as ever; Skipped is the sum of what uvu reported
+// for each file (a test.skip), never a constant. Files are dealt as the processes ask for them
+// (tests/support/worker.ts runs each file as uvu's CLI would), heaviest first by their time in the
+// last runs here (build/test-durations.json, written by this runner), so a process that finishes
+// early takes the next file, and a record off by a few seconds costs nothing at the end.
+import { fork } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILD_DIR, PROJECT_ROOT } from "../../lab/paths.js";
 import { startHostBroker } from "../../lab/transports/host-broker.js";
 import { BROKER_ENV } from "../../lab/transports/host-control.js";
+import type { Deal, Report } from "./worker.js";
 
 /** What each file took in the runs here, recorded by this runner (build/, not committed; the mean
  *  of the last record and the latest time): the weights files are dealt by. A file never timed here counts as the median of those that were. */
@@ -40,57 +42,66 @@ for (const file of files) {
   units.set(key, [...(units.get(key) ?? []), file]);
 }
 const unitWeight = (unit: string[]) => unit.reduce((sum, file) => sum + WEIGHT(file), 0);
-const groups: { files: string[]; weight: number }[] = Array.from({ length: GROUPS }, () => ({ files: [], weight: 0 }));
-for (const unit of [...units.values()].sort((a, b) => unitWeight(b) - unitWeight(a) || a[0]!.localeCompare(b[0]!))) {
-  const lightest = groups.reduce((a, b) => (b.weight < a.weight ? b : a));
-  lightest.files.push(...unit);
-  lightest.weight += unitWeight(unit);
-}
+/** Heaviest first; files that share runs together, in name order (one process makes their runs). */
+const queue = [...units.values()].sort((a, b) => unitWeight(b) - unitWeight(a) || a[0]!.localeCompare(b[0]!));
 
 /** The groups share their hosts (a venv's warm interpreter, a JVM driver, the ts1 server's host):
  *  each would otherwise start its own (lab/transports/host-broker.ts). */
 const broker = await startHostBroker();
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const started = performance.now();
+const TALLY = /\n *Total: *(\d+)\n *Passed: *(\d+)\n *Skipped: *(\d+)\n *Duration:[^\n]*\n/g;
+const counts = { total: 0, passed: 0, skipped: 0 };
+const failedFiles: string[] = [];
+/** Each file's time, from its deal to its report (files of one unit: from the previous one's end). */
+const took: Record<string, number> = {};
 
-/** When each file's name appeared in its group's output (uvu prints it as the file starts). */
-const seen: { file: string; at: number; group: number }[] = [];
-const groupEnded: number[] = [];
-
-function runGroup(group: string[], index: number): Promise<{ output: string; code: number | null }> {
-  const pattern = `^(${group.map(escape).join("|")})$`;
-  const uvu = join(PROJECT_ROOT, "node_modules", "uvu", "bin.js");
-  const child = spawn(process.execPath, ["--import", "tsx", uvu, "tests", pattern, "--no-color"], { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, [BROKER_ENV]: broker.path } });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    const text = chunk.toString("utf8");
-    for (const line of text.split("\n")) if (group.includes(line.trim())) seen.push({ file: line.trim(), at: performance.now(), group: index });
-    output += text;
+function runGroup(index: number): Promise<{ output: string; code: number | null; files: number }> {
+  const child = fork(join(PROJECT_ROOT, "tests", "support", "worker.ts"), [], {
+    cwd: PROJECT_ROOT,
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+    env: { ...process.env, [BROKER_ENV]: broker.path },
   });
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  let output = "";
+  let files = 0;
+  let since = performance.now();
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  child.on("message", (report: Report) => {
+    if ("ready" in report) {
+      const unit = queue.shift();
+      since = performance.now();
+      return void child.send(unit ? ({ files: unit } satisfies Deal) : ({ end: true } satisfies Deal));
+    }
+    files++;
+    took[report.file] = (performance.now() - since) / 1000;
+    since = performance.now();
+    // uvu's closing tally for this file (the last in its output): counted, then left out
+    const tally = [...report.output.matchAll(TALLY)].pop();
+    if (!tally) failedFiles.push(`${report.file}: no tally from uvu`);
+    else for (const [i, key] of (["total", "passed", "skipped"] as const).entries()) counts[key] += Number(tally[i + 1]);
+    if (report.failed) failedFiles.push(report.file);
+    output += tally ? report.output.slice(0, tally.index) + report.output.slice(tally.index! + tally[0].length) : report.output;
+  });
   const timer = setTimeout(() => child.kill("SIGKILL"), BOUND_MS);
   return new Promise((resolve) =>
     child.on("close", (code) => {
       clearTimeout(timer);
-      groupEnded[index] = performance.now();
-      resolve({ output, code });
+      resolve({ output, code, files });
     }),
   );
 }
 
-const results = await Promise.all(groups.filter((g) => g.files.length).map((g, i) => runGroup(g.files, i)));
+const results = await Promise.all(Array.from({ length: GROUPS }, (_, i) => runGroup(i)));
 const hostsStarted = broker.started;
 broker.stop();
-// Each file's time: from its name to the next file's in the same group (or the group's end).
 // (only files that exist: a removed or renamed file's record goes with it)
 const durations: Record<string, number> = Object.fromEntries(Object.entries(recorded).filter(([file]) => files.includes(file)));
-for (const [i, s] of seen.entries()) {
-  const next = seen.slice(i + 1).find((n) => n.group === s.group);
-  const took = ((next?.at ?? groupEnded[s.group] ?? s.at) - s.at) / 1000;
-  // the mean with the last record: one run beside a busy neighbour should not re-deal everything
-  const last = recorded[s.file];
-  durations[s.file] = Math.round((last === undefined ? took : (last + took) / 2) * 10) / 10;
+for (const [file, seconds] of Object.entries(took)) {
+  // the mean with the last record: one run beside a busy neighbour should not re-order everything
+  const last = recorded[file];
+  durations[file] = Math.round((last === undefined ? seconds : (last + seconds) / 2) * 10) / 10;
 }
 try {
   mkdirSync(BUILD_DIR, { recursive: true });
@@ -98,21 +109,16 @@ try {
 } catch {
   // the weights are an optimisation: a read-only build/ only loses them
 }
-const count = (output: string, word: string) => Number(new RegExp(`^ *${word}: *(\\d+)`, "m").exec(output)?.[1] ?? 0);
-let total = 0;
-let passed = 0;
-let skipped = 0;
 for (const [i, r] of results.entries()) {
-  // Each group's own output, minus its closing tally (the combined one follows).
-  const took = /^ *Duration: *([\d.]+)ms/m.exec(r.output)?.[1];
-  process.stdout.write(`\n── test group ${i + 1} of ${results.length} (exit ${r.code}${took ? `, ${Math.round(Number(took) / 1000)} s` : ""}) ──\n`);
-  process.stdout.write(r.output.replace(/\n *Total:[\s\S]*$/, "\n"));
-  total += count(r.output, "Total");
-  passed += count(r.output, "Passed");
-  skipped += count(r.output, "Skipped");
+  process.stdout.write(`\n── test group ${i + 1} of ${results.length} (exit ${r.code}, ${r.files} files) ──\n`);
+  process.stdout.write(r.output);
 }
+if (failedFiles.length) process.stdout.write(`\n── failed: ${failedFiles.join(", ")} ──\n`);
+const notRun = files.filter((file) => !(file in took));
+if (notRun.length) process.stdout.write(`\n── not run (a process ended before it): ${notRun.join(", ")} ──\n`);
+const { total, passed, skipped } = counts;
 // uvu's Total leaves skipped tests out, so a skip never hides a failure and never passes.
-const ok = results.every((r) => r.code === 0) && total > 0 && passed === total;
+const ok = results.every((r) => r.code === 0) && failedFiles.length === 0 && notRun.length === 0 && total > 0 && passed === total;
 process.stdout.write(`\n── hosts shared by the groups: ${hostsStarted} started ──\n`);
 process.stdout.write(`\n  Total:     ${total}\n  Passed:    ${passed}\n  Skipped:   ${skipped}\n  Duration:  ${Math.round(performance.now() - started)}ms\n\n`);
 process.exitCode = ok ? 0 : 1;
