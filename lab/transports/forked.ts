@@ -154,7 +154,6 @@ class Host {
   private readonly runs = new Map<number, ForkedProcess>();
   private readonly listening: Promise<void>;
   private nextId = 1;
-  private text = "";
   /** what the host wrote on its stdout that was no reply, told when it ends */
   private stray = "";
   /** why the host ended, once it has */
@@ -170,7 +169,7 @@ class Host {
     });
     this.server.unref();
     this.scratch = `${this.socketPath}.d`;
-    this.control = openControl(spec, this.scratch, { replies: (text) => this.replies(text), ended: (reason) => this.hostEnded(reason) });
+    this.control = openControl(spec, this.scratch, { reply: (line) => this.reply(line), ended: (reason) => this.hostEnded(reason) });
   }
 
   run(argv: string[]): ForkedProcess {
@@ -216,28 +215,24 @@ class Host {
     socket.on("error", () => undefined);
   }
 
-  private replies(text: string): void {
-    this.text += text;
-    for (let end = this.text.indexOf("\n"); end >= 0; end = this.text.indexOf("\n")) {
-      const line = this.text.slice(0, end);
-      this.text = this.text.slice(end + 1);
-      let reply: { id: number; pid?: number; hosted?: boolean; exit?: number | null; signal?: NodeJS.Signals | null; error?: string };
-      try {
-        reply = JSON.parse(line) as typeof reply;
-      } catch {
-        this.stray = `${this.stray}\n[lab: not a control reply on the host's stdout: ${line.slice(0, 200)}]`.slice(-2000);
-        continue;
-      }
-      const forked = this.runs.get(reply.id);
-      if (!forked) continue;
-      if (reply.error !== undefined) this.fail(reply.id, reply.error);
-      else if (reply.pid !== undefined) forked.started(reply.pid, this.control.pid!, reply.hosted ? (signal) => this.send({ id: reply.id, kill: signal }) : undefined);
-      else if (!forked.hasExited) {
-        // a run that ended before this process read all its connections (killed at once, say)
-        // stays known until they are read: they were opened before its pid was sent
-        if (forked.connected) this.runs.delete(reply.id);
-        forked.exited(reply.exit ?? null, reply.signal ?? null);
-      }
+  /** One line of the host's control output. */
+  private reply(line: string): void {
+    let reply: { id: number; pid?: number; hosted?: boolean; exit?: number | null; signal?: NodeJS.Signals | null; error?: string };
+    try {
+      reply = JSON.parse(line) as typeof reply;
+    } catch {
+      this.stray = `${this.stray}\n[lab: not a control reply on the host's stdout: ${line.slice(0, 200)}]`.slice(-2000);
+      return;
+    }
+    const forked = this.runs.get(reply.id);
+    if (!forked) return;
+    if (reply.error !== undefined) this.fail(reply.id, reply.error);
+    else if (reply.pid !== undefined) forked.started(reply.pid, this.control.pid!, reply.hosted ? (signal) => this.send({ id: reply.id, kill: signal }) : undefined);
+    else if (!forked.hasExited) {
+      // a run that ended before this process read all its connections (killed at once, say)
+      // stays known until they are read: they were opened before its pid was sent
+      if (forked.connected) this.runs.delete(reply.id);
+      forked.exited(reply.exit ?? null, reply.signal ?? null);
     }
   }
 

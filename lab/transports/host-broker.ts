@@ -13,7 +13,7 @@ import { rmSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { HostStart } from "./host-control.js";
+import { eachLine, type HostStart } from "./host-control.js";
 
 export interface HostBroker {
   /** the unix socket to give lab processes as LAB_HOST_BROKER */
@@ -49,7 +49,6 @@ interface SharedHost {
   /** processes that have asked for this host so far: the next one's range */
   joined: number;
   log: string;
-  control: string;
 }
 
 export function startHostBroker(): Promise<HostBroker> {
@@ -67,7 +66,7 @@ export function startHostBroker(): Promise<HostBroker> {
     if (known) return known;
     const scratch = `${path}.${++started}.d`;
     const child = spawn(start.command, start.args, { cwd: start.cwd, env: { ...start.env, LAB_HOST_SCRATCH: scratch }, stdio: ["pipe", "pipe", "pipe"] });
-    const host: SharedHost = { child, scratch, routes: new Map(), clients: new Set(), joined: 0, log: "", control: "" };
+    const host: SharedHost = { child, scratch, routes: new Map(), clients: new Set(), joined: 0, log: "" };
     hosts.set(key, host);
     const gone = (reason: string) => {
       if (hosts.get(key) === host) hosts.delete(key);
@@ -81,28 +80,26 @@ export function startHostBroker(): Promise<HostBroker> {
     child.stdin.on("error", () => undefined);
     child.stderr.on("data", (chunk: Buffer) => (host.log = (host.log + chunk.toString("utf8")).slice(-8000)));
     child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (text: string) => {
-      host.control += text;
-      for (let end = host.control.indexOf("\n"); end >= 0; end = host.control.indexOf("\n")) {
-        const line = host.control.slice(0, end);
-        host.control = host.control.slice(end + 1);
+    child.stdout.on(
+      "data",
+      eachLine((line) => {
         let reply: { id?: number; pid?: number; hosted?: boolean; exit?: unknown; error?: unknown };
         try {
           reply = JSON.parse(line) as typeof reply;
         } catch {
           host.log = `${host.log}\n[broker: not a control reply on the host's stdout: ${line.slice(0, 200)}]`.slice(-8000);
-          continue;
+          return;
         }
         const route = reply.id === undefined ? undefined : host.routes.get(reply.id);
-        if (!route) continue;
+        if (!route) return;
         if (reply.pid !== undefined) Object.assign(route, { pid: reply.pid, hosted: reply.hosted === true });
         if ("exit" in reply || "error" in reply) {
           host.routes.delete(reply.id!);
           route.client.ids.delete(reply.id!);
         }
         write(route.client.socket, reply);
-      }
-    });
+      }),
+    );
     return host;
   }
 
@@ -146,21 +143,18 @@ export function startHostBroker(): Promise<HostBroker> {
   const server = createServer((socket) => {
     connections.add(socket);
     const client: Client = { socket, ids: new Set() };
-    let buffer = "";
     socket.setEncoding("utf8");
-    socket.on("data", (text: string) => {
-      buffer += text;
-      for (let end = buffer.indexOf("\n"); end >= 0; end = buffer.indexOf("\n")) {
-        const line = buffer.slice(0, end);
-        buffer = buffer.slice(end + 1);
+    socket.on(
+      "data",
+      eachLine((line) => {
         try {
           request(client, line);
         } catch (error) {
           write(socket, { ended: `the broker could not read a request: ${(error as Error).message}` });
           socket.end();
         }
-      }
-    });
+      }),
+    );
     socket.on("error", () => undefined);
     socket.on("close", () => (connections.delete(socket), closed(client)));
   });

@@ -26,10 +26,23 @@ export interface HostControl {
 }
 
 export interface ControlEvents {
-  /** text from the host's replies, in any chunking */
-  replies(text: string): void;
+  /** one line of the host's replies */
+  reply(line: string): void;
   /** the host (or the connection to it) is gone; `reason` in words, with the host's last stderr */
   ended(reason: string): void;
+}
+
+/** A handler for text in any chunking that calls `onLine` with each whole line (without its newline). */
+export function eachLine(onLine: (line: string) => void): (text: string) => void {
+  let buffer = "";
+  return (text) => {
+    buffer += text;
+    for (let end = buffer.indexOf("\n"); end >= 0; end = buffer.indexOf("\n")) {
+      const line = buffer.slice(0, end);
+      buffer = buffer.slice(end + 1);
+      onLine(line);
+    }
+  };
 }
 
 /** npm test's broker, when this process was started by one (tests/support/parallel.ts). */
@@ -56,7 +69,7 @@ function spawnedControl(spec: HostedRun, scratch: string, on: ControlEvents): Ho
   child.on("error", (error) => on.ended(`could not start: ${error.message}`));
   child.on("exit", (code, signal) => on.ended(`ended (${signal ?? `exit ${code}`})${log ? `: ${log.slice(-2000)}` : ""}`));
   child.stdout.setEncoding("utf8");
-  child.stdout.on("data", (text: string) => on.replies(text));
+  child.stdout.on("data", eachLine(on.reply));
   child.stderr.on("data", (chunk: Buffer) => (log = (log + chunk.toString("utf8")).slice(-8000)));
   child.stdin.on("error", () => undefined);
   // the host must not keep this process alive: a run in progress does that by its own handles
@@ -88,7 +101,6 @@ export function hostStart(spec: HostedRun): HostStart {
 function brokerControl(path: string, spec: HostedRun, on: ControlEvents): HostControl {
   const socket = connect(path);
   let pid: number | undefined;
-  let buffer = "";
   let ended = false;
   let settle: { resolve(base: number): void; reject(error: Error): void } | undefined;
   const ready = new Promise<number>((resolve, reject) => (settle = { resolve, reject }));
@@ -102,17 +114,15 @@ function brokerControl(path: string, spec: HostedRun, on: ControlEvents): HostCo
   socket.write(`${JSON.stringify({ start: hostStart(spec) })}\n`);
   socket.setEncoding("utf8");
   // the broker's own lines ({"host"}, {"ended"}) are read here; the host's replies pass on
-  socket.on("data", (text: string) => {
-    buffer += text;
-    for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
+  socket.on(
+    "data",
+    eachLine((line) => {
       const own = /^\{"(host|ended)":/.test(line) ? (JSON.parse(line) as { host?: number; ids?: number; ended?: string }) : undefined;
       if (own?.host !== undefined) settle!.resolve(own.ids ?? 0), (pid = own.host);
       else if (own?.ended !== undefined) end(pid === undefined ? `could not start: ${own.ended}` : own.ended);
-      else on.replies(`${line}\n`);
-    }
-  });
+      else on.reply(line);
+    }),
+  );
   socket.on("error", (error) => end(`its broker's connection failed: ${error.message}`));
   socket.on("close", () => end("its broker closed the connection"));
   socket.unref();
