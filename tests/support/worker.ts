@@ -50,8 +50,12 @@ async function runFile(file: string): Promise<void> {
   send({ file, output, failed: bad });
 }
 
+let ending = false;
+// the runner gone (killed, say): nobody to report to; leaving through exit stops this process's children
+process.once("disconnect", () => ending || process.exit(1));
 process.on("message", (deal: Deal) => {
   if ("end" in deal) {
+    ending = true;
     process.exitCode = failed ? 1 : 0;
     // the IPC channel closed, this process ends when its work has (child-pids.ts checks then)
     return void process.disconnect();
