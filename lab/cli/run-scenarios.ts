@@ -191,7 +191,6 @@ function jsonSummary(report: CaseReport, outDir: string) {
   };
 }
 
-/** The scenario command: parse, check the name, run. Usage errors are thrown for lab/run.ts to print. */
 export { checkRun } from "./run-first.js";
 
 /** Runs what `args` asks for; lab/cli/run-first.ts has checked the scenario's name and --out. */

@@ -14,7 +14,7 @@ import { runCase, type CaseReport } from "../session/pipeline.js";
 import { SESSION_BOUND_MS, TRANSPORT_CLOSE_BOUND_MS } from "../plan/bounds.js";
 import { TS1_SERVER } from "../peers/ts1/index.js";
 import { assertPinnedSdk, readVersions } from "../peers/versions.js";
-import { SCENARIOS } from "../../scenarios/index.js";
+import { findScenario, SCENARIOS } from "../../scenarios/index.js";
 import { startLoad } from "./load.js";
 import { tally, tallyLines, type Tally } from "./tally.js";
 
@@ -65,7 +65,7 @@ export async function main(args: Parsed): Promise<number> {
   const options = soakOptions(args);
   const versions = readVersions();
   assertPinnedSdk(versions);
-  const unknown = options.scenarios?.filter((name) => !SCENARIOS.some((s) => s.name === name)) ?? [];
+  const unknown = options.scenarios?.filter((name) => !findScenario(name)) ?? [];
   if (unknown.length) {
     console.error(`error: soak --scenario: no scenario named ${unknown.join(", ")} (see \`list\`)`);
     return 2;

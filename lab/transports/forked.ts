@@ -179,15 +179,11 @@ class Host {
         if (this.gone !== undefined) return void forked.emit("error", new Error(`the host could not start the run: the host ${this.gone}`));
         const id = base + this.nextId++;
         this.runs.set(id, forked);
-        this.send({ id, argv, socket: this.socketPath });
+        this.control.send({ id, argv, socket: this.socketPath });
       },
       (error: Error) => forked.emit("error", new Error(`the host could not start the run: ${error.message}`)),
     );
     return forked;
-  }
-
-  private send(request: object): void {
-    this.control.send(request);
   }
 
   stop(): void {
@@ -227,7 +223,7 @@ class Host {
     const forked = this.runs.get(reply.id);
     if (!forked) return;
     if (reply.error !== undefined) this.fail(reply.id, reply.error);
-    else if (reply.pid !== undefined) forked.started(reply.pid, this.control.pid!, reply.hosted ? (signal) => this.send({ id: reply.id, kill: signal }) : undefined);
+    else if (reply.pid !== undefined) forked.started(reply.pid, this.control.pid!, reply.hosted ? (signal) => this.control.send({ id: reply.id, kill: signal }) : undefined);
     else if (!forked.hasExited) {
       // a run that ended before this process read all its connections (killed at once, say)
       // stays known until they are read: they were opened before its pid was sent

@@ -8,12 +8,11 @@
 // A host is shared only by processes that asked for the same command, arguments, environment and
 // folder. The broker starts each host and stops it by its own handle; when a process's connection
 // ends, its runs still going are stopped (a forked one by its pid, a hosted one by the host's kill).
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eachLine, type HostStart } from "./host-control.js";
+import { eachLine, spawnHost, type HostControl, type HostStart } from "./host-control.js";
 
 export interface HostBroker {
   /** the unix socket to give lab processes as LAB_HOST_BROKER */
@@ -42,13 +41,14 @@ interface Client {
 const RANGE = 1_000_000;
 
 interface SharedHost {
-  child: ChildProcessWithoutNullStreams;
+  control: HostControl;
   scratch: string;
   routes: Map<number, Route>;
   clients: Set<Client>;
   /** processes that have asked for this host so far: the next one's range */
   joined: number;
-  log: string;
+  /** what the host wrote on its stdout that was no reply, told when it ends */
+  stray: string;
 }
 
 export function startHostBroker(): Promise<HostBroker> {
@@ -58,48 +58,38 @@ export function startHostBroker(): Promise<HostBroker> {
   let started = 0;
 
   const write = (socket: Socket, value: object) => void (socket.writable && socket.write(`${JSON.stringify(value)}\n`));
-  const send = (host: SharedHost, request: object) => void (host.child.stdin.writable && host.child.stdin.write(`${JSON.stringify(request)}\n`));
 
   function hostFor(start: HostStart): SharedHost {
     const key = JSON.stringify([start.command, start.args, start.env, start.cwd]);
     const known = hosts.get(key);
     if (known) return known;
     const scratch = `${path}.${++started}.d`;
-    const child = spawn(start.command, start.args, { cwd: start.cwd, env: { ...start.env, LAB_HOST_SCRATCH: scratch }, stdio: ["pipe", "pipe", "pipe"] });
-    const host: SharedHost = { child, scratch, routes: new Map(), clients: new Set(), joined: 0, log: "" };
-    hosts.set(key, host);
     const gone = (reason: string) => {
       if (hosts.get(key) === host) hosts.delete(key);
       rmSync(scratch, { recursive: true, force: true });
-      for (const client of host.clients) write(client.socket, { ended: reason });
+      for (const client of host.clients) write(client.socket, { ended: `${reason}${host.stray}` });
       host.clients.clear();
       host.routes.clear();
     };
-    child.on("error", (error) => gone(`could not start: ${error.message}`));
-    child.on("exit", (code, signal) => gone(`ended (${signal ?? `exit ${code}`})${host.log ? `: ${host.log.slice(-2000)}` : ""}`));
-    child.stdin.on("error", () => undefined);
-    child.stderr.on("data", (chunk: Buffer) => (host.log = (host.log + chunk.toString("utf8")).slice(-8000)));
-    child.stdout.setEncoding("utf8");
-    child.stdout.on(
-      "data",
-      eachLine((line) => {
-        let reply: { id?: number; pid?: number; hosted?: boolean; exit?: unknown; error?: unknown };
-        try {
-          reply = JSON.parse(line) as typeof reply;
-        } catch {
-          host.log = `${host.log}\n[broker: not a control reply on the host's stdout: ${line.slice(0, 200)}]`.slice(-8000);
-          return;
-        }
-        const route = reply.id === undefined ? undefined : host.routes.get(reply.id);
-        if (!route) return;
-        if (reply.pid !== undefined) Object.assign(route, { pid: reply.pid, hosted: reply.hosted === true });
-        if ("exit" in reply || "error" in reply) {
-          host.routes.delete(reply.id!);
-          route.client.ids.delete(reply.id!);
-        }
-        write(route.client.socket, reply);
-      }),
-    );
+    const relay = (line: string) => {
+      let reply: { id?: number; pid?: number; hosted?: boolean; exit?: unknown; error?: unknown };
+      try {
+        reply = JSON.parse(line) as typeof reply;
+      } catch {
+        host.stray = `${host.stray}\n[broker: not a control reply on the host's stdout: ${line.slice(0, 200)}]`.slice(-2000);
+        return;
+      }
+      const route = reply.id === undefined ? undefined : host.routes.get(reply.id);
+      if (!route) return;
+      if (reply.pid !== undefined) Object.assign(route, { pid: reply.pid, hosted: reply.hosted === true });
+      if ("exit" in reply || "error" in reply) {
+        host.routes.delete(reply.id!);
+        route.client.ids.delete(reply.id!);
+      }
+      write(route.client.socket, reply);
+    };
+    const host: SharedHost = { control: spawnHost(start, scratch, { reply: relay, ended: gone }), scratch, routes: new Map(), clients: new Set(), joined: 0, stray: "" };
+    hosts.set(key, host);
     return host;
   }
 
@@ -109,16 +99,16 @@ export function startHostBroker(): Promise<HostBroker> {
     if (message.start) {
       const host = (client.host = hostFor(message.start));
       host.clients.add(client);
-      return write(client.socket, { host: host.child.pid ?? -1, ids: host.joined++ * RANGE });
+      return write(client.socket, { host: host.control.pid ?? -1, ids: host.joined++ * RANGE });
     }
     const host = client.host;
     if (!host || typeof message.id !== "number") return;
     // a kill for a run this process did not start is not relayed; a run's id must be free on the host
-    if (message.kill !== undefined) return void (client.ids.has(message.id) && send(host, message));
+    if (message.kill !== undefined) return void (client.ids.has(message.id) && host.control.send(message));
     if (host.routes.has(message.id)) return write(client.socket, { id: message.id, error: `id ${message.id} is in use on the shared host` });
     client.ids.add(message.id);
     host.routes.set(message.id, { client });
-    send(host, message);
+    host.control.send(message);
   }
 
   /** The lab process is gone or done with the host: its runs still going are stopped. */
@@ -128,7 +118,7 @@ export function startHostBroker(): Promise<HostBroker> {
     host.clients.delete(client);
     for (const id of client.ids) {
       const route = host.routes.get(id);
-      if (route?.hosted) send(host, { id, kill: "SIGKILL" });
+      if (route?.hosted) host.control.send({ id, kill: "SIGKILL" });
       else if (route?.pid !== undefined) {
         try {
           process.kill(route.pid, "SIGKILL");
@@ -167,8 +157,7 @@ export function startHostBroker(): Promise<HostBroker> {
           return started;
         },
         stop() {
-          for (const host of hosts.values()) if (host.child.exitCode === null && host.child.signalCode === null) host.child.kill("SIGKILL");
-          for (const host of hosts.values()) rmSync(host.scratch, { recursive: true, force: true });
+          for (const host of hosts.values()) host.control.stop(), rmSync(host.scratch, { recursive: true, force: true });
           hosts.clear();
           for (const socket of connections) socket.destroy();
           server.close();

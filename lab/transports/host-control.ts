@@ -52,27 +52,37 @@ export const BROKER_ENV = "LAB_HOST_BROKER";
  *  that starts children and servers, tests/support/child-pids.ts) and the broker's own address. */
 const NOT_FOR_HOSTS = new Set(["LAB_CHILD_PID_LOG", "LAB_LISTEN_LOG", BROKER_ENV]);
 
-/** The host's environment: this process's, then the run's own, then the host's scratch folder. */
-export function hostEnv(spec: HostedRun, scratch: string): Record<string, string> {
-  const own = Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !NOT_FOR_HOSTS.has(entry[0]));
-  return { ...Object.fromEntries(own), ...spec.env, LAB_HOST_SCRATCH: scratch };
-}
-
 export function openControl(spec: HostedRun, scratch: string, on: ControlEvents): HostControl {
   const broker = process.env[BROKER_ENV];
-  return broker ? brokerControl(broker, spec, on) : spawnedControl(spec, scratch, on);
+  return broker ? brokerControl(broker, spec, on) : spawnHost(hostStart(spec), scratch, on);
 }
 
-function spawnedControl(spec: HostedRun, scratch: string, on: ControlEvents): HostControl {
+/** A host to start: its command, arguments, environment and folder (what a broker is asked for). */
+export interface HostStart {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
+/** The host `spec` runs in, as this process would start it: this process's environment, then the run's own. */
+export function hostStart(spec: HostedRun): HostStart {
+  const own = Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !NOT_FOR_HOSTS.has(entry[0]));
+  return { command: spec.command, args: spec.args, env: { ...Object.fromEntries(own), ...spec.env }, cwd: process.cwd() };
+}
+
+/** Spawns a host (by this process, or by the broker for the processes that share it), with its
+ *  scratch folder, the one place hosts are started. It never keeps the spawning process alive. */
+export function spawnHost(start: HostStart, scratch: string, on: ControlEvents): HostControl {
   let log = "";
-  const child = spawn(spec.command, spec.args, { stdio: ["pipe", "pipe", "pipe"], env: hostEnv(spec, scratch) });
+  const child = spawn(start.command, start.args, { cwd: start.cwd, env: { ...start.env, LAB_HOST_SCRATCH: scratch }, stdio: ["pipe", "pipe", "pipe"] });
   child.on("error", (error) => on.ended(`could not start: ${error.message}`));
   child.on("exit", (code, signal) => on.ended(`ended (${signal ?? `exit ${code}`})${log ? `: ${log.slice(-2000)}` : ""}`));
   child.stdout.setEncoding("utf8");
   child.stdout.on("data", eachLine(on.reply));
   child.stderr.on("data", (chunk: Buffer) => (log = (log + chunk.toString("utf8")).slice(-8000)));
   child.stdin.on("error", () => undefined);
-  // the host must not keep this process alive: a run in progress does that by its own handles
+  // a run in progress keeps its process alive by its own handles, never the host
   child.unref();
   for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as unknown as Socket).unref();
   return {
@@ -81,19 +91,6 @@ function spawnedControl(spec: HostedRun, scratch: string, on: ControlEvents): Ho
     send: (request) => void (child.stdin.writable && child.stdin.write(`${JSON.stringify(request)}\n`)),
     stop: () => void (child.exitCode === null && child.signalCode === null && child.kill("SIGKILL")),
   };
-}
-
-/** What a broker is asked for: the host's command, arguments, environment (its scratch folder is
- *  the broker's to give) and folder. */
-export interface HostStart {
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd: string;
-}
-export function hostStart(spec: HostedRun): HostStart {
-  const { LAB_HOST_SCRATCH: _, ...env } = hostEnv(spec, "");
-  return { command: spec.command, args: spec.args, env, cwd: process.cwd() };
 }
 
 /** First line to the broker: the host wanted (one per command, arguments, environment and folder).

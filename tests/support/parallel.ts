@@ -56,7 +56,7 @@ const failedFiles: string[] = [];
 /** Each file's time, from its deal to its report (files of one unit: from the previous one's end). */
 const took: Record<string, number> = {};
 
-function runGroup(index: number): Promise<{ output: string; code: number | null; files: number }> {
+function runGroup(): Promise<{ output: string; code: number | null; files: number }> {
   const child = fork(join(PROJECT_ROOT, "tests", "support", "worker.ts"), [], {
     cwd: PROJECT_ROOT,
     execArgv: ["--import", "tsx"],
@@ -93,7 +93,7 @@ function runGroup(index: number): Promise<{ output: string; code: number | null;
   );
 }
 
-const results = await Promise.all(Array.from({ length: GROUPS }, (_, i) => runGroup(i)));
+const results = await Promise.all(Array.from({ length: GROUPS }, () => runGroup()));
 const hostsStarted = broker.started;
 broker.stop();
 // (only files that exist: a removed or renamed file's record goes with it)
