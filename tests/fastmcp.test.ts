@@ -24,11 +24,13 @@ import { runCase, type RunRecord } from "../lab/session/pipeline.js";
 import { runSession } from "../lab/session/session.js";
 import { openProcessTransport } from "../lab/transports/process.js";
 import { findScenario } from "../scenarios/index.js";
+import { needs } from "./support/needs.js";
 import { copy } from "./support/runs.js";
 import { runToEnd, type ProgramEnd } from "./support/program.js";
 import { sharedRuns } from "./support/shared-runs.js";
 
-const missing = FASTMCP_CLIENT.unavailable();
+/** a test that needs .venv-fastmcp (npm ci sets it up): a named skip, or under CI a failure, without it */
+const fastmcpTest = needs(FASTMCP_CLIENT);
 let shared: Promise<RunRecord> | undefined;
 const real = () =>
   (shared ??= runCase(findScenario("nested")!, "sdk", { client: FASTMCP_CLIENT, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions()).then((r) => r.runs[0]!));
@@ -36,12 +38,7 @@ const failures = (run: RunRecord) => run.verdicts.filter((v) => !v.ok).map((v) =
 const expected = () => expectationFor("nested", "sdk", { client: "fastmcp", server: "ts1" })!.expectation;
 const failed = (run: Pick<RunRecord, "events" | "wire">) => verify({ events: run.events, wire: run.wire, transport: "stdio" }, expected()).filter((v) => !v.ok).map((v) => v.check);
 
-test("fastmcp can run here (npm ci sets up .venv-fastmcp; CI must not skip it)", () => {
-  assert.is(missing, undefined, missing);
-  real().catch(() => undefined); // reported by the tests that read it
-});
-
-test("fastmcp nested against ts1: passes expected/nested.sdk.fastmcp.json; legacy: initialize, no server/discover", async () => {
+fastmcpTest("fastmcp nested against ts1: passes expected/nested.sdk.fastmcp.json; legacy: initialize, no server/discover", async () => {
   const run = await real();
   assert.ok(expectationFor("nested", "sdk", { client: "fastmcp", server: "ts1" })!.file.endsWith("nested.sdk.fastmcp.json"));
   assert.equal(failures(run), []);
@@ -54,7 +51,7 @@ test("fastmcp nested against ts1: passes expected/nested.sdk.fastmcp.json; legac
   assert.equal(negotiated?.detail, { negotiation: "legacy", protocolVersion: "2025-11-25", era: "legacy" });
 });
 
-test("corrupted fastmcp evidence is rejected: a late nested reply, a probe on the wire, a different answer", async () => {
+fastmcpTest("corrupted fastmcp evidence is rejected: a late nested reply, a probe on the wire, a different answer", async () => {
   const run = await real();
   assert.equal(failed(run), [], "the real run itself must pass");
   // the nested request returning only after the callback answered (a serial loop's story)
@@ -84,7 +81,7 @@ const autoRun = (server: ServerPeer): Promise<SessionEvidence> =>
   sessions.get(server.name, () => runSession(findScenario("nested")!, openProcessTransport, "stdio", { loop: "sdk", client: AUTO, server }));
 // the five sessions this file reads start together when its tests begin: each is mostly waiting
 test.before(() => {
-  if (missing) return;
+  if (fastmcpTest.missing) return;
   real().catch(() => undefined);
   for (const server of [TS1_SERVER, TS2_SERVER, PY1_SERVER, PY_SERVER]) void autoRun(server);
   return Promise.allSettled([real(), sessions.settled()]).then(() => undefined);
@@ -92,7 +89,7 @@ test.before(() => {
 const clientRequests = (run: Pick<RunRecord, "wire">) => run.wire.filter((f) => f.from === "client" && f.label.frameType === "request").map((f) => f.label.method);
 const errorOf = (run: Pick<RunRecord, "wire">, method: string) => (run.wire.find((f) => f.label.method === method && f.label.frameType === "error")?.message as unknown as { error?: { code: number } } | undefined)?.error?.code;
 
-test("mode auto against ts1: server/discover first, -32601, then the initialize handshake (client.py:878-885)", async () => {
+fastmcpTest("mode auto against ts1: server/discover first, -32601, then the initialize handshake (client.py:878-885)", async () => {
   const run = await autoRun(TS1_SERVER);
   assert.equal(run.errors, []);
   assert.equal(clientRequests(run).slice(0, 3), ["server/discover", "initialize", "tools/list"]);
@@ -101,7 +98,7 @@ test("mode auto against ts1: server/discover first, -32601, then the initialize 
   assert.is(run.wire.filter((f) => f.label.method === "elicitation/create" && f.label.frameType === "request").length, 2);
 });
 
-test("mode auto against ts2: the probe is answered and 2026-07-28 adopted: no initialize, no elicitation/create", async () => {
+fastmcpTest("mode auto against ts2: the probe is answered and 2026-07-28 adopted: no initialize, no elicitation/create", async () => {
   const run = await autoRun(TS2_SERVER);
   assert.equal(run.errors, []);
   assert.is(clientRequests(run)[0], "server/discover");
@@ -109,7 +106,7 @@ test("mode auto against ts2: the probe is answered and 2026-07-28 adopted: no in
   assert.not.ok(run.wire.some((f) => f.label.method === "initialize" || f.label.method === "elicitation/create"));
 });
 
-test("mode auto against the Python servers: py1 refuses the probe (-32602) and gets initialize; py adopts 2026-07-28 and its ctx.elicit tools end -32600", async () => {
+needs([FASTMCP_CLIENT, PY1_SERVER, PY_SERVER])("mode auto against the Python servers: py1 refuses the probe (-32602) and gets initialize; py adopts 2026-07-28 and its ctx.elicit tools end -32600", async () => {
   const [old, modern] = await Promise.all([autoRun(PY1_SERVER), autoRun(PY_SERVER)]);
   assert.equal([...old.errors, ...modern.errors], []);
   assert.equal(clientRequests(old).slice(0, 2), ["server/discover", "initialize"]);
@@ -134,7 +131,7 @@ async function driverOn(plan: unknown): Promise<ProgramEnd> {
 const call = (label: string, timeoutMs: number) => ({ label, callback: { nested: { method: "tools/list", timeoutMs }, answer: { action: "accept" } } });
 const PLAN = { scenario: "refusals", capabilities: { elicitation: { form: {} } }, listToolsFirst: false, callTimeoutMs: 5_000, calls: [call("a", 500)] };
 
-test("a plan FastMCP's public Client cannot run is refused in one line, with FastMCP's source line, before anything is sent", async () => {
+fastmcpTest("a plan FastMCP's public Client cannot run is refused in one line, with FastMCP's source line, before anything is sent", async () => {
   const cases: [unknown, RegExp][] = [
     [{ ...PLAN, capabilities: { elicitation: { form: { applyDefaults: true } } } }, /elicitation capability .*mcp\/client\/session\.py:634-636/],
     [{ ...PLAN, capabilities: { elicitation: { form: {} }, sampling: {}, experimental: {} } }, /capabilities \['experimental'\].*client\.py:545-577/],

@@ -20,6 +20,7 @@ import type { SessionEvidence } from "../lab/plan/session.js";
 import { runSession } from "../lab/session/session.js";
 import { openMemoryTransport } from "../lab/transports/memory.js";
 import { findScenario } from "../scenarios/index.js";
+import { missingOf, needs } from "./support/needs.js";
 import { copy } from "./support/runs.js";
 import { expectationFor } from "../lab/check/expectations.js";
 import { verify } from "../lab/check/verify.js";
@@ -33,7 +34,7 @@ const nested = (client: ClientPeer) => {
 // The four runs start together when this file's tests begin, and end before the tests read them:
 // most of each is the framework's own import and the bridge child's start.
 test.before(() => {
-  const clients = [MASTRA_CLIENT, LANGCHAIN_CLIENT, OPENAI_AGENTS_CLIENT, GENKIT_CLIENT].filter((client) => !client.unavailable());
+  const clients = [MASTRA_CLIENT, LANGCHAIN_CLIENT, OPENAI_AGENTS_CLIENT, GENKIT_CLIENT].filter((client) => missingOf([client]) === undefined);
   return Promise.allSettled(clients.map(nested)).then(() => undefined);
 });
 const initialize = (run: Pick<SessionEvidence, "wire">) =>
@@ -48,9 +49,7 @@ for (const [client, declared] of [
   [OPENAI_AGENTS_CLIENT, {}],
   [GENKIT_CLIENT, { roots: { listChanged: true } }],
 ] as const) {
-  test(`${client.name} nested against ts1: declares no elicitation, no form is sent, calculate ends unsupported`, async () => {
-    const why = client.unavailable();
-    if (why) return void console.error(`frameworks.test: ${client.name} not run here: ${why}`);
+  needs(client)(`${client.name} nested against ts1: declares no elicitation, no form is sent, calculate ends unsupported`, async () => {
     const run = await nested(client);
     assert.equal(run.errors, []);
     assert.equal(initialize(run).params.capabilities, declared);
@@ -71,9 +70,7 @@ for (const [client, declared] of [
   });
 }
 
-test("mastra nested against ts1: declares { form: {} }, the form reaches inputRequests, the nested request completes", async () => {
-  const why = MASTRA_CLIENT.unavailable();
-  if (why) return void console.error(`frameworks.test: mastra not run here: ${why}`);
+needs(MASTRA_CLIENT)("mastra nested against ts1: declares { form: {} }, the form reaches inputRequests, the nested request completes", async () => {
   const run = await nested(MASTRA_CLIENT);
   assert.equal(run.errors, []);
   assert.equal(initialize(run).params.capabilities.elicitation, { form: {} });

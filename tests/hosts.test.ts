@@ -27,6 +27,7 @@ import { runCase, type RunRecord } from "../lab/session/pipeline.js";
 import { StdioChild, within } from "../lab/transports/child-process.js";
 import { freshClient, freshServer } from "../lab/transports/forked.js";
 import { findScenario } from "../scenarios/index.js";
+import { needs } from "./support/needs.js";
 
 const PEERS = [GO_CLIENT, RMCP_CLIENT, JAVA_CLIENT, KOTLIN_CLIENT];
 /** the server's form, the kill's report: each a bound, not a pause */
@@ -54,8 +55,7 @@ async function killedHosted(child: StdioChild, closed: () => { code: number | nu
 }
 
 for (const peer of PEERS) {
-  test(`${peer.name} -> ts1 nested: two sessions of one host at once pass the fresh run's expectation and tell its story`, async () => {
-    assert.is(peer.unavailable(), undefined);
+  needs(peer)(`${peer.name} -> ts1 nested: two sessions of one host at once pass the fresh run's expectation and tell its story`, async () => {
     const [fresh, first, second] = await Promise.all([nested(freshClient(peer)), nested(peer), nested(peer)]);
     for (const run of [fresh, first, second]) assert.equal(failures(run), [], `${peer.name}: ${failures(run).join(" | ")}`);
     for (const run of [first, second]) {
@@ -71,8 +71,7 @@ for (const peer of PEERS) {
     for (const run of [first, second]) assert.equal([driverOf(run).exitCode, driverOf(run).signal], [0, null]);
   });
 
-  test(`${peer.name}: a hosted session killed mid-call ends with SIGTERM while another session of its host completes, and the next one passes`, async () => {
-    assert.is(peer.unavailable(), undefined);
+  needs(peer)(`${peer.name}: a hosted session killed mid-call ends with SIGTERM while another session of its host completes, and the next one passes`, async () => {
     assert.ok(peer.driver.kind === "process" && TS1_SERVER.child);
     await TS1_SERVER.child.prepare?.();
     const dir = mkdtempSync(join(tmpdir(), "hosts-"));

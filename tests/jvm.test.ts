@@ -19,8 +19,10 @@ import { findScenario } from "../scenarios/index.js";
 import { compareModelWithReal, storyFacts } from "../lab/check/model-vs-real.js";
 import { copy, memoryRun } from "./support/runs.js";
 import { sharedRuns } from "./support/shared-runs.js";
+import { needs } from "./support/needs.js";
 
-const missing = KOTLIN_014_CLIENT.unavailable();
+/** a test that needs the JVM build (npm run setup, with mvn): without it, a named skip (under CI=true, a failure) */
+const jvmTest = needs([KOTLIN_014_CLIENT, KOTLIN_CLIENT, JAVA_CLIENT, JAVA_SYNC_CLIENT]);
 /** Two JVMs at once: a JVM's start is mostly CPU, and most of these runs is waiting (the 0.14.0
  *  runs wait out backstops and serial callbacks); every claim here is an order or a count. */
 const runs = sharedRuns<RunRecord>(2);
@@ -30,7 +32,7 @@ const run = () => runOf("nested", KOTLIN_014_CLIENT);
 const javaRun = () => runOf("nested", JAVA_CLIENT);
 // every run this file reads, started when its tests begin (the longest first)
 test.before(() => {
-  if (missing) return;
+  if (jvmTest.missing) return;
   for (const [name, client] of [["sampling-fan-out", KOTLIN_014_CLIENT], ["nested", KOTLIN_014_CLIENT], ["roots-nested", KOTLIN_014_CLIENT], ["sampling-nested", KOTLIN_CLIENT], ["nested", JAVA_CLIENT], ["fan-out", JAVA_SYNC_CLIENT]] as const)
     void runOf(name, client);
   return runs.settled();
@@ -46,13 +48,11 @@ test("a JVM build whose jar is missing makes its peers unavailable, in one line 
   assert.is(buildProblem({ ...JVM_BUILD, toolchain: ["mvn", "-v", "--changed"] }), "jvm's build is older than its sources: run `npm run setup`");
 });
 
-test("kotlin-0.14 and kotlin can run here (npm run setup built them)", () => {
-  assert.is(missing, undefined, missing);
-  assert.is(KOTLIN_CLIENT.unavailable(), undefined);
+jvmTest("kotlin-0.14 and kotlin can run here (npm run setup built them)", () => {
   run().catch(() => undefined); // reported by the tests that read it
 });
 
-test("kotlin-0.14 -> ts1 (nested): passes expected/nested.sdk.kotlin-0.14.json; the nested wait ends by the driver's backstop, not the SDK's limit", async () => {
+jvmTest("kotlin-0.14 -> ts1 (nested): passes expected/nested.sdk.kotlin-0.14.json; the nested wait ends by the driver's backstop, not the SDK's limit", async () => {
   const r = await run();
   assert.equal(failures(r), []);
   assert.is(r.fault, undefined);
@@ -66,7 +66,7 @@ test("kotlin-0.14 -> ts1 (nested): passes expected/nested.sdk.kotlin-0.14.json; 
   assert.ok(reply, "the nested reply is on the wire");
 });
 
-test("kotlin-0.14: the expectation rejects the real run with the nested request passed, or the callback leaving before it failed", async () => {
+jvmTest("kotlin-0.14: the expectation rejects the real run with the nested request passed, or the callback leaving before it failed", async () => {
   const r = await run();
   const { expectation } = expectationFor("nested", "sdk", { client: "kotlin-0.14", server: "ts1" })!;
   const failed = (events: typeof r.events) => verify({ events, wire: r.wire, transport: "stdio" }, expectation).filter((v) => !v.ok).map((v) => v.check);
@@ -91,7 +91,7 @@ const replyFor = (r: RunRecord, method: string) => {
   return r.wire.find((f) => f.replyTo === asked.index)?.message as { result?: Record<string, unknown> } | undefined;
 };
 
-test("kotlin-0.14 -> ts1 (sampling-fan-out): passes; five sampling callbacks one at a time, each after the last one left", async () => {
+jvmTest("kotlin-0.14 -> ts1 (sampling-fan-out): passes; five sampling callbacks one at a time, each after the last one left", async () => {
   const r = await fanOut014();
   assert.equal(failures(r), []);
   assert.is(r.fault, undefined);
@@ -108,7 +108,7 @@ test("kotlin-0.14 -> ts1 (sampling-fan-out): passes; five sampling callbacks one
   assert.ok(failed.length > 0, "overlapping sampling callbacks were accepted for kotlin-0.14");
 });
 
-test("kotlin -> ts1 (sampling-nested): passes; the nested tools/list completes and the answer is the SDK's CreateMessageResult of the synthetic words", async () => {
+jvmTest("kotlin -> ts1 (sampling-nested): passes; the nested tools/list completes and the answer is the SDK's CreateMessageResult of the synthetic words", async () => {
   const r = await sampling015();
   assert.equal(failures(r), []);
   assert.is(r.fault, undefined);
@@ -122,7 +122,7 @@ test("kotlin -> ts1 (sampling-nested): passes; the nested tools/list completes a
   assert.ok(failed.includes("nested requests"), "a nested request that failed was accepted for kotlin");
 });
 
-test("kotlin-0.14 -> ts1 (roots-nested): passes; the nested wait ends by the driver's backstop, then the two synthetic roots are answered", async () => {
+jvmTest("kotlin-0.14 -> ts1 (roots-nested): passes; the nested wait ends by the driver's backstop, then the two synthetic roots are answered", async () => {
   const r = await roots014();
   assert.equal(failures(r), []);
   assert.is(r.fault, undefined);
@@ -134,7 +134,7 @@ test("kotlin-0.14 -> ts1 (roots-nested): passes; the nested wait ends by the dri
   });
 });
 
-test("model vs real kotlin-0.14: each difference named (its timeout bounds only the send, its late reply is dropped silently); a removed cancel notice is unexplained", async () => {
+jvmTest("model vs real kotlin-0.14: each difference named (its timeout bounds only the send, its late reply is dropped silently); a removed cancel notice is unexplained", async () => {
   const model = storyFacts(await memoryRun("nested", "serial"));
   const r = await run();
   const verdict = compareModelWithReal(model, storyFacts(r), "model-vs-kotlin-0.14");
@@ -148,13 +148,11 @@ test("model vs real kotlin-0.14: each difference named (its timeout bounds only 
   assert.equal(bad.facts.filter((f) => !f.same && !f.allowed).map((f) => f.fact), ["cancelNotice", "clientFrames"]);
 });
 
-test("java can run here (npm run setup built it)", () => {
-  const why = JAVA_CLIENT.unavailable();
-  assert.is(why, undefined, why);
+jvmTest("java can run here (npm run setup built it)", () => {
   javaRun().catch(() => undefined); // reported by the tests that read it
 });
 
-test("java -> ts1 (nested): passes expected/nested.sdk.java.json; the nested tools/list completes inside the callback", async () => {
+jvmTest("java -> ts1 (nested): passes expected/nested.sdk.java.json; the nested tools/list completes inside the callback", async () => {
   const r = await javaRun();
   assert.equal(failures(r), []);
   assert.is(r.fault, undefined);
@@ -165,7 +163,7 @@ test("java -> ts1 (nested): passes expected/nested.sdk.java.json; the nested too
   assert.not.ok(r.wire.some((f) => f.label.method === "notifications/cancelled"));
 });
 
-test("java: the expectation rejects the real run with the nested request failed, or the callback answering before it returned", async () => {
+jvmTest("java: the expectation rejects the real run with the nested request failed, or the callback answering before it returned", async () => {
   const r = await javaRun();
   const { expectation } = expectationFor("nested", "sdk", { client: "java", server: "ts1" })!;
   const failed = (events: typeof r.events) => verify({ events, wire: r.wire, transport: "stdio" }, expectation).filter((v) => !v.ok).map((v) => v.check);
@@ -179,7 +177,7 @@ test("java: the expectation rejects the real run with the nested request failed,
   assert.ok(failed(early).some((c) => c.startsWith("order: the nested request returns inside the callback")), "a callback that answered before its nested request returned was accepted");
 });
 
-test("java-sync -> ts1 (fan-out): passes; each blocking callback, run later on boundedElastic, carries its own request's id", async () => {
+jvmTest("java-sync -> ts1 (fan-out): passes; each blocking callback, run later on boundedElastic, carries its own request's id", async () => {
   const r = await runOf("fan-out", JAVA_SYNC_CLIENT);
   assert.equal(failures(r), []);
   // OwnStdio ties each id to the request object the SDK unmarshalled on the reading thread: the last id read
@@ -190,7 +188,7 @@ test("java-sync -> ts1 (fan-out): passes; each blocking callback, run later on b
   assert.is(new Set(entered).size, entered.length);
 });
 
-test("kotlin's Client.close() ends whole: the lab ends the driver's stdin once it ended its stdout, as a stdio server exiting on EOF would; still the driver's own exit, not the lab's close", async () => {
+jvmTest("kotlin's Client.close() ends whole: the lab ends the driver's stdin once it ended its stdout, as a stdio server exiting on EOF would; still the driver's own exit, not the lab's close", async () => {
   const r = await run();
   const evidence = r.transportEvidence;
   assert.is(evidence.kind, "relay");

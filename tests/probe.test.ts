@@ -8,6 +8,7 @@ import { clientSideProbe } from "../lab/check/probe-timeline.js";
 import { resultsOf } from "../lab/check/verify.js";
 import { lifecycleProblems } from "../lab/transports/child-process.js";
 import { type SessionEvidence } from "../lab/plan/session.js";
+import { needs } from "./support/needs.js";
 import { FAN_OUT_N, PROBE_SAMPLING_SCENARIO, PROBE_ROWS, PROBE_SCENARIO, probeClient, probeRun, transportsFor } from "./support/probe.js";
 
 /** LAB_PROBE_PRINT=1 prints each run's measured numbers (for the README and reports). */
@@ -43,7 +44,7 @@ test.before(() => {
 for (const row of PROBE_ROWS) {
   const client = probeClient(row.client);
   if (typeof client === "string") {
-    console.error(`probe.test: ${row.client} (${row.loop}) not run here: ${client}`);
+    needs({ name: row.client, unavailable: () => client })(`${row.client} under ${row.loop}: probe_receive_loop says ${row.verdict}`, () => {});
     continue;
   }
   for (const transport of transportsFor(client)) {

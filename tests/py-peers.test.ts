@@ -30,8 +30,10 @@ import { findScenario } from "../scenarios/index.js";
 import { survivingChanges, type Json } from "../lab/check/mutations.js";
 import { slots } from "../lab/session/slots.js";
 import { copy, memoryRun } from "./support/runs.js";
+import { needs } from "./support/needs.js";
 
-const missing = PY_CLIENT.unavailable() ?? PY_SERVER.unavailable();
+/** a test that needs the Python peers (.venv): without it, a named skip (under CI=true, a failure) */
+const pyTest = needs([PY_CLIENT, PY_SERVER]);
 const CONTRACT_RUNS = ["accept_missing_field", "accept_no_content"];
 const cases = new Map<string, Promise<CaseReport>>();
 /** Two Python runs at a time. */
@@ -44,14 +46,13 @@ const contractCase = (name: string) =>
 const only = async (report: Promise<CaseReport>): Promise<RunRecord> => (await report).runs[0]!;
 const failures = (run: RunRecord) => run.verdicts.filter((v) => !v.ok).map((v) => `${v.check}: ${v.details.join("; ")}`);
 
-test("the Python peers can run here (npm ci sets up .venv; CI must not skip them)", () => {
-  assert.is(missing, undefined, missing);
+pyTest("the Python peers can run here (npm ci sets up .venv; CI must not skip them)", () => {
   // the shared runs start now, two at a time; each test below awaits the ones it reads
   // (a failure is reported by the test that reads the run, not as an unhandled rejection here)
   for (const started of [nested(PY_CLIENT), nested(PY_INLINE_CLIENT), ...CONTRACT_RUNS.map(contractCase)]) started.catch(() => undefined);
 });
 
-test("py (ClientSession as shipped): nested does not deadlock; passes expected/nested.sdk.py.json", async () => {
+pyTest("py (ClientSession as shipped): nested does not deadlock; passes expected/nested.sdk.py.json", async () => {
   const run = await only(nested(PY_CLIENT));
   assert.equal(failures(run), []);
   assert.is(run.fault, undefined);
@@ -61,7 +62,7 @@ test("py (ClientSession as shipped): nested does not deadlock; passes expected/n
   assert.not.ok(run.events.some((e) => e.kind === "nested.failed"));
 });
 
-test("py-inline (inline elicitation/create): the real deadlock and recovery; passes expected/nested.sdk.py-inline.json", async () => {
+pyTest("py-inline (inline elicitation/create): the real deadlock and recovery; passes expected/nested.sdk.py-inline.json", async () => {
   const run = await only(nested(PY_INLINE_CLIENT));
   assert.equal(failures(run), []);
   assert.is(run.fault, undefined);
@@ -77,14 +78,14 @@ async function modelAndReal(): Promise<{ model: StoryFacts; real: RunRecord }> {
   return { model: storyFacts(await memoryRun("nested", "serial")), real: await only(nested(PY_INLINE_CLIENT)) };
 }
 
-test("model vs real: the serial model tells py-inline's story; the one difference is allowed", async () => {
+pyTest("model vs real: the serial model tells py-inline's story; the one difference is allowed", async () => {
   const { model, real } = await modelAndReal();
   const verdict = compareModelWithReal(model, storyFacts(real));
   assert.ok(verdict.ok, JSON.stringify(verdict.facts, null, 2));
   assert.equal(verdict.facts.filter((f) => !f.same).map((f) => f.fact), ["lateReply"]);
 });
 
-test("model vs real rejects corrupted real evidence, naming the fact", async () => {
+pyTest("model vs real rejects corrupted real evidence, naming the fact", async () => {
   const { model, real } = await modelAndReal();
   const rejects = (corrupt: (run: RunRecord) => void): string[] => {
     const bad = copy(real);
@@ -132,7 +133,7 @@ test("contract on the py server: every case has exactly one expected file there,
 });
 
 for (const name of CONTRACT_RUNS) {
-  test(`contract ${name} against the py server (ts1 client, stdio): passes, and changing any expected value fails it`, async () => {
+  pyTest(`contract ${name} against the py server (ts1 client, stdio): passes, and changing any expected value fails it`, async () => {
     const run = await only(contractCase(name));
     assert.equal(failures(run), []);
     const file = contractExpectationPath(name, contractDir(undefined, "py"));
@@ -152,7 +153,7 @@ for (const name of CONTRACT_RUNS) {
   });
 }
 
-test("the requestedSchema checked is the one the py server sends: pydantic's, with titles", async () => {
+pyTest("the requestedSchema checked is the one the py server sends: pydantic's, with titles", async () => {
   const run = await only(contractCase("accept_missing_field"));
   const schema = loadContractExpectation("accept_missing_field", contractDir(undefined, "py"), "py").requestedSchema as { title?: unknown };
   assert.is(schema.title, "CalculateForm");
@@ -162,7 +163,7 @@ test("the requestedSchema checked is the one the py server sends: pydantic's, wi
   assert.not.ok(verifyContract(run, { ...loadContractExpectation("accept_missing_field", contractDir(undefined, "py"), "py"), requestedSchema: ts1Schema }).every((v) => v.ok));
 });
 
-test("a py server whose stdin closes right after its input answers initialize, fails the pending call, exits 0 unkilled", async () => {
+pyTest("a py server whose stdin closes right after its input answers initialize, fails the pending call, exits 0 unkilled", async () => {
   const lines: string[] = [];
   const command = PY_SERVER.child!.command({ eventsFile: undefined, faults: [] });
   const child = new StdioChild(command, { line: (l) => lines.push(l), badLine: () => {}, closed: () => {} });
@@ -188,7 +189,7 @@ test("a py server whose stdin closes right after its input answers initialize, f
   assert.equal(evidence.stdoutErrors, []);
 });
 
-test("Resolve/Elicit on the py server: a refused accept never reaches the tool (an isError result, no invalid_content); a valid one computes 21", async () => {
+pyTest("Resolve/Elicit on the py server: a refused accept never reaches the tool (an isError result, no invalid_content); a valid one computes 21", async () => {
   const resolve = (label: string, content: Record<string, unknown>) => ({ label, tool: "calculate_resolve", callback: { answer: { action: "accept" as const, content } } });
   const scenario = { name: "resolve", summary: "calculate_resolve twice", capabilities: FORM_CAPABILITY, listToolsFirst: false, calls: [resolve("first", { units: 3 }), resolve("recovery", { units: 3, unit_value: 7 })] };
   const run = await runSession(scenario, TRANSPORTS.stdio!.open, "stdio", { loop: "sdk", server: PY_SERVER });
@@ -216,7 +217,7 @@ const floatClient: ClientPeer = {
   },
 };
 
-test("py client answering 3.0: ts1 computes 21, the py server's strict pydantic refuses it; an extra tools/list follows the result", async () => {
+pyTest("py client answering 3.0: ts1 computes 21, the py server's strict pydantic refuses it; an extra tools/list follows the result", async () => {
   const scenario = findScenario("fixed-fixture")!; // only its name is used: the plan above drives the client
   const [ts1, py] = await Promise.all([TS1_SERVER, PY_SERVER].map((server) => runSession(scenario, TRANSPORTS.stdio!.open, "stdio", { loop: "sdk", client: floatClient, server })));
   for (const run of [ts1!, py!]) assert.equal(run.errors, []);

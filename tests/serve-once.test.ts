@@ -21,6 +21,7 @@ import { isRequest } from "../lab/history/frames.js";
 import { openProcessTransport } from "../lab/transports/process.js";
 import { PROBE_CALLBACK_MS } from "./support/probe.js";
 import { sharedRuns } from "./support/shared-runs.js";
+import { missingOf, needs } from "./support/needs.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lab-serve-once-"));
 const ACCEPT_READY = { action: "accept" as const, content: { ready: true } };
@@ -57,7 +58,7 @@ function session(clientName: string, fanOut: boolean, sampling: boolean): Promis
 }
 const SESSIONS: [string, boolean, boolean][] = [["ts1", true, false], ["py1", true, false], ["ts1", false, false], ["ts1", true, true], ["py-inline", true, true]];
 test.before(() => {
-  for (const [client, fanOut, sampling] of SESSIONS) void session(client, fanOut, sampling);
+  for (const [client, fanOut, sampling] of SESSIONS) if (missingOf([findClient(client)!]) === undefined) void session(client, fanOut, sampling);
   return sessions.settled();
 });
 
@@ -76,7 +77,7 @@ test("a concurrent client (ts1): both probes answered, exit 0, report says concu
   assert.is(report.fanOut.probe, "fan_out");
 });
 
-test("the real serial client (py1): exit 1, report says serial; fan-out replies in request order, never all at once", async () => {
+needs(findClient("py1")!)("the real serial client (py1): exit 1, report says serial; fan-out replies in request order, never all at once", async () => {
   const { run, exitCode, report } = await once("py1", true);
   assert.is(exitCode, 1);
   // the last probe's result reaches the client before the server exits (it once left in a corked
@@ -103,7 +104,7 @@ test("a client that declared sampling: the run waits for probe_sampling too, and
   assert.equal([report.sampling.probe, report.sampling.method, report.sampling.verdict], ["sampling", "sampling/createMessage", "concurrent"]);
 });
 
-test("a loop serial for forms only (py-inline) is serial: a form probe's serial is not hidden by a concurrent sampling probe", async () => {
+needs(findClient("py-inline")!)("a loop serial for forms only (py-inline) is serial: a form probe's serial is not hidden by a concurrent sampling probe", async () => {
   const { exitCode, report } = await once("py-inline", true, true);
   assert.equal([exitCode, report.verdict, report.receiveLoop.verdict, report.sampling.verdict], [1, "serial", "serial", "concurrent"]);
 });

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { BUILD_DIR, PROJECT_ROOT } from "../../lab/paths.js";
 import { startHostBroker } from "../../lab/transports/host-broker.js";
 import { BROKER_ENV } from "../../lab/transports/host-control.js";
+import { SKIP_MARK } from "./needs.js";
 import type { Deal, Report } from "./worker.js";
 
 /** What each file took in the runs here, recorded by this runner (build/, not committed; the mean
@@ -30,7 +31,10 @@ const GROUPS = 4;
 /** Every wait has a bound: the whole suite. */
 const BOUND_MS = 600_000;
 
-const files = readdirSync(join(PROJECT_ROOT, "tests")).filter((f) => f.endsWith(".test.ts")).sort();
+/** LAB_TEST_FILES=<regex>: only the files it matches, and no durations recorded (tests/needs.test.ts
+ *  runs the runner on one file). */
+const only = process.env.LAB_TEST_FILES;
+const files = readdirSync(join(PROJECT_ROOT, "tests")).filter((f) => f.endsWith(".test.ts") && new RegExp(only ?? "").test(f)).sort();
 /** Runs made once per process and shared by the files that read them (tests/support/): files that
  *  start the same ones go to the same group, so a group makes them once, not each group. */
 const SHARED_RUNS = [/startAllMemoryRuns\b/, /probeRun\(/, /support\/contract-runs/];
@@ -50,9 +54,12 @@ const queue = [...units.values()].sort((a, b) => unitWeight(b) - unitWeight(a) |
 const broker = await startHostBroker();
 
 const started = performance.now();
+const SKIPPED = new RegExp(`^${SKIP_MARK}(.*)$`, "gm");
 const TALLY = /\n *Total: *(\d+)\n *Passed: *(\d+)\n *Skipped: *(\d+)\n *Duration:[^\n]*\n/g;
 const counts = { total: 0, passed: 0, skipped: 0 };
 const failedFiles: string[] = [];
+/** Each skipped test's name, as its file printed it (tests/support/needs.ts: uvu keeps no skip's name). */
+const skippedTests: string[] = [];
 /** Each file's time, from its deal to its report (files of one unit: from the previous one's end). */
 const took: Record<string, number> = {};
 
@@ -82,6 +89,7 @@ function runGroup(): Promise<{ output: string; code: number | null; files: numbe
     if (!tally) failedFiles.push(`${report.file}: no tally from uvu`);
     else for (const [i, key] of (["total", "passed", "skipped"] as const).entries()) counts[key] += Number(tally[i + 1]);
     if (report.failed) failedFiles.push(report.file);
+    for (const [, name] of report.output.matchAll(SKIPPED)) skippedTests.push(`${report.file}: ${name}`);
     output += tally ? report.output.slice(0, tally.index) + report.output.slice(tally.index! + tally[0].length) : report.output;
   });
   const timer = setTimeout(() => child.kill("SIGKILL"), BOUND_MS);
@@ -103,7 +111,7 @@ for (const [file, seconds] of Object.entries(took)) {
   const last = recorded[file];
   durations[file] = Math.round((last === undefined ? seconds : (last + seconds) / 2) * 10) / 10;
 }
-try {
+if (only === undefined) try {
   mkdirSync(BUILD_DIR, { recursive: true });
   writeFileSync(DURATIONS, `${JSON.stringify(durations, null, 2)}\n`);
 } catch {
@@ -113,6 +121,7 @@ for (const [i, r] of results.entries()) {
   process.stdout.write(`\n── test group ${i + 1} of ${results.length} (exit ${r.code}, ${r.files} files) ──\n`);
   process.stdout.write(r.output);
 }
+if (skippedTests.length) process.stdout.write(`\n── skipped (${skippedTests.length}):\n${skippedTests.map((t) => `  ${t}\n`).join("")}`);
 if (failedFiles.length) process.stdout.write(`\n── failed: ${failedFiles.join(", ")} ──\n`);
 const notRun = files.filter((file) => !(file in took));
 if (notRun.length) process.stdout.write(`\n── not run (a process ended before it): ${notRun.join(", ")} ──\n`);

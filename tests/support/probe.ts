@@ -16,6 +16,7 @@ import { type SessionEvidence } from "../../lab/plan/session.js";
 import { openMemoryTransport } from "../../lab/transports/memory.js";
 import { openProcessTransport } from "../../lab/transports/process.js";
 import type { LoopVerdict } from "../../lab/peers/ts1/probe-judge.js";
+import { whyNot } from "./needs.js";
 
 /** Each callback's think time: the stimulus, as a person would wait before answering. */
 export const PROBE_CALLBACK_MS = 300;
@@ -172,7 +173,7 @@ export const PROBE_ROWS = PROBE_TABLE.filter((row) => FULL_TABLE || row.core !==
 export function probeClient(name: string): ClientPeer | string {
   const peer = findClient(name);
   if (!peer) return `no client peer named ${name} in this tree yet`;
-  return peer.unavailable() ?? peer;
+  return whyNot(peer) ?? peer;
 }
 
 export const transportsFor = (client: ClientPeer): ("memory" | "serve")[] => (client.driver.kind === "in-process" ? ["memory", "serve"] : ["serve"]);
