@@ -45,7 +45,10 @@ test("soak: one pass under load, every check counted, the load stopped, the last
     assert.ok(lines.includes("load: 1 worker thread(s) stopped by their handles"), r.stdout);
     assert.match(r.stdout, /per check: every one of \d+ checks held every time/);
     assert.is(lines.at(-1), `${n} passed, 0 failed`);
-    assert.equal(readdirSync(out), [], "nothing failed, so no evidence was kept");
+    // nothing failed; a session repeated because the server was slow keeps its case's evidence
+    const repeated = /^(\d+) sessions? repeated because the server had not replied within the nested limit$/m.exec(r.stdout);
+    assert.ok(repeated, r.stdout);
+    assert.is(readdirSync(out).length, Number(repeated[1]) === 0 ? 0 : 1, "no evidence kept but a repeated session's");
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -16,7 +16,9 @@ import { CANCEL_CARD_SCENARIOS, cancelCells, cancelCellsNotRun, type CancelRunEv
 import { serverRecordOf } from "../plan/evidence.js";
 import { negotiatedProtocol } from "../session/pipeline.js";
 import { runSession } from "../session/session.js";
-import { type SessionEvidence } from "../plan/session.js";
+import { repeatedSessions, runConclusive } from "../session/attempts.js";
+import { renderRepeated } from "../render/repeated.js";
+import { type RepeatedSession, type SessionEvidence } from "../plan/session.js";
 import { CLIENT_PEERS, SERVER_PEERS, transportProblem, type Column } from "../peers/registry.js";
 import { TRANSPORTS } from "../transports/index.js";
 import { RUN_OUTPUT_DIR } from "../paths.js";
@@ -62,7 +64,7 @@ export function cardColumns(options: Pick<CardOptions, "clients" | "servers" | "
   return columns;
 }
 
-async function runColumn(column: Column, outDir: string, want: ExpectedCard | undefined): Promise<{ runs: Record<string, SessionEvidence>; unavailable?: string }> {
+async function runColumn(column: Column, outDir: string, want: ExpectedCard | undefined, repeated: RepeatedSession[]): Promise<{ runs: Record<string, SessionEvidence>; unavailable?: string }> {
   const why = column.client.unavailable() ?? column.server.unavailable();
   if (why) return { runs: {}, unavailable: why };
   if (column.client.driver.kind === "process") await column.client.driver.prepare?.();
@@ -71,9 +73,13 @@ async function runColumn(column: Column, outDir: string, want: ExpectedCard | un
   const unclaimed = new Set(Object.entries(REQUEST_ROW_SCENARIO).filter(([row]) => want?.cells[row as RowId] === undefined).map(([, scenario]) => scenario));
   const run = (scenario: Scenario) =>
     session(async () => {
-      const evidence = await runSession(scenario, TRANSPORTS.stdio!.open, "stdio", { loop: column.loop, client: column.client, server: column.server });
+      // repeated while the server had not replied within the nested limit (lab/session/attempts.ts)
+      const evidence = await runConclusive(() => runSession(scenario, TRANSPORTS.stdio!.open, "stdio", { loop: column.loop, client: column.client, server: column.server }));
+      const name = `${cardKey({ client: column.client.name, loop: column.loop, server: column.server.name })}.${scenario.name}`;
       runs[scenario.name] = evidence;
-      writeJsonAtomic(join(outDir, "card", `${cardKey({ client: column.client.name, loop: column.loop, server: column.server.name })}.${scenario.name}.json`), evidence);
+      repeated.push(...repeatedSessions([evidence], () => name));
+      // every attempt is in this one file: the last, and the earlier ones set aside
+      writeJsonAtomic(join(outDir, "card", `${name}.json`), evidence);
       return evidence;
     });
   const chosen = CARD_SCENARIOS.filter(
@@ -127,11 +133,11 @@ function cells(runs: Record<string, SessionEvidence>, column: Column): Partial<R
 }
 
 /** One pairing: its runs, and each cell compared with its hand-written card. */
-async function scoreColumn(column: Column, expected: Map<string, ExpectedCard>, outDir: string): Promise<CardColumn> {
+async function scoreColumn(column: Column, expected: Map<string, ExpectedCard>, outDir: string, repeated: RepeatedSession[]): Promise<CardColumn> {
   const key = cardKey({ client: column.client.name, loop: column.loop, server: column.server.name });
   const want = expected.get(key);
   const started = performance.now();
-  const { runs, unavailable } = await runColumn(column, outDir, want);
+  const { runs, unavailable } = await runColumn(column, outDir, want, repeated);
   // A client driver in another process reports a failed session by its exit, not as a session error.
   const errors = Object.values(runs).flatMap((r) => [...r.errors, ...[driverFault(r)].filter((f) => f !== undefined)]);
   let got: Partial<Record<RowId, CellValue>> = {};
@@ -146,7 +152,8 @@ async function scoreColumn(column: Column, expected: Map<string, ExpectedCard>, 
   return { key, client: column.client.name, loop: column.loop, server: column.server.name, sdk: `${column.client.sdk} → ${column.server.sdk}`, cells: got, expected: want?.cells ?? {}, connectFails: want?.connectFails, differs, ms: Math.round(performance.now() - started), errors };
 }
 
-export async function runCard(options: CardOptions): Promise<CardData> {
+/** The card, and the sessions run again because the server was slow (counted in every report). */
+export async function runCard(options: CardOptions): Promise<CardData & { repeated: RepeatedSession[] }> {
   const expected = loadExpectedCards(options.expectedDir);
   // A pairing nobody wrote a card for is not claimed: it is named, not run (as `all` does for
   // expectations). A pairing with a card that cannot run here still fails.
@@ -154,10 +161,11 @@ export async function runCard(options: CardOptions): Promise<CardData> {
   const keyOf = (c: Column) => cardKey({ client: c.client.name, loop: c.loop, server: c.server.name });
   const columns = all.filter((c) => expected.has(keyOf(c)));
   const unclaimed = all.filter((c) => !expected.has(keyOf(c))).map(keyOf);
-  const out = await Promise.all(columns.map((column) => scoreColumn(column, expected, options.outDir)));
+  const repeated: RepeatedSession[] = [];
+  const out = await Promise.all(columns.map((column) => scoreColumn(column, expected, options.outDir, repeated)));
   // The model beside the thing it models: every differing row named, an unexplained one fails.
   const model = modelDifferences(out);
-  return { columns: out, ok: out.length > 0 && out.every((c) => c.differs.length === 0) && model.every((d) => d.state === "named"), unclaimed, model };
+  return { columns: out, ok: out.length > 0 && out.every((c) => c.differs.length === 0) && model.every((d) => d.state === "named"), unclaimed, model, repeated };
 }
 
 export async function main(args: Parsed): Promise<number> {
@@ -200,6 +208,7 @@ export async function main(args: Parsed): Promise<number> {
   for (const d of card.model ?? []) if (d.state === "unexplained") console.log(`  UNEXPLAINED ${d.path}: model ${d.actual} · ${d.real} ${d.expected}`);
   if (card.unclaimed?.length) console.error(`not claimed (no hand-written card in expected/card/): ${card.unclaimed.join(", ")}`);
   if (card.columns.length === 0) console.error("card: no pairing asked for has a hand-written card");
+  for (const line of renderRepeated(card.repeated)) console.log(line);
   console.log(`card: ${card.columns.length - bad.length} of ${card.columns.length} pairings as expected; written to ${join(options.outDir, "card.md")}, card.svg, card.json`);
   return card.ok ? 0 : 1;
 }

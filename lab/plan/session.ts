@@ -60,5 +60,21 @@ export interface SessionEvidence {
   transportEvidence: TransportEvidence;
   events: TimelineEvent[];
   wire: WireFrame[];
+  /** attempts run before this one and set aside, each kept whole: its nested request failed with
+   *  no reply on the wire, which says only that the server was slow (lab/check/server-slow.ts) */
+  earlierAttempts?: EarlierAttempt[];
+}
+
+/** One attempt set aside, and why. */
+export interface EarlierAttempt {
+  why: string;
+  evidence: SessionEvidence;
+}
+
+/** A session that was repeated, for a report: which, how many attempts in all, why each was set aside. */
+export interface RepeatedSession {
+  session: string;
+  attempts: number;
+  why: string[];
 }
 

@@ -6,6 +6,8 @@ import { renderSwimlane } from "./swimlane.js";
 import { renderHttp } from "./http.js";
 import { httpOf } from "../plan/evidence.js";
 import { runOutcome } from "./outcome.js";
+import { renderRepeated } from "./repeated.js";
+import { repeatedSessions } from "../session/attempts.js";
 
 const mark = (ok: boolean, color: boolean) => (color ? (ok ? "\x1b[32m✔\x1b[0m" : "\x1b[31m✘\x1b[0m") : ok ? "PASS" : "FAIL");
 
@@ -102,9 +104,8 @@ export function renderSummary(reports: CaseReport[], color: boolean, output?: Wr
   const parity = reports.map((r) => (listed ? { ...r, parity: r.parity.filter((p) => !p.ok) } : r)).map((r) => renderParity(r, color)).filter(Boolean);
   if (parity.length) lines.push("", "parity (memory vs every other transport)", ...parity);
   // Each failing run by name, with the names of its failing checks (details are above, under the run).
-  const failing = reports.flatMap((report) =>
-    report.runs.filter((run) => !run.ok).map((run) => ({ name: `${report.scenario} · ${report.column}${report.onDeadlock === "break" ? " · --on-deadlock break" : ""} · ${run.transport} #${run.repeat}`, run })),
-  );
+  const named = (report: CaseReport, run: RunRecord) => `${report.scenario} · ${report.column}${report.onDeadlock === "break" ? " · --on-deadlock break" : ""} · ${run.transport} #${run.repeat}`;
+  const failing = reports.flatMap((report) => report.runs.filter((run) => !run.ok).map((run) => ({ name: named(report, run), run })));
   if (failing.length) {
     lines.push("", "failing checks");
     for (const { name, run } of failing) {
@@ -112,6 +113,9 @@ export function renderSummary(reports: CaseReport[], color: boolean, output?: Wr
       for (const v of run.verdicts.filter((v) => !v.ok)) lines.push(`      ${v.check}`);
     }
   }
+  // sessions run again because the server was slow (lab/session/attempts.ts): named when there are any
+  const repeated = reports.flatMap((report) => repeatedSessions(report.runs, (run) => named(report, run)));
+  if (repeated.length) lines.push("", ...renderRepeated(repeated));
   if (output) {
     const json = output.files.filter((f) => f.endsWith(".json")).map((f) => basename(f));
     const svgs = output.files.filter((f) => f.endsWith(".svg")).map((f) => basename(f));

@@ -6,6 +6,7 @@ import { pairEvidenceFor, serverSideAllowancesFor } from "../check/http-parity.j
 import type { LoopModel, OnDeadlock } from "../history/receive-loop.js";
 import type { Scenario } from "../plan/scenario.js";
 import { runSession } from "./session.js";
+import { runConclusive } from "./attempts.js";
 import { type SessionEvidence } from "../plan/session.js";
 import { serverRecordOf } from "../plan/evidence.js";
 import { TRANSPORTS } from "../transports/index.js";
@@ -118,7 +119,8 @@ export async function runCase(
       const transport = TRANSPORTS[name];
       if (!transport) throw new Error(`unknown transport ${name}`);
       const bound = options.sessionBoundMs === undefined ? {} : { boundMs: options.sessionBoundMs };
-      const evidence = await runSession(scenario, transport.open, name, { loop, onDeadlock: options.onDeadlock, client, server, ...bound }, repeat);
+      // repeated while the server had not replied within the nested limit (./attempts.ts)
+      const evidence = await runConclusive(() => runSession(scenario, transport.open, name, { loop, onDeadlock: options.onDeadlock, client, server, ...bound }, repeat));
       const errors = [...evidence.errors, ...transport.problems(evidence.transportEvidence)];
       // A server in another process kept its own record (lab/transports/stdio.ts serverRecord).
       const verdicts = verify(evidenceOf({ ...evidence, transport: name }, errors), expectation);

@@ -17,6 +17,9 @@ import { assertPinnedSdk, readVersions } from "../peers/versions.js";
 import { findScenario, SCENARIOS } from "../../scenarios/index.js";
 import { startLoad } from "./load.js";
 import { tally, tallyLines, type Tally } from "./tally.js";
+import { repeatedSessions } from "../session/attempts.js";
+import { renderRepeated } from "../render/repeated.js";
+import type { RepeatedSession } from "../plan/session.js";
 
 export interface SoakOptions {
   runs: number;
@@ -87,6 +90,7 @@ export async function main(args: Parsed): Promise<number> {
   const load = options.load > 0 ? startLoad(options.load, { boundMs: bound }) : undefined;
   const counts: Tally = new Map();
   const kept: string[] = [];
+  const repeated: RepeatedSession[] = [];
   let passed = 0;
   let failed = 0;
   const started = performance.now();
@@ -107,11 +111,13 @@ export async function main(args: Parsed): Promise<number> {
         passed += units.passed;
         failed += units.failed;
         passFailed += units.failed;
-        if (!report.ok) {
-          // the evidence of a failure is kept whole, one file per failing case and pass
+        const again = repeatedSessions(report.runs, (run) => `pass ${pass} · ${item.name} · ${run.transport}`);
+        repeated.push(...again);
+        if (!report.ok || again.length > 0) {
+          // the evidence of a failure, or of a repeated session (every attempt), is kept whole, one file per case and pass
           const file = runOutputPath(outDir, `pass-${pass}.${item.scenario.name}`, item.loop, item.onDeadlock === "break" ? ".break" : "");
           writeJsonAtomic(file, report);
-          kept.push(file);
+          if (!report.ok) kept.push(file);
         }
       }
       const seconds = ((performance.now() - passStart) / 1000).toFixed(1);
@@ -122,8 +128,8 @@ export async function main(args: Parsed): Promise<number> {
     if (stopped) console.log(`load: ${stopped.workers} worker thread(s) stopped by their handles${stopped.stuck ? `, ${stopped.stuck} did not exit in time` : ""}`);
   }
   const wall = (performance.now() - started) / 1000;
-  console.log(["", ...tallyLines(counts)].join("\n"));
-  if (kept.length) console.log(`\nevidence of the ${kept.length} failing case run(s): ${shown(outDir)}/pass-<n>.<scenario>.<loop>.json`);
+  console.log(["", ...tallyLines(counts), ...renderRepeated(repeated)].join("\n"));
+  if (kept.length || repeated.length) console.log(`\nevidence of the ${kept.length} failing case run(s) and of every repeated session: ${shown(outDir)}/pass-<n>.<scenario>.<loop>.json`);
   console.log(`\nwall time ${wall.toFixed(1)} s`);
   console.log(`${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;

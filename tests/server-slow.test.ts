@@ -1,0 +1,93 @@
+// A session is repeated only when its nested request failed with no reply on the wire (the server
+// was slow), never when the reply was there (a deadlock): real runs, and real passing runs
+// corrupted into a slow server's, each classified; the repeat is bounded and keeps every attempt.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { serverSlow, SERVER_SLOW } from "../lab/check/server-slow.js";
+import { nestedOutcome } from "../lab/check/card-requests.js";
+import { MAX_ATTEMPTS, repeatedSessions, runConclusive } from "../lab/session/attempts.js";
+import type { SessionEvidence } from "../lab/plan/session.js";
+import { copy, memoryRun } from "./support/runs.js";
+
+/** Each scenario whose callback nests, and the server request that callback answers. */
+const NESTING = { nested: "elicitation/create", "sampling-nested": "sampling/createMessage", "roots-nested": "roots/list" } as const;
+type Nesting = keyof typeof NESTING;
+const NAMES = Object.keys(NESTING) as Nesting[];
+
+/** A real passing run as a slow server would have left it: the nested request failed at its limit
+ *  and its reply never reached the wire (`late`: it came, but after the failure). */
+function slowed(run: SessionEvidence, callback: string, late = false): SessionEvidence {
+  const r = copy(run);
+  const { request, reply } = nestedOutcome(r, callback)!;
+  assert.ok(request && reply, "the real run has the nested request and its reply on the wire");
+  const ok = r.events.find((e) => e.kind === "nested.ok")!;
+  Object.assign(ok, { kind: "nested.failed", detail: { code: -32001, message: "MCP error -32001: Request timed out" } });
+  if (late) reply.t = ok.t + 1;
+  else r.wire = r.wire.filter((f) => f !== reply);
+  return r;
+}
+
+test("real runs stand: every nesting scenario completing (sdk) or deadlocked (serial, wait and break) is never repeated", async () => {
+  for (const name of NAMES) {
+    const passing = await memoryRun(name, "sdk");
+    assert.ok(passing.events.some((e) => e.kind === "nested.ok"), `${name} sdk completes`);
+    assert.is(serverSlow(passing), undefined, `${name} sdk`);
+    for (const onDeadlock of name === "nested" ? (["wait", "break"] as const) : (["wait"] as const)) {
+      const deadlocked = await memoryRun(name, "serial", onDeadlock);
+      const o = nestedOutcome(deadlocked, NESTING[name])!;
+      // a real deadlock: the reply was on the wire before the callback gave up
+      assert.ok(o.failed && o.reply && o.reply.t < o.failed.t, `${name} serial ${onDeadlock} deadlocks`);
+      assert.is(serverSlow(deadlocked), undefined, `${name} serial ${onDeadlock}`);
+    }
+  }
+});
+
+test("a passing run corrupted (its nested reply gone from the wire, or after the failure; the request failed) is a slow server's", async () => {
+  for (const name of NAMES) {
+    const passing = await memoryRun(name, "sdk");
+    const gone = serverSlow(slowed(passing, NESTING[name]));
+    assert.equal(gone && { callback: gone.callback, nested: gone.nested }, { callback: NESTING[name], nested: "tools/list" }, name);
+    assert.match(gone!.why, `no reply came: ${SERVER_SLOW}`);
+    assert.match(serverSlow(slowed(passing, NESTING[name], true))!.why, `its reply came only after the callback gave up: ${SERVER_SLOW}`);
+  }
+});
+
+test("not repeated when the session failed otherwise (an error, a hidden crash), nor when the nested request never reached the wire", async () => {
+  const passing = await memoryRun("nested", "sdk");
+  const slow = slowed(passing, "elicitation/create");
+  assert.is(serverSlow({ ...slow, errors: ["session nested did not finish within its bound"] }), undefined);
+  const unsent = copy(slow);
+  const { request } = nestedOutcome(unsent, "elicitation/create")!;
+  unsent.wire = unsent.wire.filter((f) => f.index !== request!.index);
+  assert.is(serverSlow(unsent), undefined);
+});
+
+test(`the repeat: at most ${MAX_ATTEMPTS} attempts, each one kept; a deadlock or a completed run is taken at once`, async () => {
+  const passing = await memoryRun("nested", "sdk");
+  const deadlocked = await memoryRun("nested", "serial");
+  const slow = slowed(passing, "elicitation/create");
+  const feed = (attempts: SessionEvidence[]) => {
+    let i = 0;
+    return { next: () => Promise.resolve(attempts[i++]!), asked: () => i };
+  };
+  const always = feed([slow, slow, slow, slow]);
+  const last = await runConclusive(always.next);
+  assert.is(always.asked(), MAX_ATTEMPTS);
+  assert.is(last.earlierAttempts?.length, MAX_ATTEMPTS - 1);
+  assert.ok(last.earlierAttempts!.every((a) => a.evidence === slow && a.why.endsWith(SERVER_SLOW)));
+  assert.equal(repeatedSessions([last, passing], () => "nested"), [{ session: "nested", attempts: MAX_ATTEMPTS, why: last.earlierAttempts!.map((a) => a.why) }]);
+
+  const once = feed([slow, passing]);
+  const second = await runConclusive(once.next);
+  assert.is(once.asked(), 2);
+  assert.equal({ ...second, earlierAttempts: undefined }, { ...passing, earlierAttempts: undefined });
+  assert.is(second.earlierAttempts?.[0]?.evidence, slow);
+
+  for (const run of [deadlocked, passing]) {
+    const single = feed([run, slow]);
+    assert.is(await runConclusive(single.next), run);
+    assert.is(single.asked(), 1);
+  }
+});
+
+test.run();
