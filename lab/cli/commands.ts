@@ -140,7 +140,15 @@ export const COMMAND_SPECS: CommandSpec[] = [
       expected("read expectations from DIR instead of expected/"),
     ],
   },
-  { name: "docs", operands: "", positionals: { min: 0, max: 0 }, summary: "Writes the generated parts of the docs: the README's card blocks and notebooks/reference/card.md from expected/card/, and notebooks/reference/cli.md from these option tables.", options: [{ name: "check", value: { kind: "switch" }, help: "write nothing; exit 1 naming each stale part" }] },
+  {
+    name: "stack",
+    operands: "",
+    positionals: { min: 0, max: 0 },
+    summary: "Your Python agent stack as pip resolves it for CPython 3.11 (nothing installed): which mcp it got, which card column that mcp behaves like (1.x: the serial loop; 2.x: the concurrent one), and which of the lab's framework adapters match its packages. Exit 0 when it resolves; 2, in one line, for an unknown package, a set that does not resolve (the conflict as pip states it) or no package index.",
+    about: "Resolutions are cached for a day under build/stack/ by the set's text and the index asked.",
+    options: [{ name: "python", value: { kind: "text", placeholder: "REQUIREMENTS" }, help: 'the requirements, as you would give them to pip install, in one argument: "google-adk[mcp] langchain-mcp-adapters" (required)' }],
+  },
+  { name: "docs", operands: "", positionals: { min: 0, max: 0 }, summary: "Writes the generated parts of the docs: the README's card table and notebooks/reference/card.md from expected/card/, and notebooks/reference/cli.md from these option tables.", options: [{ name: "check", value: { kind: "switch" }, help: "write nothing; exit 1 naming each stale part" }] },
 ];
 
 export function commandSpec(name: string): CommandSpec | undefined {

@@ -1,15 +1,16 @@
 // `docs [--check]`: the parts of the documentation that are generated from hand-written files,
-// never edited by hand: the README's card blocks (the deadlock rows of the expected cards, and
-// their sampling and roots rows), notebooks/reference/card.md (the whole expected card) and
-// notebooks/reference/cli.md (every command's options, from lab/cli/commands.ts). --check writes nothing and exits 1
-// naming each stale part; tests/docs.test.ts runs it.
+// never edited by hand: the README's card block (one word per client and question, each linking to
+// the client's row of the card page), notebooks/reference/card.md (every client's full values,
+// then the whole expected card) and notebooks/reference/cli.md (every command's options, from
+// lab/cli/commands.ts). --check writes nothing and exits 1 naming each stale part;
+// tests/docs.test.ts runs it.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { cardFromExpected, loadExpectedCards } from "../check/card-expected.js";
 import { NOTEBOOKS_DIR, PROJECT_ROOT } from "../paths.js";
 import { CLIENT_PEERS, SERVER_PEERS } from "../peers/registry.js";
 import { renderCardMarkdown } from "../render/card.js";
-import { renderCardSummary, REQUEST_SUMMARY_ROWS, SUMMARY_ROWS } from "../render/card-summary.js";
+import { renderClientRows, renderCompactCard } from "../render/card-summary.js";
 import { read, UsageError, type Parsed } from "./args.js";
 import { renderCliReference } from "./cli-reference.js";
 
@@ -17,7 +18,6 @@ export const README_FILE = join(PROJECT_ROOT, "README.md");
 export const CARD_PAGE = join(NOTEBOOKS_DIR, "reference", "card.md");
 export const CLI_PAGE = join(NOTEBOOKS_DIR, "reference", "cli.md");
 const BLOCK = /(<!-- card:begin -->\n)[\s\S]*?(<!-- card:end -->)/;
-const REQUESTS_BLOCK = /(<!-- requests:begin -->\n)[\s\S]*?(<!-- requests:end -->)/;
 
 const CARD_PAGE_HEAD = `# The report card, every pairing
 
@@ -26,21 +26,30 @@ per client, loop model and server, each with its basis: the SDK source lines). \
 card\` runs every pairing for real and fails on any cell that differs from these. A dash: the row
 does not apply to the pairing. "serial model": the lab's model of a receive loop that awaits each
 inbound request's handler, put around an SDK that does not do that itself.
+
+## Every client
+
+The README's words, in full: one row per client and loop model. Where a client's servers differ,
+each value names the servers it holds for.
 `;
 
 /** Each generated file with the text it must have. */
 export function generatedDocs(cardsDir?: string): { file: string; text: string }[] {
   const order = { clients: CLIENT_PEERS.map((p) => p.name), servers: SERVER_PEERS.map((p) => p.name) };
   const card = cardFromExpected(loadExpectedCards(cardsDir), order);
-  const sdk = (client: string) => CLIENT_PEERS.find((p) => p.name === client)?.sdk ?? "?";
+  const peer = (client: string) => CLIENT_PEERS.find((p) => p.name === client);
+  // a label is its text, or (issue 41, item 5) an object that carries it
+  const sdk = (client: string) => {
+    const label: unknown = peer(client)?.sdk ?? "?";
+    return typeof label === "string" ? label : (label as { text: string }).text;
+  };
   const readme = readFileSync(README_FILE, "utf8");
   if (!BLOCK.test(readme)) throw new UsageError("README.md has no <!-- card:begin --> ... <!-- card:end --> block");
-  if (!REQUESTS_BLOCK.test(readme)) throw new UsageError("README.md has no <!-- requests:begin --> ... <!-- requests:end --> block");
-  const shipped = (client: string) => CLIENT_PEERS.find((p) => p.name === client)?.reconfigured === undefined;
-  const summary = (rows: typeof SUMMARY_ROWS) => (_all: string, begin: string, end: string) => `${begin}${renderCardSummary(card, sdk, shipped, rows)}\n${end}`;
+  const page = relative(dirname(README_FILE), CARD_PAGE);
+  const compact = renderCompactCard(card, { sdk, reconfigured: (client) => peer(client)?.reconfigured, link: (anchor) => `${page}#${anchor}` });
   return [
-    { file: README_FILE, text: readme.replace(BLOCK, summary(SUMMARY_ROWS)).replace(REQUESTS_BLOCK, summary(REQUEST_SUMMARY_ROWS)) },
-    { file: CARD_PAGE, text: `${CARD_PAGE_HEAD}\n${renderCardMarkdown(card, { links: false }).trim()}\n` },
+    { file: README_FILE, text: readme.replace(BLOCK, (_all, begin: string, end: string) => `${begin}${compact}\n${end}`) },
+    { file: CARD_PAGE, text: `${CARD_PAGE_HEAD}\n${renderClientRows(card, sdk)}\n\n## Every pairing, by server\n\n${renderCardMarkdown(card, { links: false }).trim()}\n` },
     { file: CLI_PAGE, text: renderCliReference() },
   ];
 }
