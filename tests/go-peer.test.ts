@@ -53,7 +53,7 @@ const replyOf = (r: RunRecord, asked: (typeof r.wire)[number]) =>
   r.wire.find((f) => f.from === "client" && isReply(f.label) && f.label.id === asked.label.id);
 
 test("go names its SDK version as its build has it (lab/peers/installed.ts; tests/installed.test.ts)", () => {
-  assert.match(sdkText(GO_CLIENT.sdk), /^go-sdk \(Go SDK\) v\d+\.\d+\.\d+$/);
+  assert.match(sdkText(GO_CLIENT.sdk), goTest.missing === undefined ? /^go-sdk \(Go SDK\) v\d+\.\d+\.\d+$/ : /^go-sdk \(Go SDK\) not built \(pins v\d+\.\d+\.\d+\)$/);
   if (goTest.missing === undefined) run().catch(() => undefined); // reported by the tests that read it
 });
 

@@ -11,7 +11,7 @@ import { defaultOutDir, ensureNewReportFile, shown, writeAtomic, writeJsonAtomic
 import { renderJunit } from "../render/junit.js";
 import { openInvocation, writeStoreIndex } from "./store.js";
 import { CLIENT_PEERS } from "../peers/registry.js";
-import type { ClientPeer, ServerPeer } from "../plan/peer.js";
+import { sdkText, type ClientPeer, type ServerPeer } from "../plan/peer.js";
 import { FORM_CAPABILITY, type Scenario } from "../plan/scenario.js";
 import type { SessionEvidence } from "../plan/session.js";
 import { runSession } from "../session/session.js";
@@ -71,7 +71,7 @@ export function observe(client: ClientPeer, run: SessionEvidence): Observation {
   const call = !result ? "did not end (no result or error reached the client)" : detail?.error ? `ended with error ${String(detail.error.code)}` : `ended with a result${detail?.isError ? " (isError)" : ""}`;
   return {
     client: client.name,
-    sdk: client.sdk,
+    sdk: sdkText(client.sdk),
     asked,
     nested: !asked ? "not sent" : ok ? "completed" : timedOut ? "waited out its limit" : failed ? "failed" : "not sent",
     ...(failed && { nestedError: `${String(failed.detail?.code ?? "no code")} ${String(failed.detail?.type ?? "")}`.trim() }),

@@ -34,6 +34,7 @@ import { formContractCell } from "../check/card-contract.js";
 import { REQUEST_CARD_SCENARIOS, REQUEST_ROW_SCENARIO, requestCells } from "../check/card-requests.js";
 import { driverFault } from "../check/driver-fault.js";
 import { declaresForm, DECLARES_NO_FORM, formAnsweredCell } from "../check/card-form.js";
+import { sdkText } from "../plan/peer.js";
 
 const CARD_SCENARIOS = [...["nested", "fan-out", "liveness", ...CANCEL_CARD_SCENARIOS, ...REQUEST_CARD_SCENARIOS].map((name) => findScenario(name)!), FORM_CONTRACT_SCENARIO];
 /** Sessions at once, over all pairings: most of a session is waiting (callbacks that think, limits
@@ -149,7 +150,7 @@ async function scoreColumn(column: Column, expected: Map<string, ExpectedCard>, 
     got = cells(runs, column);
     differs = cardDifferences(want, got);
   }
-  return { key, client: column.client.name, loop: column.loop, server: column.server.name, sdk: `${column.client.sdk} → ${column.server.sdk}`, cells: got, expected: want?.cells ?? {}, connectFails: want?.connectFails, differs, ms: Math.round(performance.now() - started), errors };
+  return { key, client: column.client.name, loop: column.loop, server: column.server.name, sdk: `${sdkText(column.client.sdk)} → ${sdkText(column.server.sdk)}`, cells: got, expected: want?.cells ?? {}, connectFails: want?.connectFails, differs, ms: Math.round(performance.now() - started), errors };
 }
 
 /** The card, and the sessions run again because the server was slow (counted in every report). */

@@ -19,6 +19,7 @@ import { findServer, SERVER_PEERS, transportProblem } from "../peers/registry.js
 import { TS1_CLIENT } from "../peers/ts1/index.js";
 import { assertPinnedSdk, readVersions } from "../peers/versions.js";
 import { slots } from "../session/slots.js";
+import { sdkText } from "../plan/peer.js";
 
 /** Contract cases run at once. */
 const CASES_AT_ONCE = 4;
@@ -70,7 +71,7 @@ export async function main(parsed: Parsed): Promise<number> {
   const ok = reports.every((r) => r.ok);
   const file = join(outDir, serverName === "ts1" ? "contract.json" : `contract.${serverName}.json`);
   // `rows` is the table as printed, so the index page shows it without re-deriving it.
-  writeJsonAtomic(file, { command: "contract", server: serverName, serverSdk: server.sdk, loop: "sdk", loopMeaning: LOOP_MEANING.sdk, versions, ok, ...(skipped && { skipped }), cases: reports, rows });
+  writeJsonAtomic(file, { command: "contract", server: serverName, serverSdk: sdkText(server.sdk), loop: "sdk", loopMeaning: LOOP_MEANING.sdk, versions, ok, ...(skipped && { skipped }), cases: reports, rows });
   if (junit) writeAtomic(junit, renderJunit(`lab contract --server ${serverName}`, junitCases(reports)));
   writeIndexPage(outDir);
   writeStoreIndex(inv.root);
@@ -79,7 +80,7 @@ export async function main(parsed: Parsed): Promise<number> {
     return ok ? 0 : 1;
   }
   if (skipped) console.log(skipped);
-  console.log(`form-elicitation contract: ${work.length} cases, ${serverName === "ts1" ? "" : `client ts1, server ${serverName} (${server.sdk}), `}loop sdk (${LOOP_MEANING.sdk}); callbacks never call back, so the model cannot matter\n`);
+  console.log(`form-elicitation contract: ${work.length} cases, ${serverName === "ts1" ? "" : `client ts1, server ${serverName} (${sdkText(server.sdk)}), `}loop sdk (${LOOP_MEANING.sdk}); callbacks never call back, so the model cannot matter\n`);
   console.log(table(rows.map((r) => [r.case, r.transport, r.action, r.status, show(r.computed), show(r.value), r.refusedBy, r.layer, r.ok ? "ok" : "FAIL"])));
   for (const r of rows.filter((r) => !r.ok)) {
     console.log(`\nFAIL ${r.case} (${r.transport}, repeat ${r.repeat})`);

@@ -6,6 +6,9 @@ import { join } from "node:path";
 import { PROJECT_ROOT } from "../paths.js";
 import type { CachedBuild } from "./cached-build.js";
 
+/** The folder a framework is installed apart in: its package.json, lockfile and node_modules. */
+export const npmApartDir = (name: string) => join(PROJECT_ROOT, "lab", "peers", name);
+
 /** `probe`: a package of the install whose package.json proves it is there. */
 export function npmApartBuild(name: string, probe: string): CachedBuild {
   const dir = join("lab", "peers", name);

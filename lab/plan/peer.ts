@@ -22,6 +22,32 @@ export interface ChildCommand {
   host?: { args: readonly string[]; argv: readonly string[] };
 }
 
+/** One package a peer's label names: the version the project pins and the one installed, each with
+ *  the file it was read from (lab/peers/installed.ts reads them, once, when the label is first shown). */
+export interface PackageVersion {
+  /** as its ecosystem names it: mcp, @ai-sdk/mcp, rmcp, io.modelcontextprotocol:kotlin-sdk-client-jvm */
+  package: string;
+  /** undefined: the pin file does not name it */
+  pinned: string | undefined;
+  pinnedIn: string;
+  /** undefined: not installed or not built (the peer is then unavailable) */
+  installed: string | undefined;
+  installedIn: string;
+  /** what the label says in place of a version it cannot read: "not installed", "not built" */
+  absent: string;
+}
+
+/** A peer's label, its versions filled from the install when first shown (lab/peers/installed.ts). An
+ *  object, not text, so that a peer built by spreading another's fields reads nothing at import. */
+export interface SdkLabel {
+  readonly text: string;
+  /** the packages the label names, pinned and installed */
+  versions(): readonly PackageVersion[];
+}
+
+/** The label as shown; a plain string is a toy's own words. */
+export const sdkText = (sdk: SdkLabel | string): string => (typeof sdk === "string" ? sdk : sdk.text);
+
 export interface InProcessClientDriver {
   kind: "in-process";
   /** loads what `run` needs (its SDK), once; runSession awaits it before a session begins, so the
@@ -41,8 +67,8 @@ export interface ProcessClientDriver {
 
 export interface ClientPeer {
   name: string;
-  /** the SDK and version, as shown in run headers and the card */
-  sdk: string;
+  /** the SDK and version, as shown in run headers and the card (sdkText): read from the install */
+  sdk: SdkLabel | string;
   /** receive-loop models this client can run under: `sdk` is always "as shipped";
    *  `serial` is the lab's model, applied at the transport boundary of an in-process client */
   loops: readonly LoopModel[];
@@ -84,7 +110,7 @@ export interface ServerHttpChild {
 
 export interface ServerPeer {
   name: string;
-  sdk: string;
+  sdk: SdkLabel | string;
   meaning: string;
   unavailable(): string | undefined;
   /** in this process: `onError` receives the SDK's onerror reports */

@@ -14,7 +14,7 @@ import { resultOf } from "../history/frames.js";
 import type { Versions } from "../peers/versions.js";
 import { columnId, transportProblem } from "../peers/registry.js";
 import { TS1_CLIENT, TS1_SERVER } from "../peers/ts1/index.js";
-import type { ClientPeer, ServerPeer } from "../plan/peer.js";
+import { sdkText, type ClientPeer, type ServerPeer } from "../plan/peer.js";
 import { verify, type Verdict } from "../check/verify.js";
 import { evidenceOf } from "../check/evidence-of.js";
 import { driverFault } from "../check/driver-fault.js";
@@ -73,7 +73,7 @@ export const LOOP_MEANING: Record<LoopModel, string> = {
 export function loopMeaning(client: ClientPeer, loop: LoopModel): string {
   if (client.name === "ts1") return LOOP_MEANING[loop];
   // under `sdk` a peer runs its own loop, which its meaning describes (py-inline is not "as shipped")
-  return loop === "sdk" ? client.meaning : `${client.sdk} behind the lab's model of the Python SDK 1.29.0 client loop (not its own behaviour)`;
+  return loop === "sdk" ? client.meaning : `${sdkText(client.sdk)} behind the lab's model of the Python SDK 1.29.0 client loop (not its own behaviour)`;
 }
 
 export interface CaseOptions {
@@ -146,8 +146,8 @@ export async function runCase(
       client: client.name,
       server: server.name,
       column: columnId({ client: client.name, loop: loop, server: server.name }),
-      clientSdk: client.sdk,
-      serverSdk: server.sdk,
+      clientSdk: sdkText(client.sdk),
+      serverSdk: sdkText(server.sdk),
       loop,
       loopMeaning: loopMeaning(client, loop),
       onDeadlock: options.onDeadlock,

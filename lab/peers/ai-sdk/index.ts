@@ -7,7 +7,11 @@
 import { CALL_TIMEOUT_MS } from "../../plan/bounds.js";
 import type { ClientPeer } from "../../plan/peer.js";
 import { sessionPlan } from "../../plan/scenario.js";
+import { PROJECT_ROOT } from "../../paths.js";
+import { npmPackage, sdkLabel } from "../installed.js";
 import { CaughtTransport } from "./transport.js";
+
+const SDK = sdkLabel("@ai-sdk/mcp {}", npmPackage("@ai-sdk/mcp", { dir: PROJECT_ROOT }));
 
 // @ai-sdk/mcp is loaded with the first session, not with the peer list (`peers`, `list`)
 let client: typeof import("./client.js") | undefined;
@@ -15,7 +19,7 @@ const load = async () => void (client ??= await import("./client.js"));
 
 export const AI_SDK_CLIENT: ClientPeer = {
   name: "ai-sdk",
-  sdk: "@ai-sdk/mcp 1.0.102",
+  sdk: SDK,
   loops: ["sdk"],
   meaning:
     "the Vercel AI SDK's MCP client (@ai-sdk/mcp 1.0.102, createMCPClient over the lab's transport): its onmessage starts each inbound request's handler without awaiting it (dist/index.mjs:2320-2323)",

@@ -3,20 +3,17 @@
 // events out; callbacks.go: sampling and roots; host.go: one session from its streams, and the
 // --host mode that runs many in one process) built into build/ by the set-up. It speaks MCP on its
 // stdin/stdout or a hosted session's connections; the lab records the wire on its side.
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILD_DIR, LAB_DIR } from "../../paths.js";
 import { buildProblem, type CachedBuild } from "../cached-build.js";
 import type { ClientPeer } from "../../plan/peer.js";
+import { goModule, sdkLabel } from "../installed.js";
 
 const GO_DIR = join(LAB_DIR, "peers", "go");
 export const GO_CLIENT_BINARY = join(BUILD_DIR, "go-client");
 
-/** The SDK's version, as go.mod pins it (its one owner). */
-function sdkVersion(): string {
-  const line = readFileSync(join(GO_DIR, "go.mod"), "utf8").match(/github\.com\/modelcontextprotocol\/go-sdk (v\S+)/);
-  return line?.[1] ?? "(version not found in lab/peers/go/go.mod)";
-}
+// The SDK's version as the built binary's module list has it; go.mod pins it (`peers --strict` compares)
+const SDK = sdkLabel("go-sdk (Go SDK) {}", goModule("github.com/modelcontextprotocol/go-sdk", { gomod: join(GO_DIR, "go.mod"), binary: GO_CLIENT_BINARY }));
 
 export const GO_BUILD: CachedBuild = {
   name: "go",
@@ -30,7 +27,7 @@ export const GO_BUILD: CachedBuild = {
 
 export const GO_CLIENT: ClientPeer = {
   name: "go",
-  sdk: `go-sdk (Go SDK) ${sdkVersion()}`,
+  sdk: SDK,
   loops: ["sdk"],
   meaning: "the Go SDK's ClientSession as shipped, pinned to 2025-11-25 (jsonrpc2 releases each inbound call with Async; notifications are handled one at a time)",
   era: "2025-11-25",

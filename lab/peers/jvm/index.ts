@@ -4,15 +4,26 @@
 // stays up (`--host`, lab/transports/hosts.md). Each speaks MCP on its session's stdin/stdout; the lab
 // records the wire on its side of the pipe. `java-sync` is the same SDK's McpSyncClient, a second driver
 // class in the java module's jar.
+import { join } from "node:path";
+import { LAB_DIR } from "../../paths.js";
 import { buildProblem } from "../cached-build.js";
-import type { ClientPeer } from "../../plan/peer.js";
-import { JVM_BUILD } from "./build.js";
+import { mavenArtifact, sdkLabel, type JarVersion } from "../installed.js";
+import type { ClientPeer, SdkLabel } from "../../plan/peer.js";
+import { JVM_BUILD, jvmJar } from "./build.js";
 import { jvmEntry, jvmFlags, jvmLaunch } from "./launch.js";
 
 export { JVM_FLAGS } from "./launch.js";
 
+// The SDK's version as the peer's built jar holds it; its module's pom.xml pins it. The Kotlin SDK's
+// jars carry no Maven properties (a Gradle build): its core's LIB_VERSION constant says its version.
+const KOTLIN_VERSION: JarVersion = { classConstant: "io/modelcontextprotocol/kotlin/sdk/LibVersionKt.class" };
+function jvmSdk(template: string, name: string, group: string, artifact: string, where: JarVersion): SdkLabel {
+  const { module } = jvmLaunch(name);
+  return sdkLabel(template, mavenArtifact(group, artifact, { pom: join(LAB_DIR, "peers", "jvm", module, "pom.xml"), jar: jvmJar(module), in: where }));
+}
+
 // The jar and entry point of each peer are its launch's (launch.ts: JVM_LAUNCHES)
-function jvmClient(name: string, sdk: string, meaning: string): ClientPeer {
+function jvmClient(name: string, sdk: SdkLabel, meaning: string): ClientPeer {
   const launch = jvmLaunch(name);
   return {
     name,
@@ -36,24 +47,24 @@ function jvmClient(name: string, sdk: string, meaning: string): ClientPeer {
 
 export const KOTLIN_014_CLIENT = jvmClient(
   "kotlin-0.14",
-  "io.modelcontextprotocol:kotlin-sdk-client 0.14.0",
+  jvmSdk("io.modelcontextprotocol:kotlin-sdk-client {}", "kotlin-0.14", "io.modelcontextprotocol", "kotlin-sdk-client-jvm", KOTLIN_VERSION),
   "the Kotlin SDK 0.14.0 coroutine Client as shipped: its transport's read loop awaits each inbound request's handler (Protocol.kt:241-249, kotlin-sdk #176)",
 );
 
 export const KOTLIN_CLIENT = jvmClient(
   "kotlin",
-  "io.modelcontextprotocol:kotlin-sdk-client 0.15.0",
+  jvmSdk("io.modelcontextprotocol:kotlin-sdk-client {}", "kotlin", "io.modelcontextprotocol", "kotlin-sdk-client-jvm", KOTLIN_VERSION),
   "the Kotlin SDK 0.15.0 coroutine Client as shipped: the first release whose Protocol launches each inbound handler after initialization (kotlin-sdk PR #884)",
 );
 
 export const JAVA_CLIENT = jvmClient(
   "java",
-  "io.modelcontextprotocol.sdk:mcp 2.0.1",
+  jvmSdk("io.modelcontextprotocol.sdk:mcp {}", "java", "io.modelcontextprotocol.sdk", "mcp", { properties: true }),
   "the Java SDK 2.0.1 McpAsyncClient as shipped: its McpClientSession subscribes to each inbound request's handler and returns to reading (McpClientSession.java:152-174), so an async handler's nested request is read while it waits; it sends and handles no notifications/cancelled",
 );
 
 export const JAVA_SYNC_CLIENT = jvmClient(
   "java-sync",
-  "io.modelcontextprotocol.sdk:mcp 2.0.1",
+  jvmSdk("io.modelcontextprotocol.sdk:mcp {}", "java-sync", "io.modelcontextprotocol.sdk", "mcp", { properties: true }),
   "the Java SDK 2.0.1 McpSyncClient as shipped: McpClient.sync wraps each blocking handler in Mono.fromCallable on Schedulers.boundedElastic (McpClientFeatures.java:206-214), so a handler that blocks on a nested request holds a pool thread, not the reading thread; it sends and handles no notifications/cancelled",
 );

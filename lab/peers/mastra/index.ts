@@ -6,13 +6,19 @@ import { CALL_TIMEOUT_MS } from "../../plan/bounds.js";
 import type { ClientPeer } from "../../plan/peer.js";
 import { sessionPlan } from "../../plan/scenario.js";
 import { buildProblem } from "../cached-build.js";
-import { npmApartBuild } from "../npm-apart.js";
+import { npmPackage, sdkLabel } from "../installed.js";
+import { npmApartBuild, npmApartDir } from "../npm-apart.js";
 
 export const MASTRA_BUILD = npmApartBuild("mastra", "@mastra/mcp");
+const SDK = sdkLabel(
+  "@mastra/mcp {} (on client {})",
+  npmPackage("@mastra/mcp", { dir: npmApartDir("mastra") }),
+  npmPackage("@modelcontextprotocol/client", { dir: npmApartDir("mastra"), via: "@mastra/mcp" }),
+);
 
 export const MASTRA_CLIENT: ClientPeer = {
   name: "mastra",
-  sdk: "@mastra/mcp 2.0.0 (on client 2.0.0)",
+  sdk: SDK,
   loops: ["sdk"],
   meaning:
     "Mastra's MCPClient (stdio server: the lab's bridge) pinned to protocolVersion 'legacy', inputRequests as the form handler: a @modelcontextprotocol/client 2.0.0 Client underneath (index.js:23167-23188)",

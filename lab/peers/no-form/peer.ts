@@ -2,11 +2,11 @@
 // an in-process driver over the session's transport, its framework module loaded only when it runs
 // (a framework installed apart may not be installed yet: `unavailable` says so first).
 import { CALL_TIMEOUT_MS } from "../../plan/bounds.js";
-import type { ClientPeer } from "../../plan/peer.js";
+import type { ClientPeer, SdkLabel } from "../../plan/peer.js";
 import { sessionPlan } from "../../plan/scenario.js";
 import { runNoFormSession, type NoFormFramework } from "./session.js";
 
-export function noFormClient(options: { name: string; sdk: string; meaning: string; unavailable: () => string | undefined; load: () => Promise<NoFormFramework> }): ClientPeer {
+export function noFormClient(options: { name: string; sdk: SdkLabel; meaning: string; unavailable: () => string | undefined; load: () => Promise<NoFormFramework> }): ClientPeer {
   return {
     name: options.name,
     sdk: options.sdk,

@@ -3,13 +3,15 @@
 // stdin/stdout, or, as `--host` (src/host.rs), runs many sessions over their own connections; the
 // lab records the wire on its side. Built by cargo into build/.
 import { join } from "node:path";
-import { BUILD_DIR } from "../../paths.js";
+import { BUILD_DIR, LAB_DIR } from "../../paths.js";
 import { buildProblem, type CachedBuild } from "../cached-build.js";
 import type { ClientPeer } from "../../plan/peer.js";
+import { rustCrate, sdkLabel } from "../installed.js";
 
-const SDK = "rmcp (Rust SDK) 3.11.0";
 const TARGET_DIR = join("build", "rmcp-target");
 const BINARY = join(BUILD_DIR, "rmcp-target", "release", "rmcp-client");
+// the version cargo built (the crate's source paths in the binary); Cargo.toml pins it
+const SDK = sdkLabel("rmcp (Rust SDK) {}", rustCrate("rmcp", { manifest: join(LAB_DIR, "peers", "rmcp", "Cargo.toml"), binary: BINARY }));
 
 export const RMCP_BUILD: CachedBuild = {
   name: "rmcp",

@@ -5,11 +5,13 @@
 // relayed driver may already be writing (a frame that arrived before the SDK attached would be lost).
 import type { ClientPeer, ServerPeer } from "../../plan/peer.js";
 import type { createCalculateServer as Create } from "./calculate-server.js";
+import { PROJECT_ROOT } from "../../paths.js";
+import { npmPackage, sdkLabel } from "../installed.js";
 import { CHILD_ARGS, ensureChildBuilt } from "./child-build.js";
 
 let createCalculateServer: typeof Create | undefined;
 
-const SDK = "@modelcontextprotocol/sdk 1.32.2";
+const SDK = sdkLabel("@modelcontextprotocol/sdk {}", npmPackage("@modelcontextprotocol/sdk", { dir: PROJECT_ROOT }));
 
 export const TS1_CLIENT: ClientPeer = {
   name: "ts1",

@@ -8,6 +8,8 @@ import { sessionPlan } from "../../plan/scenario.js";
 import { CALL_TIMEOUT_MS } from "../../plan/bounds.js";
 import type { Recorder } from "../../history/timeline.js";
 import type { ClientPeer, ServerPeer } from "../../plan/peer.js";
+import { PROJECT_ROOT } from "../../paths.js";
+import { npmPackage, sdkLabel } from "../installed.js";
 import { ensureTs2ChildBuilt, TS2_CHILD_ARGS } from "./build.js";
 import type { Negotiation } from "./client.js";
 // The client's module loads on first use; the server's in load(), before a session begins:
@@ -16,7 +18,11 @@ import type { serveTs2 as Serve } from "./serve.js";
 
 let serveTs2: typeof Serve | undefined;
 
-const SDK = "@modelcontextprotocol/client+server 2.4.0";
+// one version shown when the two packages agree (they are released together)
+const SDK = sdkLabel("@modelcontextprotocol/client+server {}", [
+  npmPackage("@modelcontextprotocol/client", { dir: PROJECT_ROOT }),
+  npmPackage("@modelcontextprotocol/server", { dir: PROJECT_ROOT }),
+]);
 
 function ts2Client(name: string, negotiation: Negotiation, meaning: string): ClientPeer {
   return {
