@@ -35,7 +35,7 @@ test("a changed expected card makes the README's block and the card page stale",
     cpSync(CARD_EXPECTED_DIR, dir, { recursive: true });
     const file = join(dir, "ts1.sdk.ts1.json");
     const card = JSON.parse(readFileSync(file, "utf8")) as { cells: Record<string, unknown> };
-    card.cells.nested = "deadlocks until the limit";
+    card.cells.nested = "deadlocks until the SDK's request limit";
     card.cells.ping = "answered only after the callback answers";
     writeFileSync(file, JSON.stringify(card));
     const stale = generatedDocs(dir).filter(({ file, text }) => readFileSync(file, "utf8") !== text).map(({ file }) => relative(PROJECT_ROOT, file));

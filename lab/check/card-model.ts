@@ -5,6 +5,7 @@
 // what that real SDK does its own way; a row with no reason here is unexplained and fails the card.
 import { CARD_ROWS, type RowId } from "./card.js";
 import type { CellValue } from "./card-cell.js";
+import { isDeadlockCell } from "./wait-end.js";
 
 export interface CardCells {
   client: string;
@@ -47,7 +48,12 @@ const PY1_WHY: Partial<Record<RowId, string>> = {
 };
 
 /** What the model keeps from the TS SDK where Kotlin 0.14.0 does otherwise (kotlin-sdk-core-jvm 0.14.0 sources, findings-jvm.md). */
+const KOTLIN_014_END =
+  "both deadlock; what ends the wait differs: the model keeps the TS SDK's request timeout (shared/protocol.js:741); 0.14.0's RequestOptions.timeout bounds only transport.send (Protocol.kt:505-508), not the await (:509), so the SDK sets no limit on the wait and the driver's coroutine withTimeout backstop ends it";
 const KOTLIN_014_WHY: Partial<Record<RowId, string>> = {
+  nested: KOTLIN_014_END,
+  samplingNested: KOTLIN_014_END,
+  rootsNested: KOTLIN_014_END,
   nestedError:
     "the model keeps the TS SDK's request timeout (McpError -32001, sdk shared/protocol.js:741; v2: SdkError REQUEST_TIMEOUT, no code); 0.14.0's RequestOptions.timeout bounds only transport.send (Protocol.kt:505-508), not the await (:509), so its own limit never fires and the deadlock ends at the driver's coroutine withTimeout backstop: TimeoutCancellationException, no code",
   lateReply:
@@ -75,12 +81,15 @@ export function modelDifferences(columns: readonly CardCells[]): ModelDifference
   return out;
 }
 
+const DEADLOCK_ROWS = new Set<RowId>(["nested", "samplingNested", "rootsNested"]);
+
 function rowDifferences(model: CardCells, real: CardCells, client: RealSerialClient): ModelDifference[] {
   const out: ModelDifference[] = [];
   for (const { id } of CARD_ROWS) {
     const [m, r] = [model.cells[id], real.cells[id]];
     if (!m || !r || m.value === r.value) continue;
-    const why = WHY[client][id];
+    // a deadlock row may differ only in what ended the wait: both must deadlock
+    const why = DEADLOCK_ROWS.has(id) && !(isDeadlockCell(m.value) && isDeadlockCell(r.value)) ? undefined : WHY[client][id];
     out.push({
       path: `card.${model.server}.${model.client}-serial.${client}.${id}`,
       real: client,

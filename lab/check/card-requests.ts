@@ -6,6 +6,7 @@ import type { CellValue } from "./card-cell.js";
 import { isRequest } from "../history/frames.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 import { peakCallbacks, replyTo } from "./verify.js";
+import { DEADLOCK_UNTIL, waitEnd, type WaitEnd } from "./wait-end.js";
 
 export const REQUEST_CARD_ROWS = [
   { id: "samplingNested", title: "nested request inside a sampling callback" },
@@ -53,6 +54,10 @@ export interface NestedOutcome {
   /** the nested request on the wire, and its reply */
   request?: WireFrame;
   reply?: WireFrame;
+  /** a deadlock: the reply was on the wire before the callback gave up */
+  deadlock?: boolean;
+  /** what ended the failed request's wait, read from its error (lab/check/wait-end.ts) */
+  waitEnd?: WaitEnd;
 }
 
 /**
@@ -73,8 +78,17 @@ export function nestedOutcome(run: Run, method: string): NestedOutcome | undefin
   if (ok && sent) return { cell: cell("completes", "safe", `completes in ${(ok.t - sent.t).toFixed(0)} ms`), sent, request, reply };
   if (!failed || !sent) return { cell: cell("no nested request seen", "unexpected") };
   const deadlock = reply !== undefined && reply.t < failed.t;
-  const nested = deadlock ? cell("deadlocks until the limit", "unsafe", `deadlocks until the limit (${(failed.t - sent.t).toFixed(0)} ms)`) : cell("fails without a reply on the wire", "unexpected");
-  return { cell: nested, sent, failed, request, reply };
+  const end = waitEnd(failed, sent, run.wire, request);
+  const nested = deadlock ? deadlockCell(end) : cell("fails without a reply on the wire", "unexpected");
+  return { cell: nested, sent, failed, request, reply, deadlock, ...(end && { waitEnd: end }) };
+}
+
+/** The value names what ended the wait (a fixed word); the text adds the error, the configured length and the measured wait. */
+function deadlockCell(end: WaitEnd | undefined): CellValue {
+  const value = DEADLOCK_UNTIL[end?.by ?? "unknown"];
+  const configured = end?.configuredMs === undefined ? "" : `, configured ${end.configuredMs} ms`;
+  const waited = end?.waitedMs === undefined ? "" : `; waited ${end.waitedMs.toFixed(0)} ms`;
+  return cell(value, "unsafe", end ? `${value} (${end.error}${configured}${waited})` : value);
 }
 
 /** How many callbacks for `method` ran at once (categorical: beyond one, the count can depend on load). */

@@ -1,18 +1,19 @@
-// What happened in a run, in words, beside its verdict: "deadlocked until the 0.5 s limit, as
-// expected" reads differently from "completed, as expected", though both are PASS. Read from the
-// run's evidence only; whether the nested request deadlocked is the report card's own reading
-// (lab/check/card.ts nestedCells: its reply was on the wire before the callback gave up), so the
-// page, the text report and the card never disagree. No time in the words: they do not depend
-// on the machine's load.
-import { nestedCells } from "../check/card.js";
+// What happened in a run, in words, beside its verdict: "deadlocked until the SDK's request limit
+// (0.5 s), as expected" reads differently from "completed, as expected", though both are PASS. Read
+// from the run's evidence only; whether the nested request deadlocked is the report card's own
+// reading (lab/check/card-requests.ts nestedOutcome: its reply was on the wire before the callback
+// gave up), and what ended the wait is read from the error it got (lab/check/wait-end.ts), never
+// from the scenario's plan, so the page, the text report and the card never disagree. No measured
+// time in the words: they do not depend on the machine's load (a configured length is structural).
+import { nestedOutcome } from "../check/card-requests.js";
+import type { WaitEnd } from "../check/wait-end.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
-import { findScenario } from "../../scenarios/index.js";
 
 export type OutcomeKind = "completed" | "deadlock" | "broken" | "failed";
 
 export interface RunOutcome {
   kind: OutcomeKind;
-  /** what happened, without the verdict ("deadlocked until the 0.5 s limit") */
+  /** what happened, without the verdict ("deadlocked until the SDK's request limit (0.5 s, McpError 408)") */
   what: string;
   /** what happened and whether that was expected ("…, as expected" / "…, NOT as expected") */
   words: string;
@@ -27,11 +28,19 @@ interface OutcomeRun {
   fault?: string;
 }
 
-/** The scenario's nested limit as written in the scenario ("0.5 s"), if it has one. */
-function limitOf(scenario: string): string | undefined {
-  const ms = findScenario(scenario)?.calls.map((c) => c.callback?.nested?.timeoutMs).find((t) => t !== undefined);
-  return ms === undefined ? undefined : ms >= 1000 || ms % 100 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+/** "0.5 s", "1.5 s", "750 ms": a configured length as the evidence states it. */
+export const lengthWords = (ms: number) => (ms >= 1000 || ms % 100 === 0 ? `${ms / 1000} s` : `${ms} ms`);
+
+/** What ended a deadlock's wait, in words (no measured time): "the SDK's request limit (0.5 s, McpError 408)". */
+export function waitEndWords(end: WaitEnd | undefined): string {
+  if (!end) return "the nested request failed";
+  const len = end.configuredMs === undefined ? "" : `${lengthWords(end.configuredMs)}, `;
+  if (end.by === "backstop") return `the lab's ${end.configuredMs === undefined ? "" : `${lengthWords(end.configuredMs)} `}backstop (${end.error}): the SDK has no limit on this path`;
+  return `${end.by === "sdk" ? "the SDK's request limit" : "the callback's own limit"} (${len}${end.error})`;
 }
+
+/** The methods a callback can nest in, the form first (the card's rows). */
+const CALLBACK_METHODS = ["elicitation/create", "sampling/createMessage", "roots/list"] as const;
 
 export function runOutcome(scenario: string, run: OutcomeRun): RunOutcome {
   const verdict = run.ok ? "as expected" : "NOT as expected";
@@ -40,12 +49,10 @@ export function runOutcome(scenario: string, run: OutcomeRun): RunOutcome {
   if (run.errors.length) return out("failed", "the session failed");
   const deadlock = run.events.find((e) => e.kind === "deadlock");
   if (deadlock?.detail?.action === "break") return out("broken", "deadlocked; the lab broke the cycle at once (--on-deadlock break)");
-  const nested = run.events.some((e) => e.kind === "nested.sent") ? nestedCells({ events: [...run.events], wire: [...run.wire], negotiatedProtocol: run.negotiatedProtocol }).nested.value : undefined;
-  if (deadlock || nested === "deadlocks until the limit") {
-    const limit = limitOf(scenario);
-    return out("deadlock", `deadlocked until the ${limit ? `${limit} ` : ""}limit`);
-  }
-  if (nested === "fails without a reply on the wire") return out("failed", "the nested request failed with no reply on the wire");
+  const evidence = { events: [...run.events], wire: [...run.wire] };
+  const nested = run.events.some((e) => e.kind === "nested.sent") ? CALLBACK_METHODS.map((m) => nestedOutcome(evidence, m)).find((o) => o?.failed) : undefined;
+  if (deadlock || nested?.deadlock) return out("deadlock", `deadlocked until ${waitEndWords(nested?.waitEnd)}`);
+  if (nested?.failed) return out("failed", "the nested request failed with no reply on the wire");
   const given = run.wire.filter((f) => f.from === "client" && f.label.method === "notifications/cancelled").length;
   return out("completed", given ? `completed; the client cancelled ${given} request${given === 1 ? "" : "s"}` : "completed");
 }

@@ -5,6 +5,7 @@
 import { cancelledRequestId, withdrawnRequests } from "../history/frames.js";
 import type { FrameLabel, Side, TimelineEvent, WireFrame } from "../history/timeline.js";
 import { shortenText } from "./shorten.js";
+import { waitEnd, type WaitEnder } from "../check/wait-end.js";
 
 /** An SDK error text in a picture's note is shortened to this (shorten.ts). */
 const PICTURE_ERROR_CHARS = 60;
@@ -112,6 +113,9 @@ function heldWhileQueued(
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
+/** A timeout note's words for what ended the wait. */
+const ENDED_BY: Record<WaitEnder, string> = { sdk: "the SDK's request limit", backstop: "the lab's backstop, no SDK limit", callback: "the callback's own limit" };
+
 /** "MCP error -32001: Request timed out" -> "Request timed out" */
 const bareMessage = (message: unknown) => String(message ?? "").replace(/^MCP error -?\d+: /, "");
 
@@ -131,7 +135,7 @@ export function moments(events: readonly TimelineEvent[], frames: readonly Frame
   const out: Moment[] = [];
   const at = (e: TimelineEvent, kind: Moment["kind"], tone: Tone, lines: string[], frame?: number) =>
     out.push({ t: e.t, seq: e.seq, side: e.side, kind, tone, lines, ...(frame !== undefined && { frame }) });
-  let nestedSentAt: number | undefined;
+  let nestedSent: TimelineEvent | undefined;
   for (const e of events) {
     const d = e.detail ?? {};
     const frame = e.frame === undefined ? undefined : frames[e.frame];
@@ -148,17 +152,18 @@ export function moments(events: readonly TimelineEvent[], frames: readonly Frame
         ]);
         break;
       case "nested.sent":
-        nestedSentAt = e.t;
+        nestedSent = e;
         at(e, "nested", "callback", [`callback awaits nested ${String(e.method)}`]);
         break;
       case "nested.ok":
         at(e, "nested", "ok", [`nested ${String(e.method)} returned`]);
         break;
       case "nested.failed": {
-        const waited = nestedSentAt === undefined ? "" : ` after ${ms(e.t - nestedSentAt)}`;
-        const timeout = d.code === -32001;
-        at(e, timeout ? "timeout" : "nested", timeout ? "timeout" : "failed", [
-          `${timeout ? "TIMEOUT: " : ""}nested ${String(e.method)} failed ${String(d.code)}`,
+        const waited = nestedSent === undefined ? "" : ` after ${ms(e.t - nestedSent.t)}`;
+        // which limit ended the wait, from the error (lab/check/wait-end.ts), never from the plan
+        const end = waitEnd(e, nestedSent, []);
+        at(e, end ? "timeout" : "nested", end ? "timeout" : "failed", [
+          `${end ? `TIMEOUT (${ENDED_BY[end.by]}): ` : ""}nested ${String(e.method)} failed ${String(d.code)}`,
           `${bareMessage(d.message)}${waited}`,
         ]);
         break;

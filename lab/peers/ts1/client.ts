@@ -105,7 +105,9 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
   }
 }
 
-export function errorInfo(error: unknown): { code: number | null; message: string } {
-  if (error instanceof McpError) return { code: error.code, message: error.message };
+export function errorInfo(error: unknown): { code: number | null; message: string; timeoutMs?: number } {
+  // a request timeout carries its configured length (protocol.js:741 { timeout }): what ended the wait, as evidence
+  const timeout = error instanceof McpError ? (error.data as { timeout?: unknown } | undefined)?.timeout : undefined;
+  if (error instanceof McpError) return { code: error.code, message: error.message, ...(typeof timeout === "number" && { timeoutMs: timeout }) };
   return { code: null, message: error instanceof Error ? error.message : String(error) };
 }

@@ -9,11 +9,16 @@ export type ErrorInfo = {
   message: string;
   type: string;
   sdkCode?: string;
+  timeoutMs?: number;
 };
 
 export function errorInfo(error: unknown): ErrorInfo {
   if (error instanceof ProtocolError) return { code: error.code, message: error.message, type: "ProtocolError" };
-  if (error instanceof SdkError) return { code: null, message: error.message, type: "SdkError", sdkCode: String(error.code) };
+  if (error instanceof SdkError) {
+    // a request timeout carries its configured length ({ timeout }): what ended the wait, as evidence
+    const timeout = (error.data as { timeout?: unknown } | undefined)?.timeout;
+    return { code: null, message: error.message, type: "SdkError", sdkCode: String(error.code), ...(typeof timeout === "number" && { timeoutMs: timeout }) };
+  }
   // The ts1 SDK's McpError, or another package's copy of these classes: read the fields.
   const e = error as { code?: unknown; message?: unknown; name?: unknown } | null;
   return {
