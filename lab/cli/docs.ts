@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { cardFromExpected, loadExpectedCards } from "../check/card-expected.js";
 import { NOTEBOOKS_DIR, PROJECT_ROOT } from "../paths.js";
+import { sdkText } from "../plan/peer.js";
 import { CLIENT_PEERS, SERVER_PEERS } from "../peers/registry.js";
 import { renderCardMarkdown } from "../render/card.js";
 import { renderClientRows, renderCompactCard } from "../render/card-summary.js";
@@ -38,11 +39,7 @@ export function generatedDocs(cardsDir?: string): { file: string; text: string }
   const order = { clients: CLIENT_PEERS.map((p) => p.name), servers: SERVER_PEERS.map((p) => p.name) };
   const card = cardFromExpected(loadExpectedCards(cardsDir), order);
   const peer = (client: string) => CLIENT_PEERS.find((p) => p.name === client);
-  // a label is its text, or (issue 41, item 5) an object that carries it
-  const sdk = (client: string) => {
-    const label: unknown = peer(client)?.sdk ?? "?";
-    return typeof label === "string" ? label : (label as { text: string }).text;
-  };
+  const sdk = (client: string) => sdkText(peer(client)?.sdk ?? "?");
   const readme = readFileSync(README_FILE, "utf8");
   if (!BLOCK.test(readme)) throw new UsageError("README.md has no <!-- card:begin --> ... <!-- card:end --> block");
   const page = relative(dirname(README_FILE), CARD_PAGE);
