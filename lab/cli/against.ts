@@ -1,10 +1,12 @@
 // tsx lab/run.ts against --tool NAME [--args JSON] [--client a,b] [--out DIR] [--junit FILE] -- <command...>
 // Brings your own stdio server: every client peer (or those named) connects to a fresh child of
 // <command>, calls the tool once, and when the server asks for input the callback first awaits
-// tools/list on its own session (0.5 s limit), then declines. The lab records the wire between the
-// client and your server and reports, per client, what it saw: did the server ask at all, did the
-// nested request complete or wait out its limit (the deadlock), did the call end and how. These are
-// observations: the lab cannot know your server's intent and never judges its business result.
+// tools/list on its own session (asking for a 0.5 s limit), then declines. The lab records the wire
+// between the client and your server and reports, per client, what it saw: did the server ask at
+// all, did the nested request complete or deadlock, and what ended the wait (read from its error:
+// the SDK's limit, the lab's backstop where the SDK sets none, or the callback's own), did the call
+// end and how. These are observations: the lab cannot know your server's intent and never judges
+// its business result.
 import { join } from "node:path";
 import { read, UsageError, type Parsed } from "./args.js";
 import { defaultOutDir, ensureNewReportFile, shown, writeAtomic, writeJsonAtomic } from "./output.js";
@@ -15,7 +17,8 @@ import { sdkText, type ClientPeer, type ServerPeer } from "../plan/peer.js";
 import { FORM_CAPABILITY, type Scenario } from "../plan/scenario.js";
 import type { SessionEvidence } from "../plan/session.js";
 import { runSession } from "../session/session.js";
-import { storyFacts } from "../check/model-vs-real.js";
+import { nestedOutcome } from "../check/card-requests.js";
+import { waitEndWords } from "../render/outcome.js";
 import { openProcessTransport } from "../transports/process.js";
 
 export const NESTED_LIMIT_MS = 500;
@@ -25,9 +28,11 @@ export interface Observation {
   client: string;
   sdk: string;
   asked: boolean;
-  /** waited out its limit: the reply was on the wire before the callback gave up (the deadlock) */
-  nested: "completed" | "waited out its limit" | "not sent" | "failed";
+  /** deadlocked: the reply was on the wire before the callback gave up */
+  nested: "completed" | "deadlocked" | "not sent" | "failed";
   nestedError?: string;
+  /** a deadlock's end, in words read from its error ("the SDK's request limit (0.5 s, McpError 408)") */
+  endedBy?: string;
   call: string;
   errors: string[];
 }
@@ -63,9 +68,10 @@ export function observe(client: ClientPeer, run: SessionEvidence): Observation {
   const asked = run.wire.some((f) => f.from === "server" && f.label.method === "elicitation/create");
   const ok = run.events.some((e) => e.side === "client" && e.kind === "nested.ok");
   const failed = run.events.find((e) => e.side === "client" && e.kind === "nested.failed");
-  // The deadlock's signature, by order (the same fact model-vs-real reads): the nested reply was on
-  // the wire before the callback gave up.
-  const timedOut = failed !== undefined && storyFacts(run).replyBeforeLimit;
+  // The deadlock's signature, by order (the card's reading): the nested reply was on the wire before
+  // the callback gave up; what ended the wait comes from the error it got, not from the plan.
+  const outcome = nestedOutcome(run, "elicitation/create");
+  const timedOut = failed !== undefined && outcome?.deadlock === true;
   const result = run.events.find((e) => e.side === "client" && e.kind === "tool.result");
   const detail = result?.detail as { isError?: boolean; error?: { code?: unknown; message?: unknown } } | undefined;
   const call = !result ? "did not end (no result or error reached the client)" : detail?.error ? `ended with error ${String(detail.error.code)}` : `ended with a result${detail?.isError ? " (isError)" : ""}`;
@@ -73,15 +79,16 @@ export function observe(client: ClientPeer, run: SessionEvidence): Observation {
     client: client.name,
     sdk: sdkText(client.sdk),
     asked,
-    nested: !asked ? "not sent" : ok ? "completed" : timedOut ? "waited out its limit" : failed ? "failed" : "not sent",
+    nested: !asked ? "not sent" : ok ? "completed" : timedOut ? "deadlocked" : failed ? "failed" : "not sent",
     ...(failed && { nestedError: `${String(failed.detail?.code ?? "no code")} ${String(failed.detail?.type ?? "")}`.trim() }),
+    ...(timedOut && { endedBy: waitEndWords(outcome.waitEnd) }),
     call,
     errors: run.errors,
   };
 }
 
 export const observationLine = (o: Observation) =>
-  `${o.client.padEnd(12)} ${!o.asked ? "the server sent no elicitation/create" : `nested tools/list ${o.nested}${o.nestedError ? ` (${o.nestedError})` : ""}`} · the call ${o.call}${o.errors.length ? ` · session: ${o.errors[0]}` : ""}`;
+  `${o.client.padEnd(12)} ${!o.asked ? "the server sent no elicitation/create" : `nested tools/list ${o.endedBy ? `deadlocked until ${o.endedBy}` : `${o.nested}${o.nestedError ? ` (${o.nestedError})` : ""}`}`} · the call ${o.call}${o.errors.length ? ` · session: ${o.errors[0]}` : ""}`;
 
 export async function main(args: Parsed): Promise<number> {
   const options = parse(args);
@@ -116,18 +123,18 @@ export async function main(args: Parsed): Promise<number> {
     const cases = observations.map((o) => ({
       suite: `against ${options.tool}`,
       name: `${o.client}: a nested request inside the callback`,
-      ok: o.nested !== "waited out its limit" && o.errors.length === 0,
+      ok: o.nested !== "deadlocked" && o.errors.length === 0,
       details: [observationLine(o).replace(/\s+/g, " ")],
     }));
     writeAtomic(options.junit, renderJunit(`lab against --tool ${options.tool}`, cases));
   }
-  const stuck = observations.filter((o) => o.nested === "waited out its limit").map((o) => o.client);
+  const stuck = observations.filter((o) => o.nested === "deadlocked").map((o) => o.client);
   const asked = observations.some((o) => o.asked);
   console.log(
     !asked
       ? `against: your server sent no elicitation/create during ${options.tool}: nothing about a callback could be seen`
       : stuck.length
-        ? `against: deadlocks ${stuck.join(", ")} when their callbacks nest (the nested reply waited for the callback: ${NESTED_LIMIT_MS} ms limit)`
+        ? `against: deadlocks ${stuck.join(", ")} when their callbacks nest (the nested reply waited, unread, for the callback; each line says what ended the wait)`
         : "against: no client deadlocked when its callback nested",
   );
   console.log(`evidence in ${shown(inv.dir)}`);

@@ -93,7 +93,7 @@ export const COMMAND_SPECS: CommandSpec[] = [
     operands: "",
     positionals: { min: 0, max: 0 },
     passthrough: "the command that starts your stdio server",
-    summary: "Every client peer against your own stdio server: each calls the tool once; when the server asks for input, the callback awaits tools/list on its own session (0.5 s limit), then declines. Reports, per client, whether the nested request completed or waited out its limit (the deadlock).",
+    summary: "Every client peer against your own stdio server: each calls the tool once; when the server asks for input, the callback awaits tools/list on its own session (asking for a 0.5 s limit), then declines. Reports, per client, whether the nested request completed or deadlocked, and what ended the wait, read from its error: the SDK's limit, the lab's backstop where the SDK sets none, or the callback's own.",
     options: [
       { name: "tool", value: { kind: "text", placeholder: "NAME" }, help: "the tool to call (required)" },
       { name: "args", value: { kind: "json" }, defaultNote: "{}", help: "the tool's arguments, a JSON object" },
