@@ -132,6 +132,9 @@ test("normalise erases times, durations, pids and the texts only timing decides,
       "  588 ms  20/20 checks",
       '"pid": 4242, pid=17',
       "    Note over C,S: ... 504.4 ms pass ...",
+      "| 3 | 810.7 | client ──▶ server | tools/list #2 |  |",
+      "| fan-out · sdk · memory #1 | 91.5 ms | 133.6 ms (1.5 callbacks) |",
+      `build go: built in 29.0 s (13.5 s), wall time 4.2 s, ${tmpdir()}/lab-x1/plan.json 0b6f5d2e-3c1a-4e8b-9f00-123456789abc`,
       "",
     ]),
     [
@@ -141,10 +144,61 @@ test("normalise erases times, durations, pids and the texts only timing decides,
       "<n> │ │ dispatched tools/call #4",
       "<n> ms 20/20 checks",
       '"pid": <pid>, pid=<pid>',
+      "| 3 | <n> | client ──▶ server | tools/list #2 | |",
+      "| fan-out · sdk · memory #1 | <n> ms | <n> ms (<n> callbacks) |",
+      "build go: built in <n> s (<n> s), wall time <n> s, <tmp> <uuid>",
     ],
   );
   assert.not.equal(normalise(["| 21 |"]), normalise(["| 22 |"]));
   assert.not.equal(normalise(["tools/list #3"]), normalise(["tools/list #4"]));
+  // what does not vary from run to run stays: versions, limits, and numbers in values
+  for (const [a, b] of [
+    ["Python SDK 1.29.0 client loop", "Python SDK 2.3.0 client loop"],
+    ["deadlocked until the 0.5 s limit", "deadlocked until the 9.9 s limit"],
+    ["asks for tools/list (limit 0.5 s)", "asks for tools/list (limit 9.9 s)"],
+    ["the SDK's request limit (0.5 s, error -32001)", "the SDK's request limit (9.9 s, error -32001)"],
+    ["(the callback: 500 ms limit)", "(the callback: 900 ms limit)"],
+    ["(limit 500 ms)", "(limit 900 ms)"],
+    ["Waited 0.5 seconds.", "Waited 9.9 seconds."],
+    ['`{"value":3.5}` |', '`{"value":7.5}` |'],
+  ] as const)
+    assert.not.equal(normalise([a]), normalise([b]), `${a} vs ${b}`);
+});
+
+test("--check reports a changed version and a changed limit, and ignores a changed time and pid", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "lab-notebooks-fixed-"));
+  const run = "nested --loop serial --transport memory --repeat 1";
+  const path = join(dir, "nb.md");
+  const check = async (text: string) => {
+    writeFileSync(path, text);
+    const log: string[] = [];
+    const result = await runNotebooks({ dir, check: true, runner: shared, concurrency: ONE_AT_A_TIME, log: (l) => log.push(l) });
+    return { code: result.code, said: log.join("\n") };
+  };
+  try {
+    writeFileSync(path, `x\n<!-- lab:output run="${run}" show="command" -->\n<!-- /lab:output -->\n`);
+    assert.is((await runNotebooks({ dir, check: false, runner: shared, concurrency: ONE_AT_A_TIME, log: () => {} })).code, 0);
+    const fresh = readFileSync(path, "utf8");
+    assert.is((await check(fresh)).code, 0);
+    // the model's version in the run's header, and the limit in its outcome
+    for (const [what, from, to] of [
+      ["version", /Python SDK 1\.29\.0/, "Python SDK 2.3.0"],
+      ["limit", /\b0\.5 s\b/, "9.9 s"],
+    ] as const) {
+      assert.match(fresh, from, `the run shows its ${what}`);
+      const r = await check(fresh.replace(from, to));
+      assert.is(r.code, 1, `a changed ${what} is a difference`);
+      assert.match(r.said, `notebook: `);
+      assert.match(r.said, to);
+    }
+    // a swimlane's time, a duration and a pid are not
+    const timeLine = fresh.split("\n").find((l) => /^\s+\d+\.\d {2}/.test(l))!;
+    const retimed = fresh.replace(timeLine, timeLine.replace(/\d+\.\d/, "9999.9")).replace(/\b\d+(\.\d+)? ms\b/g, "123.4 ms");
+    assert.is((await check(retimed)).code, 0);
+    assert.equal(normalise(['"pid": 4242']), normalise(['"pid": 17']));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("the command: a malformed notebook exits 2 naming file and line; an unknown option exits 2", async () => {

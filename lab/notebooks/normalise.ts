@@ -1,17 +1,44 @@
 // Comparing: what may differ between two honest runs is erased before comparing, and the first
 // difference that remains is a mismatch, named by file, block and line.
+import { tmpdir } from "node:os";
 import type { Block } from "./markers.js";
 
 /**
- * Times and pids differ from run to run, and with them the padding around them. Erased: every
- * decimal number (every time the lab prints has a decimal point), whole numbers followed by
- * "ms", pids. Two texts whose very presence depends on timing go too: " after N ms in queue"
- * (the swimlane prints it only when a wait reaches 1 ms, so a loaded machine adds it) and
- * Mermaid's "... N ms pass ..." notes (drawn only for gaps over 40 ms). Then runs of spaces
- * collapse to one, a swimlane line's two empty trailing lanes go, and trailing blank lines go.
+ * What differs between two honest runs is erased, and only that: the time column a swimlane, report
+ * or wire table begins with; durations in ms ("after 502.0 ms", "607 ms") and in s as the lab
+ * prints them ("(13.5 s)", "built in 2.1 s", "wall time 9.9 s"); what a fan-out's span holds in
+ * callbacks ("(1.5 callbacks)", a span divided by a callback's time); pids; temp paths; uuids (an
+ * HTTP session's id). A limit is kept ("limit 0.5 s", "the 0.5 s limit", "500 ms limit", "(limit
+ * 500 ms)"), and so is every other number: versions, counts, ids, values. Two texts whose very
+ * presence depends on timing go too: " after N ms in queue" (the swimlane prints it only when a wait
+ * reaches 1 ms, so a loaded machine adds it) and Mermaid's "... N ms pass ..." notes (drawn only for
+ * gaps over 40 ms). Then runs of spaces collapse to one, a swimlane line's two empty trailing lanes
+ * go, and trailing blank lines go.
  */
 export function normalise(lines: readonly string[]): string[] {
   return numbered(lines).map(([, text]) => text);
+}
+
+const TEMP = new RegExp(`(?:${[...new Set([tmpdir(), "/tmp"])].map((dir) => dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})/[^\\s"'\`),]+`, "g");
+
+/** One line with what varies from run to run erased (normalise's rules, before spaces collapse; a
+ *  picture's texts too, pictures.ts). */
+export function eraseVarying(line: string): string {
+  return (
+    line
+      .replace(/\bpid\b(["']?\s*[:=]?\s*)\d+/gi, "pid$1<pid>")
+      .replace(TEMP, "<tmp>")
+      .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<uuid>")
+      // the time column: a swimlane's or report's line, a wire table's second cell
+      .replace(/^(\s*)\d+\.\d+(?=\s|$)/, "$1<n>")
+      .replace(/^(\|\s*\d+\s*\|\s*)\d+\.\d+(?=\s*\|)/, "$1<n>")
+      // durations, not limits: a number of ms or s unless "limit" stands just before or after it
+      .replace(/(?<!\blimit\s)\b\d+(?:\.\d+)?(?=\s*ms\b(?!\s+(?:limit|backstop)\b))/g, "<n>")
+      .replace(/\((\d+(?:\.\d+)?) s\)/g, "(<n> s)")
+      .replace(/\b(in|after|time) \d+(?:\.\d+)?(?= s\b(?!\s+(?:limit|backstop)\b))/g, "$1 <n>")
+      .replace(/\(\d+(?:\.\d+)? callbacks\)/g, "(<n> callbacks)")
+      .replace(/ after <n> ms in queue/g, "")
+  );
 }
 
 /** normalise(), keeping each kept line's index in the input. */
@@ -19,11 +46,7 @@ function numbered(lines: readonly string[]): [number, string][] {
   const out = lines
     .map((line, i): [number, string] => [
       i,
-      line
-        .replace(/\bpid\b(["']?\s*[:=]?\s*)\d+/gi, "pid$1<pid>")
-        .replace(/\d+\.\d+/g, "<n>")
-        .replace(/\b\d+(?=\s*ms\b)/g, "<n>")
-        .replace(/ after <n> ms in queue/g, "")
+      eraseVarying(line)
         .replace(/\s+/g, " ")
         .trim()
         // A client-lane line ends in two empty lanes, unless its text was long enough to run

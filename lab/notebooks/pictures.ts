@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { writeAtomic } from "../cli/output.js";
+import { eraseVarying } from "./normalise.js";
 import type { RunOutput } from "./runs.js";
 
 /** Pictures live in this folder beside the notebooks; a block links to them relatively. */
@@ -13,14 +14,14 @@ export const PICTURES_DIR = "pictures";
 const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'" };
 
 /**
- * What an SVG says, in order, with what timing decides erased: each <text>'s content, its
- * decimals (every time the SVG prints has a decimal point) as <n>; a text that is only a time
+ * What an SVG says, in order, with what timing decides erased: each <text>'s content, its times,
+ * durations and pids as <n> (normalise.ts's eraseVarying: versions and limits stay); a text that is only a time
  * (a row's label on the time axis) and a break's note (drawn only for a gap over 40 ms, which a
  * loaded machine can add) are left out. Positions, colours and spacing are not compared.
  */
 export function svgStructure(svg: string): string[] {
   return [...svg.matchAll(/<text\b[^>]*>([^<]*)<\/text>/g)]
-    .map((m) => m[1]!.replace(/&[a-z]+;/g, (e) => ENTITIES[e] ?? e).replace(/\d+\.\d+/g, "<n>").trim())
+    .map((m) => eraseVarying(m[1]!.replace(/&[a-z]+;/g, (e) => ENTITIES[e] ?? e)).trim())
     .filter((text) => text !== "" && text !== "<n>" && !/^≈ <n> ms pass here/.test(text));
 }
 
