@@ -27,6 +27,7 @@ const COMMANDS: Record<string, Command> = {
   mutate: async (args) => (await import("./cli/mutate.js")).main(args),
   against: async (args) => (await import("./cli/against.js")).main(args),
   clean: async (args) => (await import("./cli/store.js")).cleanMain(args),
+  stack: async (args) => (await import("./cli/stack.js")).main(args),
 };
 
 /** The top-level --help: scenario runs' options, then every command in one line each. */

@@ -1,0 +1,85 @@
+// `stack --python`: a user's Python agent stack resolved by real pip against the package index
+// (issue 42's done-when cases): google-adk[mcp] alone gets mcp 2.x and behaves like the py column;
+// beside langchain-mcp-adapters (mcp<2) the same google-adk gets mcp 1.30.0 and the serial loop;
+// an unresolvable set, an unknown name and no index are one line, exit 2. A first run asks the
+// index (pip's own bound, RESOLVE_BOUND_MS, limits each); build/stack/ answers the second.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { runCli, runMain } from "./support/cli.js";
+import { resolvePythonStack, stackCacheFile, STACK_CACHE_DIR, type CachedOutcome } from "../lab/peers/pip-resolve.js";
+import { columnFor } from "../lab/cli/stack.js";
+
+const DAY_MS = 24 * 3600_000;
+const oneLine = (text: string) => text.trim().split("\n").length === 1;
+
+test("google-adk[mcp] alone resolves mcp 2.x: the concurrent loop, the py column", async () => {
+  const r = await runMain(["stack", "--python", "google-adk[mcp]"]);
+  assert.is(r.code, 0, r.stderr);
+  const mcp = r.stdout.match(/^mcp (\d+)\.(\d+)\.(\d+): /m);
+  assert.ok(mcp && Number(mcp[1]) >= 2, r.stdout);
+  assert.match(r.stdout, /behaves like the card's py column \(loop sdk\): nested: completes/);
+  assert.match(r.stdout, /google-adk \S+\s+google-adk( \(no adapter yet\))? · /);
+});
+
+test("beside langchain-mcp-adapters the same google-adk resolves mcp 1.30.0: the serial loop, the mcp1 adapters", async () => {
+  const r = await runMain(["stack", "--python", "google-adk[mcp] langchain-mcp-adapters"]);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^mcp 1\.30\.0: the 1\.x receive loop: serial/m);
+  assert.match(r.stdout, new RegExp(`behaves like the card's ${columnFor("1.30.0").client} column \\(loop sdk\\): nested: deadlocks until`));
+  assert.match(r.stdout, /google-adk \S+\s+google-adk-mcp1( \(no adapter yet\))? · /);
+  assert.match(r.stdout, /langchain-mcp-adapters \S+\s+langchain-py( \(no adapter yet\))? · /);
+});
+
+test("an unresolvable set is one line naming the conflict as pip states it, exit 2", async () => {
+  const r = await runMain(["stack", "--python", "crewai==1.15.30 google-adk==2.13.0"]);
+  assert.is(r.code, 2);
+  assert.is(r.stdout, "");
+  assert.ok(oneLine(r.stderr), r.stderr);
+  assert.match(r.stderr, /^error: stack: Cannot install crewai==1\.15\.30 and google-adk==2\.13\.0: crewai 1\.15\.30 depends on opentelemetry-api[^;]*; google-adk 2\.13\.0 depends on opentelemetry-api/);
+});
+
+test("a cached outcome answers within a day; after a day pip is asked again (here: a name no index has, one line, exit 2)", async () => {
+  const set = ["lab-stack-planted-no-such-package"];
+  const planted: CachedOutcome = {
+    at: new Date().toISOString(),
+    outcome: { kind: "resolved", requirements: set, python: "3.11.7", pip: "23.2.1", resolvedAt: new Date().toISOString(), packages: [{ name: "mcp", version: "1.30.0" }] },
+  };
+  mkdirSync(STACK_CACHE_DIR, { recursive: true });
+  writeFileSync(stackCacheFile(set), JSON.stringify(planted));
+  const r = await runMain(["stack", "--python", set[0]!]);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /\(cached under build\/stack\/\): 1 packages\nmcp 1\.30\.0: /);
+  const later = resolvePythonStack(set, process.env, Date.now() + 2 * DAY_MS);
+  assert.is(later.cached, false);
+  assert.is(later.outcome.kind, "unknown-package");
+  assert.is(later.outcome.kind !== "resolved" && later.outcome.line, `${set[0]}: no release of it for CPython 3.11 on this platform on the package index`);
+  rmSync(stackCacheFile(set), { force: true });
+});
+
+test("no package index: one line on stderr, exit 2, no stack trace, and nothing cached", () => {
+  const saved = process.env.PIP_INDEX_URL;
+  // a closed port: a real refused connection, the index unreachable
+  process.env.PIP_INDEX_URL = "http://127.0.0.1:9/simple";
+  try {
+    const r = runCli(["stack", "--python", "mcp"], 120_000);
+    assert.is(r.code, 2, r.stderr);
+    assert.ok(oneLine(r.stderr), r.stderr);
+    assert.match(r.stderr, /^error: stack: the package index cannot be reached \(pip: Failed to establish a new connection/);
+    assert.not.ok(existsSync(stackCacheFile(["mcp"], process.env)), "a failure to reach the index is never cached");
+  } finally {
+    if (saved === undefined) delete process.env.PIP_INDEX_URL;
+    else process.env.PIP_INDEX_URL = saved;
+  }
+});
+
+test("bad input never reaches pip: no --python, a pip option, a path or a URL; one line, exit 2", async () => {
+  for (const argv of [["stack"], ["stack", "--python", "-r requirements.txt"], ["stack", "--python", "./my-pkg"], ["stack", "--python", "mcp @ https://example.com/mcp.whl"], ["stack", "--python", "  "]]) {
+    const r = await runMain(argv);
+    assert.is(r.code, 2, argv.join(" "));
+    assert.ok(oneLine(r.stderr), r.stderr);
+    assert.match(r.stderr, /^error: stack: /);
+  }
+});
+
+test.run();
