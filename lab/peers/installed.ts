@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { PROJECT_ROOT } from "../paths.js";
 import type { PackageVersion, SdkLabel } from "../plan/peer.js";
+import { binarySection } from "./elf.js";
 import { classStrings, jarEntry } from "./jar.js";
 
 /** One package's versions, read on the first call and kept. */
@@ -35,6 +36,14 @@ function readJson(file: string): Record<string, any> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** `packages[key].version` of a package-lock.json, found in its text: a root lockfile is a quarter of a
+ *  megabyte, and parsing it whole costs more than the rest of `peers`. */
+function lockedVersion(lock: string, key: string): string | undefined {
+  const text = readText(lock);
+  const at = text?.indexOf(`${JSON.stringify(key)}: {`) ?? -1;
+  return at < 0 ? undefined : text!.slice(at, at + 400).match(/^\s*"version": "([^"]+)"/m)?.[1];
 }
 
 /** A slot may name several packages that the label shows as one (ts2's client+server): one version
@@ -100,7 +109,7 @@ export function npmPackage(name: string, options: { dir: string; via?: string; p
     const pins = options.pins ?? options.dir;
     const direct = options.via ? undefined : (readJson(join(pins, "package.json"))?.dependencies?.[name] as string | undefined);
     const lock = join(pins, "package-lock.json");
-    const pinned = direct ?? (readJson(lock)?.packages?.[key]?.version as string | undefined);
+    const pinned = direct ?? lockedVersion(lock, key);
     return {
       package: name,
       pinned,
@@ -112,16 +121,11 @@ export function npmPackage(name: string, options: { dir: string; via?: string; p
   });
 }
 
-/** The version just after `marker` in a built binary: each place the marker occurs is tried with
- *  `after`, anchored there (a search for bytes, not a regex over the whole binary: it is megabytes). */
-function inBinary(binary: string, marker: string, after: RegExp): string | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(binary);
-  } catch {
-    return undefined;
-  }
-  for (let at = bytes.indexOf(marker); at >= 0; at = bytes.indexOf(marker, at + 1)) {
+/** The version just after `marker` in a section of a built binary (elf.ts): each place the marker
+ *  occurs is tried with `after`, anchored there. */
+function inBinary(binary: string, section: string, marker: string, after: RegExp): string | undefined {
+  const bytes = binarySection(binary, section);
+  for (let at = bytes?.indexOf(marker) ?? -1; bytes && at >= 0; at = bytes.indexOf(marker, at + 1)) {
     const found = bytes.toString("latin1", at + marker.length, at + marker.length + 80).match(after)?.[1];
     if (found) return found;
   }
@@ -135,7 +139,7 @@ export function goModule(module: string, options: { gomod: string; binary: strin
     package: module,
     pinned: readText(options.gomod)?.match(new RegExp(`^\\s*(?:require\\s+)?${escape(module)} (v\\S+)`, "m"))?.[1],
     pinnedIn: shown(options.gomod),
-    installed: inBinary(options.binary, `dep\t${module}\t`, /^(v[^\t\n]+)\t/),
+    installed: inBinary(options.binary, ".go.buildinfo", `dep\t${module}\t`, /^(v[^\t\n]+)\t/),
     installedIn: `${shown(options.binary)} (its module list)`,
     absent: "not built",
   }));
@@ -148,7 +152,7 @@ export function rustCrate(crate: string, options: { manifest: string; binary: st
     package: crate,
     pinned: readText(options.manifest)?.match(new RegExp(`^${escape(crate)}\\s*=\\s*(?:\\{[^}\\n]*?version\\s*=\\s*)?"=?([^"]+)"`, "m"))?.[1],
     pinnedIn: shown(options.manifest),
-    installed: inBinary(options.binary, `/${crate}-`, /^(\d+\.\d+\.\d+[^/]*)\/src\//),
+    installed: inBinary(options.binary, ".rodata", `/${crate}-`, /^(\d+\.\d+\.\d+[^/]*)\/src\//),
     installedIn: `${shown(options.binary)} (its source paths)`,
     absent: "not built",
   }));

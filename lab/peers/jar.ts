@@ -41,10 +41,11 @@ export function jarEntry(jar: string, name: string): Buffer | undefined {
       dirOffset = Number(record.readBigUInt64LE(48));
     }
     const dir = read(dirOffset, dirSize);
+    const wanted = Buffer.from(name, "utf8");
     for (let at = 0, i = 0; i < entries && at + 46 <= dir.length && dir.readUInt32LE(at) === ENTRY; i++) {
       const nameLength = dir.readUInt16LE(at + 28);
       const next = at + 46 + nameLength + dir.readUInt16LE(at + 30) + dir.readUInt16LE(at + 32);
-      if (dir.toString("utf8", at + 46, at + 46 + nameLength) === name) {
+      if (nameLength === wanted.length && wanted.compare(dir, at + 46, at + 46 + nameLength) === 0) {
         const local = dir.readUInt32LE(at + 42);
         const header = read(local, 30);
         const data = read(local + 30 + header.readUInt16LE(26) + header.readUInt16LE(28), dir.readUInt32LE(at + 20));
