@@ -16,5 +16,7 @@ export const PY_VENV_DIR = join(PROJECT_ROOT, ".venv");
 export const PY1_VENV_DIR = join(PROJECT_ROOT, ".venv-py1");
 /** the FastMCP 4.0.10 client peer's virtual environment (git-ignored) */
 export const FASTMCP_VENV_DIR = join(PROJECT_ROOT, ".venv-fastmcp");
+/** every later Python peer's venv, one folder each, named as its env (lab/peers/python/envs.ts; git-ignored) */
+export const PYTHON_VENVS_DIR = join(BUILD_DIR, "venvs");
 /** files the lab hands to its children (a stdio child's own events), one folder per user */
 export const SCRATCH_DIR = join(tmpdir(), `mcp-reentrancy-lab-${process.getuid?.() ?? "user"}`);

@@ -40,10 +40,9 @@ export async function setup(): Promise<number> {
   const ts2 = await import("./peers/ts2/build.js");
   ok = (await step("ts1 child", child(ts1.childBuildStaleness, ts1.ensureChildBuilt))) && ok;
   ok = (await step("ts2 child", child(ts2.ts2ChildStaleness, ts2.ensureTs2ChildBuilt))) && ok;
-  const py = await import("./peers/py/setup.js");
-  ok = (await step("py venv", () => py.setupPythonEnv(py.PY_ENV))) && ok;
-  ok = (await step("py1 venv", () => py.setupPythonEnv(py.PY1_ENV))) && ok;
-  ok = (await step("fastmcp venv", () => py.setupPythonEnv(py.FASTMCP_ENV))) && ok;
+  // every Python environment of lab/peers/python/envs.ts, one step each
+  const py = await import("./peers/python/setup.js");
+  for (const env of py.PYTHON_ENVS) ok = (await step(`${env.name} venv`, () => py.setupPythonEnv(env))) && ok;
   for (const build of PEER_BUILDS) ok = (await step(build.name, () => runCachedBuild(build))) && ok;
   return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// A Python program forked from a warm interpreter (lab/transports/forked.ts, lab/peers/py/host.py)
+// A Python program forked from a warm interpreter (lab/transports/forked.ts, lab/peers/python/host.py)
 // is the same run as a fresh `python script.py`: the same expectation holds, the same story facts,
 // the same frames on the wire; only its evidence says where it came from. And a forked run is a
 // process of its own: killed by its pid, it ends with that signal, and the host reports it.

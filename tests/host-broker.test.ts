@@ -2,7 +2,7 @@
 // share one, each numbering its runs in its own range; a run's three connections reach the process
 // that asked with that process's id; a kill is relayed only for the asker's own run; a process's
 // runs still going end when its connection does; another environment is another host. Spoken to
-// here as a lab process speaks to it (host-control.ts), with real hosts: lab/peers/py/host.py (a
+// here as a lab process speaks to it (host-control.ts), with real hosts: lab/peers/python/host.py (a
 // forked run with a pid, of a program that imports nothing, so a host costs little) and the ts1
 // server's host (a session on its event loop).
 import "./support/child-pids.js";

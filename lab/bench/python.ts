@@ -10,7 +10,8 @@ import { performance } from "node:perf_hooks";
 import { median } from "../check/stats.js";
 import { FASTMCP_CLIENT, FASTMCP_SERVER } from "../peers/fastmcp/index.js";
 import { PY_CLIENT, PY_SERVER } from "../peers/py/index.js";
-import { FASTMCP_ENV, PY1_ENV, PY_ENV, envProblem, type PythonEnv } from "../peers/py/setup.js";
+import { FASTMCP_ENV, PY1_ENV, PY_ENV, type PythonEnv } from "../peers/python/envs.js";
+import { envProblem } from "../peers/python/setup.js";
 import { PY1_CLIENT, PY1_SERVER } from "../peers/py1/index.js";
 import type { ClientPeer, ServerPeer } from "../plan/peer.js";
 import { within } from "../transports/child-process.js";
@@ -53,7 +54,7 @@ async function importMcp(python: string): Promise<number> {
 export interface PythonStart {
   /** e.g. "py client", "fastmcp server" */
   peer: string;
-  /** the venv's label (its SDK and version) */
+  /** the venv's name (lab/peers/python/envs.ts) */
   env: string;
   floorMs: number;
   /** as the lab runs it: forked from the venv's warm interpreter */
@@ -71,7 +72,7 @@ export async function measurePythonStarts(samples = SAMPLES): Promise<{ starts: 
   for (const { env, client, server } of VENVS) {
     const why = envProblem(env);
     if (why) {
-      skipped.push(`${env.label}: ${why}`);
+      skipped.push(`${env.name}: ${why}`);
       continue;
     }
     const runs = {
@@ -90,7 +91,7 @@ export async function measurePythonStarts(samples = SAMPLES): Promise<{ starts: 
     for (const role of ["client", "server"] as const) {
       const [forked, fresh] = [median(times[role].forked), median(times[role].fresh)];
       const name = role === "client" ? client.name : server.name;
-      starts.push({ peer: `${name} ${role}`, env: env.label, floorMs: round(floorMs), forkedMs: round(forked), freshMs: round(fresh), ratio: ratio(forked, floorMs), freshRatio: ratio(fresh, floorMs) });
+      starts.push({ peer: `${name} ${role}`, env: env.name, floorMs: round(floorMs), forkedMs: round(forked), freshMs: round(fresh), ratio: ratio(forked, floorMs), freshRatio: ratio(fresh, floorMs) });
     }
   }
   return { starts, skipped };

@@ -1,6 +1,6 @@
 // `peers`: every client and server peer, its SDK and version, and whether it can run here.
 import { read, type Parsed } from "./args.js";
-import { envInfo, envProblem, PYTHON_ENVS } from "../peers/py/setup.js";
+import { envInfo, envProblem, PYTHON_ENVS } from "../peers/python/setup.js";
 import { CLIENT_PEERS, SERVER_PEERS } from "../peers/registry.js";
 
 /** With --strict, exit 1 when any peer cannot run (CI must never skip a peer silently). */
@@ -24,7 +24,7 @@ export async function main(args: Parsed): Promise<number> {
     const why = envProblem(env);
     const { versions, interpreter } = envInfo(env);
     const shown = Object.entries(versions).map(([name, version]) => `${name} ${version ?? "not installed"}`).join(" · ");
-    console.log(`  ${env.label.padEnd(14)} ${why === undefined ? "ready      " : "UNAVAILABLE"} ${shown} · ${env.python} -> ${interpreter ?? "none"}${why === undefined ? "" : ` · ${why}`}`);
+    console.log(`  ${env.name.padEnd(14)} ${why === undefined ? "ready      " : "UNAVAILABLE"} ${shown} · ${env.python} -> ${interpreter ?? "none"}${why === undefined ? "" : ` · ${why}`}`);
   }
   const missing = [...CLIENT_PEERS.map((p) => ({ p, role: "client" })), ...SERVER_PEERS.map((p) => ({ p, role: "server" }))].filter(({ p }) => p.unavailable() !== undefined);
   if (strict && missing.length > 0) {

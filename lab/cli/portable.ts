@@ -8,7 +8,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { FASTMCP_VENV_DIR, PROJECT_ROOT, PY1_VENV_DIR, PY_VENV_DIR, SCRATCH_DIR } from "../paths.js";
+import { FASTMCP_VENV_DIR, PROJECT_ROOT, PY1_VENV_DIR, PY_VENV_DIR, PYTHON_VENVS_DIR, SCRATCH_DIR } from "../paths.js";
 
 interface Rule {
   from: string;
@@ -24,7 +24,7 @@ function withReal(from: string, to: string): Rule[] {
 
 /** Longest first, so the most specific prefix wins (scratch before tmp, the project before home). */
 function rules(folder: string | undefined): Rule[] {
-  const linked = [join(PROJECT_ROOT, "node_modules"), PY_VENV_DIR, PY1_VENV_DIR, FASTMCP_VENV_DIR];
+  const linked = [join(PROJECT_ROOT, "node_modules"), PY_VENV_DIR, PY1_VENV_DIR, FASTMCP_VENV_DIR, PYTHON_VENVS_DIR];
   const all = [
     ...(folder ? withReal(folder, "") : []),
     ...withReal(SCRATCH_DIR, "<scratch>"),

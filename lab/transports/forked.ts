@@ -1,5 +1,5 @@
 // A program run by a host that stays up instead of a fresh process (lab/transports/hosts.md): a
-// Python program as a fork of a warm interpreter (lab/peers/py/host.py), which imports the SDK once
+// Python program as a fork of a warm interpreter (lab/peers/python/host.py), which imports the SDK once
 // and forks a process per run, with its own pid; a JVM, Go or Rust driver as one session of its own
 // `--host` process, on a thread or task of it. Either way a run has its own stdin, stdout and stderr
 // (unix socket connections this side accepts) and its own exit status, and is stopped by its own
@@ -19,7 +19,7 @@ import { openControl, type HostControl, type HostedRun } from "./host-control.js
 
 export type { HostedRun };
 
-const HOST_PY = join(LAB_DIR, "peers", "py", "host.py");
+const HOST_PY = join(LAB_DIR, "peers", "python", "host.py");
 
 /** What StdioChild uses of a child process; a spawned ChildProcess and a ForkedProcess both have it. */
 export interface ChildLike {

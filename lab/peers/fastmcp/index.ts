@@ -2,14 +2,12 @@
 // its own pinned venv (.venv-fastmcp). The client is a driver program in its own process (client.py)
 // that uses fastmcp.Client's public API only; it speaks MCP on its stdin/stdout and the lab records
 // the wire on its side of the pipe. The server is a FastMCP stdio child (server.py) with the lab's tool suite.
-import { join } from "node:path";
-import { LAB_DIR } from "../../paths.js";
 import type { ClientPeer, ServerPeer } from "../../plan/peer.js";
-import { envProblem, FASTMCP_ENV } from "../py/setup.js";
+import { FASTMCP_ENV } from "../python/envs.js";
+import { pythonClient, pythonProgram, unavailableWithout } from "../python/peer.js";
+import { pythonDist, sdkLabel } from "../installed.js";
 
-const CLIENT_PY = join(LAB_DIR, "peers", "fastmcp", "client.py");
-const SERVER_PY = join(LAB_DIR, "peers", "fastmcp", "server.py");
-const SDK = "fastmcp 4.0.10 (on mcp 2.3.0)";
+const SDK = sdkLabel("fastmcp {} (on mcp {})", pythonDist(FASTMCP_ENV, "fastmcp"), pythonDist(FASTMCP_ENV, "mcp"));
 
 /** How the Client negotiates at connect (its `mode`, fastmcp/client/client.py:124-136): the peer pins
  *  `legacy`, as the scenarios are written for 2025-11-25's server-to-client elicitation/create; `auto`
@@ -17,19 +15,7 @@ const SDK = "fastmcp 4.0.10 (on mcp 2.3.0)";
 export type FastmcpMode = "legacy" | "auto";
 
 export function fastmcpClient(name: string, mode: FastmcpMode, meaning: string): ClientPeer {
-  return {
-    name,
-    sdk: SDK,
-    loops: ["sdk"],
-    meaning,
-    era: mode === "legacy" ? "2025-11-25" : "auto",
-    unavailable: () => envProblem(FASTMCP_ENV),
-    driver: {
-      kind: "process",
-      // -B: client.py imports plan.py, pipe.py and driver_events.py from lab/peers/py; no __pycache__ in the tree
-      command: (planFile, eventsFile) => ({ command: FASTMCP_ENV.python, args: ["-B", CLIENT_PY, "--plan", planFile, "--events", eventsFile, "--mode", mode], fork: "python" }),
-    },
-  };
+  return pythonClient({ name, sdk: SDK, meaning, era: mode === "legacy" ? "2025-11-25" : "auto" }, FASTMCP_ENV, "fastmcp/client.py", ["--mode", mode]);
 }
 
 export const FASTMCP_CLIENT = fastmcpClient(
@@ -42,12 +28,11 @@ export const FASTMCP_SERVER: ServerPeer = {
   name: "fastmcp",
   sdk: SDK,
   meaning: "the calculate server on FastMCP 4.0.10 (ctx.elicit on 2025-11-25; on 2026-07-28 calculate returns an InputRequiredResult and the other tools are refused as FastMCP refuses ctx.elicit)",
-  unavailable: () => envProblem(FASTMCP_ENV),
+  unavailable: unavailableWithout(FASTMCP_ENV),
   child: {
     writesEvents: false,
-    // -B: server.py imports vocabulary.py next to it and request_tools.py, form_models.py from lab/peers/py
     // PYTHONHASHSEED: FastMCP's schema refusal prints a set of type names (fastmcp/server/elicitation.py:411, :470-474),
     // whose order follows str hashing; a fixed seed makes its words the same on every run
-    command: () => ({ command: FASTMCP_ENV.python, args: ["-B", SERVER_PY], env: { PYTHONHASHSEED: "0" }, fork: "python" }),
+    command: () => pythonProgram(FASTMCP_ENV, "fastmcp/server.py", [], { PYTHONHASHSEED: "0" }),
   },
 };

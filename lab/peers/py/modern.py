@@ -49,7 +49,7 @@ class RoundObservingClient(Client):
 
 
 class GivenStreams:
-    """Streams the driver already owns (pipe.own_stdio) as a Client Transport: an async context manager
+    """Streams the driver already owns (lab_pipe.own_stdio) as a Client Transport: an async context manager
     yielding the (read, write) pair (mcp/client/_transport.py); leaving it closes nothing of its own."""
 
     def __init__(self, read: Any, write: Any) -> None:

@@ -1,38 +1,33 @@
-// The Python SDK 1.29.0 peers (`py1`), from their own pinned venv (.venv-py1): the SDK the deadlock
-// was first seen in. The client is a driver program in its own process (client.py) whose receive loop
-// is 1.29.0's own; the server is a FastMCP stdio child (server.py). Both speak MCP on stdin/stdout;
+// The Python SDK 1.x peers: `py1` (1.29.0, .venv-py1, the SDK the deadlock was first seen in) and `py130`
+// (1.30.0, the last 1.x: what `mcp<2` resolves to; build/venvs/py130), each from its own pinned venv. The
+// client is one driver program (client.py, the 1.x adapter of lab/peers/python/lab_driver.py) whose receive
+// loop is the SDK's own; the server is a FastMCP stdio child (server.py). Both speak MCP on stdin/stdout;
 // the lab records the wire on its side of the pipe.
-import { join } from "node:path";
-import { LAB_DIR } from "../../paths.js";
 import type { ClientPeer, ServerPeer } from "../../plan/peer.js";
-import { envProblem, PY1_ENV } from "../py/setup.js";
+import { PY130_ENV, PY1_ENV } from "../python/envs.js";
+import { pythonClient, pythonProgram, unavailableWithout } from "../python/peer.js";
+import { pythonDist, sdkLabel } from "../installed.js";
 
-const SDK = "mcp (Python SDK) 1.29.0";
-const CLIENT_PY = join(LAB_DIR, "peers", "py1", "client.py");
-const SERVER_PY = join(LAB_DIR, "peers", "py1", "server.py");
-const unavailable = () => envProblem(PY1_ENV);
+const SDK = sdkLabel("mcp (Python SDK) {}", pythonDist(PY1_ENV, "mcp"));
 
-export const PY1_CLIENT: ClientPeer = {
+export const PY1_CLIENT: ClientPeer = pythonClient({
   name: "py1",
   sdk: SDK,
-  loops: ["sdk"],
   meaning: "the Python SDK 1.29.0 ClientSession as shipped: its receive loop awaits each inbound request's handler (shared/session.py:376), the real serial client",
   era: "2025-11-25",
-  unavailable,
-  driver: {
-    kind: "process",
-    // -B: client.py imports plan.py from lab/peers/py; write no __pycache__ into the source tree
-    command: (planFile, eventsFile) => ({ command: PY1_ENV.python, args: ["-B", CLIENT_PY, "--plan", planFile, "--events", eventsFile], fork: "python" }),
-  },
-};
+}, PY1_ENV, "py1/client.py");
+
+export const PY130_CLIENT: ClientPeer = pythonClient({
+  name: "py130",
+  sdk: sdkLabel("mcp (Python SDK) {}", pythonDist(PY130_ENV, "mcp")),
+  meaning: "the Python SDK 1.30.0 ClientSession as shipped, the last 1.x (what `mcp<2` resolves to): the same receive loop as 1.29.0, awaiting each inbound request's handler (shared/session.py:376)",
+  era: "2025-11-25",
+}, PY130_ENV, "py1/client.py");
 
 export const PY1_SERVER: ServerPeer = {
   name: "py1",
   sdk: SDK,
   meaning: "the calculate server on the Python SDK 1.29.0 FastMCP (ctx.elicit, ctx.session.elicit_form)",
-  unavailable,
-  child: {
-    writesEvents: false,
-    command: () => ({ command: PY1_ENV.python, args: ["-B", SERVER_PY], fork: "python" }),
-  },
+  unavailable: unavailableWithout(PY1_ENV),
+  child: { writesEvents: false, command: () => pythonProgram(PY1_ENV, "py1/server.py") },
 };

@@ -4,20 +4,16 @@
 #                      raw: ctx.session.elicit_form, the raw answer reported, never computed; unchecked: the guard
 #                      skipped on purpose; url: ctx.elicit_url, then notifications/elicitation/complete
 #   fan_out(n), liveness, calculate_linked, calculate_limited (the cancellation tools, lab/peers/ts1/cancel-tools.ts),
-#   summarize, roots_count, sample_fan_out(n) (lab/peers/py/request_tools.py, shared with the 2.3.0 server),
-#   ask_field(kind) (the form vocabulary, vocabulary.py: 1.29.0 refuses every non-primitive field before sending)
+#   summarize, roots_count, sample_fan_out(n), ask_field(kind) (the form vocabulary: 1.29.0 refuses every non-primitive
+#   field before sending); what every Python server shares is lab/peers/python/lab_server.py and lab_request_tools.py
 # Not here, with why: calculate_resolve (Resolve/Elicit are 2.x: mcp.server.mcpserver does not exist in 1.29.0).
 # CLI: server.py   (stdin/stdout carry JSON-RPC only; the SDK's logging goes to stderr)
 from __future__ import annotations
 
-import itertools
-import json
 import logging
 import os
 import sys
-from collections.abc import Awaitable, Callable
-from functools import partial
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 import anyio
 import httpx
@@ -26,48 +22,20 @@ from mcp.server.fastmcp import Context, FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
 from mcp.shared.exceptions import McpError
 from mcp.shared.message import ServerMessageMetadata
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 
-sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "py"))
-from request_tools import register_request_tools  # noqa: E402  (shared with the 2.3.0 server)
-import vocabulary  # noqa: E402  lab/peers/py1/vocabulary.py, next to this file (the script's own folder is on sys.path)
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from lab_request_tools import register_request_tools  # noqa: E402  summarize, roots_count, sample_fan_out
+from lab_server import (  # noqa: E402  (the Python servers' shared core)
+    ELICITATION_MESSAGE, ELICITATION_TIMEOUT_S, URL_ACCEPT_MEANING, URL_IDS, URL_MESSAGE, CalculateForm, ServerSdk,
+    from_answer, protocol_error, register_ask_field, register_cancel_tools, register_fan_out_and_liveness, status,
+    supports_form, to_json_result,
+)
 
 SERVER_NAME = "mcp-reentrancy-lab-py1"
-ELICITATION_MESSAGE = "Synthetic arithmetic inputs only: how many units, and the value of one unit?"
-FAN_OUT_MESSAGE = "Synthetic arithmetic inputs only"
-FAN_OUT_DEFAULT = 8
-ELICITATION_TIMEOUT_S = 10.0  # bound on every wait for the client's answer, as ts1's 10 s
 # A limit that expires: 1.29.0's own timeout code (shared/session.py:293-303, httpx.codes.REQUEST_TIMEOUT).
 TIMEOUT_CODE = int(httpx.codes.REQUEST_TIMEOUT)
-URL_MESSAGE = "Synthetic: open this link to continue (nothing real happens there)."
-URL_ACCEPT_MEANING = ("the user agreed to open the link; it does not say that anything there was done or finished, "
-                      "and nothing was computed")
-URL_IDS = itertools.count(1)
-
-
-class CalculateForm(BaseModel):
-    # strict ints, no extra keys: elicit_with_validation validates an accept with this very model (elicitation.py:134-135)
-    model_config = ConfigDict(strict=True, extra="forbid")
-    units: int = Field(ge=1, le=10, description="How many units (1..10)")
-    unit_value: int = Field(ge=1, le=100, description="Value of one unit (1..100)")
-
-
-def app_check(content: dict[str, Any]) -> tuple[int, int] | None:
-    """The app's own strict check, kept whatever the SDK did: exact keys, real ints (no bool), ranges."""
-    if set(content) != {"units", "unit_value"}:
-        return None
-    units, value = content["units"], content["unit_value"]
-    if type(units) is not int or type(value) is not int or not (1 <= units <= 10 and 1 <= value <= 100):
-        return None
-    return units, value
-
-
-def result(data: dict[str, Any]) -> types.CallToolResult:
-    return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(data))], structuredContent=data)
-
-
-def status(name: str, **extra: Any) -> dict[str, Any]:
-    return {"status": name, "computed": False, "value": None, **extra}
+result = to_json_result(types, "structuredContent")
 
 
 def client_elicitation(ctx: Context) -> types.ElicitationCapability | None:
@@ -75,21 +43,29 @@ def client_elicitation(ctx: Context) -> types.ElicitationCapability | None:
     return params.capabilities.elicitation if params is not None else None
 
 
-def supports_form(ctx: Context) -> bool:
-    """Form declared; a bare `elicitation: {}` counts as form (the spec's legacy reading). 1.29.0 itself checks
-    nothing before sending elicitation/create (server/session.py:391-418): the guard is the app's."""
-    elicitation = client_elicitation(ctx)
-    return elicitation is not None and (elicitation.form is not None or elicitation.url is None)
+def capabilities(ctx: Context) -> types.ClientCapabilities | None:
+    """1.29.0 itself checks nothing before sending elicitation/create (server/session.py:391-418): the guard is the app's."""
+    return ctx.session.client_params.capabilities if ctx.session.client_params else None
 
 
-def protocol_error(error: BaseException) -> dict[str, Any]:
-    if isinstance(error, TimeoutError):
-        return status("protocol_error", code=TIMEOUT_CODE)
-    return status("protocol_error", code=error.error.code if isinstance(error, McpError) else 0)
-
-
-def related(ctx: Context) -> ServerMessageMetadata:
-    return ServerMessageMetadata(related_request_id=ctx.request_context.request_id)
+def ask_field_error(error: BaseException, model: type[BaseModel]) -> dict[str, Any]:
+    """ctx.elicit's failures in 1.29.0 (the 2025-11-25 form vocabulary, issue #16), as an AskFieldResult:
+     - before sending, _validate_elicitation_schema (mcp/server/elicitation.py:52-68) takes only fields annotated
+       str|int|float|bool, a sequence of str, or an Optional/Union of those; any other annotation (Literal, AnyUrl,
+       date, a nested model, list[float]) raises TypeError: not_sent;
+     - the schema is plain model_json_schema() (:124), so an Optional field goes out as anyOf [.., null];
+     - content the model refuses raises pydantic's ValidationError itself (:134), not wrapped; any other title: the
+       reply's envelope did not parse as ElicitResult (mcp/shared/session.py:308), before the model ran;
+     - an accept without content raises ValueError('Unexpected elicitation action: accept') (:140-142)."""
+    if isinstance(error, TypeError):
+        return {"status": "not_sent", "reason": " ".join(str(error).split())}
+    if isinstance(error, ValidationError):
+        return {"status": "invalid_content" if error.title == model.__name__ else "invalid_response", "rejectedBy": "sdk"}
+    if isinstance(error, ValueError):
+        return {"status": "invalid_response", "rejectedBy": "sdk"}
+    if isinstance(error, McpError):
+        return {"status": "protocol_error", "code": error.error.code}
+    raise error
 
 
 async def raw_request(ctx: Context) -> dict[str, Any]:
@@ -99,7 +75,7 @@ async def raw_request(ctx: Context) -> dict[str, Any]:
             answer = await ctx.session.elicit_form(ELICITATION_MESSAGE, CalculateForm.model_json_schema(),
                                                    related_request_id=ctx.request_context.request_id)
     except (McpError, ValidationError, TimeoutError) as error:
-        return protocol_error(error)
+        return protocol_error(SDK, error)
     return status("raw_response", action=answer.action, content=answer.content)
 
 
@@ -113,19 +89,12 @@ async def validated(ctx: Context, limit_s: float = ELICITATION_TIMEOUT_S) -> dic
     except ValidationError as error:
         if error.title == CalculateForm.__name__:
             return status("invalid_content", rejectedBy="sdk")
-        return protocol_error(error)
+        return protocol_error(SDK, error)
     except ValueError:
         return status("invalid_response", rejectedBy="sdk")
     except (McpError, TimeoutError) as error:
-        return protocol_error(error)
-    if answer.action == "decline":
-        return status("declined")
-    if answer.action == "cancel":
-        return status("cancelled")
-    checked = app_check(answer.data.model_dump())
-    if checked is None:
-        return status("invalid_content", rejectedBy="app")
-    return {"status": "calculated", "computed": True, "value": checked[0] * checked[1]}
+        return protocol_error(SDK, error)
+    return from_answer(answer.action, getattr(answer, "data", None))
 
 
 async def by_url(ctx: Context) -> dict[str, Any]:
@@ -137,39 +106,28 @@ async def by_url(ctx: Context) -> dict[str, Any]:
         with anyio.fail_after(ELICITATION_TIMEOUT_S):
             answer = await ctx.elicit_url(URL_MESSAGE, f"https://lab.example.invalid/calculate/{elicitation_id}", elicitation_id)
     except (McpError, ValidationError, TimeoutError) as error:
-        return protocol_error(error)
+        return protocol_error(SDK, error)
     if answer.action != "accept":
         return status("declined" if answer.action == "decline" else "cancelled")
     await ctx.session.send_elicit_complete(elicitation_id, related_request_id=ctx.request_context.request_id)
     return status("url_accepted", action="accept", meaning=URL_ACCEPT_MEANING)
 
 
-async def ask(ctx: Context, message: str) -> Any:
-    with anyio.fail_after(ELICITATION_TIMEOUT_S):
-        return await ctx.elicit(message, CalculateForm)
-
-
-async def all_or_tool_error(*jobs: Callable[[], Awaitable[None]]) -> None:
-    """Runs the jobs at once; any failure ends the call as an isError result (as ts1's Promise.all)."""
-    errors: list[str] = []
-
-    async def guarded(job: Callable[[], Awaitable[None]]) -> None:
-        try:
-            await job()
-        except (McpError, ValueError, TimeoutError) as error:
-            errors.append(f"{type(error).__name__}: {error}")
-
-    async with anyio.create_task_group() as tg:
-        for job in jobs:
-            tg.start_soon(guarded, job)
-    if errors:
-        raise ToolError(errors[0])
-
-
 async def ping_client(ctx: Context) -> None:
     """One bounded ping, related to the call (ServerSession.send_ping takes neither, server/session.py:455-460)."""
     with anyio.fail_after(ELICITATION_TIMEOUT_S):
-        await ctx.session.send_request(types.ServerRequest(types.PingRequest()), types.EmptyResult, metadata=related(ctx))
+        await ctx.session.send_request(types.ServerRequest(types.PingRequest()), types.EmptyResult,
+                                       metadata=ServerMessageMetadata(related_request_id=ctx.request_context.request_id))
+
+
+# Cancellation across the callback, with 1.29.0's own mechanisms: linked: the server's loop cancels the responder's
+# scope on the client's notifications/cancelled (shared/session.py:403-406 -> RequestResponder.cancel, :138-151),
+# which the tool runs in; cancelling send_request writes nothing for the waiting form (its finally, :310-314).
+# limited: ctx.elicit takes no timeout (server/fastmcp/server.py:1199); on the anyio scope's expiry send_request
+# writes nothing either, so the form is abandoned, not withdrawn (no notifications/cancelled).
+SDK = ServerSdk(types=types, Context=Context, result=result, capabilities=capabilities, sdk_error=McpError,
+                code=lambda error: error.error.code, timeout_code=TIMEOUT_CODE, tool_error=ToolError, validated=validated,
+                ping=ping_client, ask_field_error=ask_field_error, limited_words="then it gives the form up")
 
 
 def build() -> FastMCP:
@@ -179,73 +137,14 @@ def build() -> FastMCP:
     async def calculate(ctx: Context, policy: Literal["validated", "raw", "unchecked", "url"] = "validated") -> types.CallToolResult:
         if policy == "url":
             return result(await by_url(ctx))
-        if policy != "unchecked" and not supports_form(ctx):
+        if policy != "unchecked" and not supports_form(SDK, ctx):
             return result(status("unsupported"))
         return result(await (validated(ctx) if policy == "validated" else raw_request(ctx)))
 
-    @mcp.tool(description="Sends n elicitation requests at once and waits for all of them (synthetic).")
-    async def fan_out(ctx: Context, n: Annotated[int, Field(ge=1, le=32)] = FAN_OUT_DEFAULT) -> types.CallToolResult:
-        if not supports_form(ctx):
-            return result({"status": "unsupported", "requests": 0, "accepted": 0})
-        answers: list[Any] = []
-
-        async def one(i: int) -> None:
-            answers.append(await ask(ctx, f"{FAN_OUT_MESSAGE} ({i + 1} of {n})"))
-
-        await all_or_tool_error(*(partial(one, i) for i in range(n)))
-        accepted = sum(1 for a in answers if a.action == "accept")
-        return result({"status": "all_answered", "requests": n, "accepted": accepted})
-
-    @mcp.tool(description="Asks the client for input and pings it while the client's callback runs (synthetic).")
-    async def liveness(ctx: Context) -> types.CallToolResult:
-        if not supports_form(ctx):
-            return result({"status": "unsupported", "action": None, "pinged": False})
-        outcome: dict[str, Any] = {}
-
-        async def elicit() -> None:
-            outcome["answer"] = await ask(ctx, FAN_OUT_MESSAGE)
-
-        # Started in this order, so the elicitation leaves first and the ping lands while the callback runs.
-        await all_or_tool_error(elicit, partial(ping_client, ctx))
-        return result({"status": "answered", "action": outcome["answer"].action, "pinged": True})
-
-    @mcp.tool(description="Asks the client for one field of the given kind of the 2025-11-25 form vocabulary (synthetic).")
-    async def ask_field(ctx: Context, kind: str) -> types.CallToolResult:
-        if kind not in vocabulary.MODELS:
-            raise ToolError(f"unknown kind {kind!r}")
-        return result(await vocabulary.ask_field(ctx, kind, supports_form(ctx), ELICITATION_TIMEOUT_S))
-
-    # ---- cancellation across the callback (lab/peers/ts1/cancel-tools.ts), with 1.29.0's own mechanisms ----
-    # linked: nothing to pass. The server's loop cancels the responder's scope on the client's notifications/cancelled
-    #   (shared/session.py:403-406 -> RequestResponder.cancel, :138-151), which the tool runs in; cancelling
-    #   send_request writes nothing for the waiting form (its finally, :310-314). Plain `calculate` is linked too.
-    # limited: ctx.elicit takes no timeout (server/fastmcp/server.py:1199); the limit is an anyio scope: on expiry
-    #   send_request writes nothing either, so the form is abandoned, not withdrawn (no notifications/cancelled).
-    async def ask_after_ping(ctx: Context, ping_first: bool, limit_s: float) -> dict[str, Any]:
-        if not supports_form(ctx):
-            return status("unsupported")
-        if ping_first:
-            try:
-                await ping_client(ctx)
-            except (McpError, ValidationError, TimeoutError) as error:
-                return protocol_error(error)
-        return await validated(ctx, limit_s)
-
-    @mcp.tool(description="calculate, linked to its call: the SDK cancels the tool's scope, and so its form, when the call is cancelled (synthetic; 3 x 7 = 21).")
-    async def calculate_linked(ctx: Context, pingFirst: bool = False) -> types.CallToolResult:  # noqa: N803 (ts1's names)
-        return result(await ask_after_ping(ctx, pingFirst, ELICITATION_TIMEOUT_S))
-
-    @mcp.tool(description="calculate, waiting for the form at most limitMs; then it gives the form up (synthetic).")
-    async def calculate_limited(
-        ctx: Context,
-        limitMs: Annotated[int, Field(ge=1, le=int(ELICITATION_TIMEOUT_S * 1000))],  # noqa: N803
-        pingFirst: bool = False,  # noqa: N803
-    ) -> types.CallToolResult:
-        return result(await ask_after_ping(ctx, pingFirst, limitMs / 1000))
-
-    register_request_tools(mcp, Context, types, result,
-                           lambda ctx: ctx.session.client_params.capabilities if ctx.session.client_params else None,
-                           McpError, ELICITATION_TIMEOUT_S)
+    register_fan_out_and_liveness(mcp, SDK)
+    register_ask_field(mcp, SDK)
+    register_cancel_tools(mcp, SDK)
+    register_request_tools(mcp, SDK)
     return mcp
 
 

@@ -1,5 +1,5 @@
 # The 2025-11-25 form vocabulary's pydantic models (issue #16), shared by the Python servers of both
-# SDK lines (lab/peers/py/vocabulary.py on 2.3.0, lab/peers/py1/vocabulary.py on 1.29.0): for each kind
+# SDK lines and FastMCP (lab_server.py's ask_field, each server.py its SDK's failures): for each kind
 # of lab/plan/vocabulary.ts, the model an app author hands to ctx.elicit, and the app's own strict check
 # of what the model holds afterwards. The models use pydantic's defaults (lax mode, extra keys ignored),
 # as the SDK's README example writes them (a plain BaseModel with Field), so whatever an SDK coerces,

@@ -15,6 +15,10 @@ class AnswerData(_Strict):
     action: Literal["accept", "decline", "cancel"]
     content: dict[str, Any] | None = None
 
+    def fields(self) -> dict[str, Any]:
+        """The ElicitResult's fields, content exactly as the plan gives it (absent when the plan has none)."""
+        return {"action": self.action} if self.content is None else {"action": self.action, "content": self.content}
+
 
 class Nested(_Strict):
     method: Literal["tools/list", "ping"]

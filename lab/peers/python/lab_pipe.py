@@ -1,21 +1,32 @@
-# The driver's own stdin/stdout as the SessionMessage streams ClientSession reads and writes.
+# The driver's own stdin/stdout as the SessionMessage streams a client session reads and writes, for every
+# Python SDK generation: the adapter hands in its SDK's framing of one JSON-RPC line (Wire), as its own stdio
+# transport frames it (mcp 2.3.0: jsonrpc_message_adapter, exclude_unset; 1.x: JSONRPCMessage, exclude_none,
+# mcp/client/stdio/__init__.py:155/172 in 1.29.0). Pure anyio: no SDK import here.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
 
 import anyio
-import mcp_types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
-from mcp.shared.message import SessionMessage
 
 WRITER_DRAIN_BOUND_S = 2.0
 
 
+@dataclass(frozen=True)
+class Wire:
+    """One SDK's framing: parse a line into its JSONRPCMessage (raises on a bad one), dump one back to
+    JSON, and wrap a parsed message as the SessionMessage its session reads."""
+    parse: Callable[[bytes], Any]
+    dump: Callable[[Any], str]
+    session_message: Callable[[Any], Any]
+
+
 @asynccontextmanager
-async def own_stdio() -> AsyncIterator[tuple[MemoryObjectReceiveStream[SessionMessage | Exception],
-                                             MemoryObjectSendStream[SessionMessage]]]:
+async def own_stdio(wire: Wire) -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream[Any]]]:
     """The process's own stdin/stdout as SessionMessage streams. Not the SDK's stdio_server(): its reader
     parks in a worker thread (anyio.wrap_file) no cancel reaches, so leaving it waits for stdin's EOF. Here
     both ends are non-blocking fds awaited on the loop; fd 0/1 become /dev/null/stderr (no stray print on the wire)."""
@@ -26,8 +37,8 @@ async def own_stdio() -> AsyncIterator[tuple[MemoryObjectReceiveStream[SessionMe
     os.dup2(2, 1)
     os.set_blocking(wire_in, False)
     os.set_blocking(wire_out, False)
-    read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    write_send, write_recv = anyio.create_memory_object_stream[SessionMessage](0)
+    read_send, read_recv = anyio.create_memory_object_stream[Any](0)
+    write_send, write_recv = anyio.create_memory_object_stream[Any](0)
     written = anyio.Event()
 
     async def reader() -> None:
@@ -46,17 +57,17 @@ async def own_stdio() -> AsyncIterator[tuple[MemoryObjectReceiveStream[SessionMe
                     if not line.strip():
                         continue
                     try:
-                        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-                    except Exception as exc:  # the dispatcher's on_stream_exception sees it
+                        message = wire.parse(line)
+                    except Exception as exc:  # the session's loop sees it (2.x on_stream_exception, 1.x message handler)
                         await read_send.send(exc)
                         continue
-                    await read_send.send(SessionMessage(message))
+                    await read_send.send(wire.session_message(message))
 
     async def writer() -> None:
         try:
             async with write_recv:
                 async for item in write_recv:
-                    data = (item.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n").encode()
+                    data = (wire.dump(item.message) + "\n").encode()
                     while data:
                         await anyio.wait_writable(wire_out)
                         try:

@@ -1,9 +1,10 @@
 # The one writer of the lab's DriverEvent vocabulary (lab/plan/driver-events.ts) for every Python client
-# driver (py, py1, fastmcp): pure standard library and pydantic, so each venv can import it from here.
+# driver (lab_driver.py and its adapters): pure standard library and pydantic, so each venv can import it from here.
 from __future__ import annotations
 
 import json
 import logging
+import sys
 import time
 from typing import Any
 
@@ -54,3 +55,12 @@ def one_line(error: BaseException) -> str:
         fields = ", ".join(f"{'.'.join(map(str, e['loc'])) or '(root)'}: {e['msg']}" for e in error.errors())
         return f"{error.error_count()} validation errors for {error.title}: {fields}"
     return " ".join(str(error).split())
+
+
+def keep_sdk_log(events: Events, prog: str, logger: str = "mcp.shared.jsonrpc_dispatcher") -> None:
+    """Warnings to stderr, prefixed; the mcp 2.x dispatcher's own word on late replies and abandoned waiters
+    (DEBUG lines among them) kept as `note` events by SdkLogNotes."""
+    logging.basicConfig(stream=sys.stderr, format=f"{prog} %(name)s: %(message)s")
+    logging.getLogger().handlers[0].setLevel(logging.WARNING)
+    logging.getLogger(logger).setLevel(logging.DEBUG)
+    logging.getLogger(logger).addHandler(SdkLogNotes(events))

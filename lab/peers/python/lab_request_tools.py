@@ -1,5 +1,6 @@
 # The tools that ask the client for something other than a form, for the Python server peers (py on
-# mcp 2.3.0's MCPServer, py1 on 1.29.0's FastMCP, fastmcp on FastMCP 4.0.10 over mcp 2.3.0), mirroring lab/peers/ts1/sampling-roots-tools.ts and
+# mcp 2.3.0's MCPServer, py1 on 1.29.0's FastMCP, fastmcp on FastMCP 4.0.10 over mcp 2.3.0; each hands in its
+# lab_server.ServerSdk), mirroring lab/peers/ts1/sampling-roots-tools.ts and
 # sample_fan_out (lab/peers/ts1/concurrency-tools.ts): summarize (one sampling/createMessage), roots_count
 # (one roots/list), sample_fan_out(n) (n sampling requests at once). Both SDKs offer the same
 # ServerSession.create_message(messages, max_tokens=, related_request_id=) and list_roots(); each server
@@ -8,17 +9,20 @@
 # ends the tool as data, {status: "refused", code}, as lab/peers/ts1/sampling-roots-tools.ts orRefused does. Every wait is bounded by
 # limit_s (neither call takes a timeout of its own). No `from __future__ import annotations`: the tools'
 # `ctx` annotation must be the server's own Context class, evaluated here.
-from typing import Any, Callable
+from typing import Any
 
 import anyio
+
+from lab_server import ELICITATION_TIMEOUT_S
 
 SAMPLE_FAN_OUT_DEFAULT = 5  # lab/plan/tool-suite.ts SAMPLING_FAN_OUT_DEFAULT (python-sdk #2489: five)
 PROMPT = "Synthetic: summarize 3 x 7 in one word"
 
 
-def register_request_tools(mcp: Any, Context: Any, types: Any, result: Callable[[dict[str, Any]], Any],
-                           capabilities: Callable[[Any], Any], sdk_error: type[Exception],  # noqa: N803 (a class)
-                           limit_s: float) -> None:
+def register_request_tools(mcp: Any, sdk: Any) -> None:
+    Context, types, result, capabilities, sdk_error = sdk.Context, sdk.types, sdk.result, sdk.capabilities, sdk.sdk_error  # noqa: N806
+    limit_s = ELICITATION_TIMEOUT_S
+
     def declared(ctx: Any, name: str) -> bool:
         caps = capabilities(ctx)
         return caps is not None and getattr(caps, name) is not None

@@ -1,0 +1,31 @@
+// The Python peers' environments as data: one entry per hash-pinned requirements file, each built into a venv
+// of its own (pins that conflict cannot share one) by lab/setup.ts. Adding a Python peer is one entry here
+// (and the rest of the recipe at the top of lab/peers/python/lab_driver.py). The first three venvs keep the
+// folders they had at the project root; every later one is build/venvs/<name>.
+import { join } from "node:path";
+import { FASTMCP_VENV_DIR, LAB_DIR, PY1_VENV_DIR, PY_VENV_DIR, PYTHON_VENVS_DIR } from "../../paths.js";
+
+/** A venv built from one requirements file. */
+export interface PythonEnv {
+  /** its name: the peer (or family of peers) it is for, in the set-up's and `peers`' lines */
+  name: string;
+  requirements: string;
+  dir: string;
+  /** the venv's own interpreter: spawn this, never `python3` from PATH (it may be a shim) */
+  python: string;
+  /** the distributions `peers` shows the installed version of (read from the venv), the env's own first */
+  shows: readonly string[];
+}
+
+/** name, its requirements under lab/peers/, its venv (default build/venvs/<name>), the distributions shown. */
+function pythonEnv(name: string, requirements: string, dir = join(PYTHON_VENVS_DIR, name), shows: readonly string[] = ["mcp"]): PythonEnv {
+  return { name, requirements: join(LAB_DIR, "peers", requirements), dir, python: join(dir, "bin", "python"), shows };
+}
+
+export const PY_ENV = pythonEnv("py", "py/requirements.txt", PY_VENV_DIR);
+export const PY1_ENV = pythonEnv("py1", "py1/requirements.txt", PY1_VENV_DIR);
+export const FASTMCP_ENV = pythonEnv("fastmcp", "fastmcp/requirements.txt", FASTMCP_VENV_DIR, ["fastmcp", "mcp"]);
+/** mcp 1.30.0, the last 1.x: what `mcp<2` resolves to; run by py1's adapter */
+export const PY130_ENV = pythonEnv("py130", "py130/requirements.txt");
+
+export const PYTHON_ENVS: readonly PythonEnv[] = [PY_ENV, PY1_ENV, FASTMCP_ENV, PY130_ENV];

@@ -1,0 +1,26 @@
+// A Python program of a peer, run by its venv's own interpreter, forked from that venv's warm host
+// (lab/peers/python/host.py, lab/transports/hosts.md) unless LAB_FRESH=1; and a Python client peer from it.
+import { join } from "node:path";
+import { LAB_DIR } from "../../paths.js";
+import type { ChildCommand, ClientPeer } from "../../plan/peer.js";
+import type { PythonEnv } from "./envs.js";
+import { envProblem } from "./setup.js";
+
+/** lab/peers/<path>, by `env`'s interpreter. -B: every program imports lab/peers/python/'s modules (and
+ *  its own folder's); write no __pycache__ into the source tree. `env` is the host's own environment, set when
+ *  it starts (a host per command, arguments and environment). */
+export function pythonProgram(env: PythonEnv, path: string, args: readonly string[] = [], vars?: Record<string, string>): ChildCommand {
+  return { command: env.python, args: ["-B", join(LAB_DIR, "peers", path), ...args], ...(vars && { env: vars }), fork: "python" };
+}
+
+export const unavailableWithout = (env: PythonEnv) => (): string | undefined => envProblem(env);
+
+/** A client peer whose driver is lab/peers/<script> (an adapter of lab_driver.py) in `env`, with its own flags. */
+export function pythonClient(peer: Omit<ClientPeer, "driver" | "unavailable" | "loops">, env: PythonEnv, script: string, flags: readonly string[] = []): ClientPeer {
+  return {
+    ...peer,
+    loops: ["sdk"],
+    unavailable: unavailableWithout(env),
+    driver: { kind: "process", command: (planFile, eventsFile) => pythonProgram(env, script, ["--plan", planFile, "--events", eventsFile, ...flags]) },
+  };
+}
