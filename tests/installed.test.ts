@@ -10,7 +10,7 @@ import * as assert from "uvu/assert";
 import { BUILD_DIR, LAB_DIR, PROJECT_ROOT, PY1_VENV_DIR } from "../lab/paths.js";
 import { GO_CLIENT, GO_CLIENT_BINARY } from "../lab/peers/go/index.js";
 import { goModule, mavenArtifact, npmPackage, pythonDist, rustCrate, sdkLabel, versionMismatch, versionMismatches, type VersionSource } from "../lab/peers/installed.js";
-import { classStrings, jarEntry } from "../lab/peers/jar.js";
+import { binarySection, classStrings, jarEntry } from "../lab/peers/artefacts.js";
 import { JAVA_CLIENT, KOTLIN_014_CLIENT } from "../lab/peers/jvm/index.js";
 import { jvmJar } from "../lab/peers/jvm/build.js";
 import { PY1_CLIENT } from "../lab/peers/py1/index.js";
@@ -75,9 +75,17 @@ test("a file that is not a jar, or no file, reads as nothing, not a throw", () =
     assert.is(jarEntry(join(dir, "x.jar"), "META-INF/MANIFEST.MF"), undefined);
     assert.is(jarEntry(join(dir, "none.jar"), "META-INF/MANIFEST.MF"), undefined);
     assert.equal(classStrings(Buffer.from("not a class")), []);
+    assert.is(binarySection(join(dir, "x.jar"), ".go.buildinfo")?.toString(), "not a zip at all", "not an ELF: read whole");
+    assert.is(binarySection(join(dir, "none"), ".rodata"), undefined);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+needs(GO_CLIENT)("a Go binary's module list is read from its .go.buildinfo section alone", () => {
+  const section = binarySection(GO_CLIENT_BINARY, ".go.buildinfo")!;
+  assert.ok(section.length < 64 * 1024, `${section.length} bytes`);
+  assert.match(section.toString("latin1"), /\tgithub\.com\/modelcontextprotocol\/go-sdk\tv\d/);
 });
 
 test("a peer not built says so in its label, with its pin", () => {

@@ -6,8 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { PROJECT_ROOT } from "../paths.js";
 import type { PackageVersion, SdkLabel } from "../plan/peer.js";
-import { binarySection } from "./elf.js";
-import { classStrings, jarEntry } from "./jar.js";
+import { binarySection, classStrings, jarEntry } from "./artefacts.js";
 
 /** One package's versions, read on the first call and kept. */
 export type VersionSource = () => PackageVersion;
@@ -121,7 +120,7 @@ export function npmPackage(name: string, options: { dir: string; via?: string; p
   });
 }
 
-/** The version just after `marker` in a section of a built binary (elf.ts): each place the marker
+/** The version just after `marker` in a section of a built binary (artefacts.ts): each place the marker
  *  occurs is tried with `after`, anchored there. */
 function inBinary(binary: string, section: string, marker: string, after: RegExp): string | undefined {
   const bytes = binarySection(binary, section);

@@ -1,8 +1,32 @@
-// One entry of a jar (a zip), read without unpacking it: the central directory from the end of
-// the file, then only that entry's bytes. Enough for a shaded jar's META-INF/maven/<g>/<a>/pom.properties,
-// the version of each SDK the build put in it, without starting a JVM.
+// Bytes of a built artefact, read in place rather than whole: one entry of a jar (a zip: the central
+// directory from the end of the file, then that entry's bytes), the string constants of a class, one
+// section of an ELF binary. Enough to read which SDK version a build holds (a shaded jar's
+// META-INF/maven/<g>/<a>/pom.properties, the Kotlin SDK's LIB_VERSION, a Go binary's .go.buildinfo,
+// a Rust binary's source paths in .rodata) without starting a JVM or reading megabytes.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { inflateRawSync } from "node:zlib";
+
+/** `use` with a reader of byte ranges of `file` (short where the file ends) and its size; undefined
+ *  when the file cannot be opened or a range cannot be read (a file that is not what it claims). */
+function withRanges<T>(file: string, use: (read: (position: number, length: number) => Buffer, size: number) => T | undefined): T | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    const read = (position: number, length: number) => {
+      const bytes = Buffer.alloc(length);
+      return bytes.subarray(0, readSync(fd, bytes, 0, length, position));
+    };
+    return use(read, fstatSync(fd).size);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 const END = 0x06054b50;
 const END64_LOCATOR = 0x07064b50;
@@ -12,19 +36,7 @@ const TAIL = 22 + 0xffff;
 
 /** The bytes of entry `name` in `jar`; undefined when the jar or the entry is not there. */
 export function jarEntry(jar: string, name: string): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(jar, "r");
-  } catch {
-    return undefined;
-  }
-  try {
-    const read = (position: number, length: number) => {
-      const bytes = Buffer.alloc(length);
-      readSync(fd, bytes, 0, length, position);
-      return bytes;
-    };
-    const size = fstatSync(fd).size;
+  return withRanges(jar, (read, size) => {
     const tail = read(Math.max(0, size - TAIL), Math.min(size, TAIL));
     const end = tail.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
     if (end < 0 || tail.readUInt32LE(end) !== END) return undefined;
@@ -55,9 +67,7 @@ export function jarEntry(jar: string, name: string): Buffer | undefined {
       at = next;
     }
     return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 /** The string constants of a class file (its constant pool's CONSTANT_String entries, JVMS 4.4). */
@@ -82,4 +92,26 @@ export function classStrings(bytes: Buffer): string[] {
     if (tag === 5 || tag === 6) i++;
   }
   return strings.map((index) => utf8.get(index) ?? "");
+}
+
+/** The bytes of section `name` of `binary` (the whole file if it has no such section); undefined: no file.
+ *  A binary that is not a 64-bit little-endian ELF is read whole. */
+export function binarySection(binary: string, name: string): Buffer | undefined {
+  return withRanges(binary, (read, size) => {
+    const header = read(0, Math.min(size, 64));
+    // \x7fELF, class 2 (64-bit), data 1 (little-endian)
+    if (header.length < 64 || header.readUInt32BE(0) !== 0x7f454c46 || header[4] !== 2 || header[5] !== 1) return read(0, size);
+    const sectionsAt = Number(header.readBigUInt64LE(0x28));
+    const entry = header.readUInt16LE(0x3a);
+    const count = header.readUInt16LE(0x3c);
+    const sections = read(sectionsAt, entry * count);
+    const at = (i: number) => ({ name: sections.readUInt32LE(i * entry), offset: Number(sections.readBigUInt64LE(i * entry + 0x18)), size: Number(sections.readBigUInt64LE(i * entry + 0x20)) });
+    const names = at(header.readUInt16LE(0x3e));
+    const table = read(names.offset, names.size);
+    for (let i = 0; i < count; i++) {
+      const section = at(i);
+      if (table.toString("latin1", section.name, table.indexOf(0, section.name)) === name) return read(section.offset, section.size);
+    }
+    return read(0, size);
+  });
 }
