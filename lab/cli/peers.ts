@@ -1,22 +1,25 @@
 // `peers`: every client and server peer, its SDK and version, and whether it can run here.
 import { read, type Parsed } from "./args.js";
 import { envInfo, envProblem, PYTHON_ENVS } from "../peers/python/setup.js";
+import { versionMismatches } from "../peers/installed.js";
+import { sdkText } from "../plan/peer.js";
 import { CLIENT_PEERS, SERVER_PEERS } from "../peers/registry.js";
 
-/** With --strict, exit 1 when any peer cannot run (CI must never skip a peer silently). */
+/** With --strict, exit 1 when any peer cannot run (CI must never skip a peer silently) or a peer's
+ *  installed version differs from its pin. */
 export async function main(args: Parsed): Promise<number> {
   const strict = read.flag(args, "strict");
   console.log("client peers");
   for (const p of CLIENT_PEERS) {
     const why = p.unavailable();
-    console.log(`  ${p.name.padEnd(11)} ${why === undefined ? "ready      " : "UNAVAILABLE"} ${p.sdk} · loops ${p.loops.join(", ")} · era ${p.era} · ${p.driver.kind === "process" ? "own process" : "this process"}`);
+    console.log(`  ${p.name.padEnd(11)} ${why === undefined ? "ready      " : "UNAVAILABLE"} ${sdkText(p.sdk)} · loops ${p.loops.join(", ")} · era ${p.era} · ${p.driver.kind === "process" ? "own process" : "this process"}`);
     console.log(`  ${"".padEnd(11)} ${p.meaning}${why === undefined ? "" : `\n  ${"".padEnd(11)} why unavailable: ${why}`}`);
   }
   console.log("server peers");
   for (const p of SERVER_PEERS) {
     const why = p.unavailable();
     const where = [p.inProcess && "this process", p.child && "stdio child", p.http && "HTTP child"].filter(Boolean).join(", ");
-    console.log(`  ${p.name.padEnd(11)} ${why === undefined ? "ready      " : "UNAVAILABLE"} ${p.sdk} · runs in ${where}`);
+    console.log(`  ${p.name.padEnd(11)} ${why === undefined ? "ready      " : "UNAVAILABLE"} ${sdkText(p.sdk)} · runs in ${where}`);
     console.log(`  ${"".padEnd(11)} ${p.meaning}${why === undefined ? "" : `\n  ${"".padEnd(11)} why unavailable: ${why}`}`);
   }
   console.log("python environments");
@@ -26,10 +29,13 @@ export async function main(args: Parsed): Promise<number> {
     const shown = Object.entries(versions).map(([name, version]) => `${name} ${version ?? "not installed"}`).join(" · ");
     console.log(`  ${env.name.padEnd(14)} ${why === undefined ? "ready      " : "UNAVAILABLE"} ${shown} · ${env.python} -> ${interpreter ?? "none"}${why === undefined ? "" : ` · ${why}`}`);
   }
-  const missing = [...CLIENT_PEERS.map((p) => ({ p, role: "client" })), ...SERVER_PEERS.map((p) => ({ p, role: "server" }))].filter(({ p }) => p.unavailable() !== undefined);
+  const all = [...CLIENT_PEERS.map((p) => ({ p, role: "client" })), ...SERVER_PEERS.map((p) => ({ p, role: "server" }))];
+  const missing = all.filter(({ p }) => p.unavailable() !== undefined);
   if (strict && missing.length > 0) {
     console.error(`error: ${missing.length} peer(s) unavailable: ${missing.map(({ p, role }) => `${role} ${p.name}`).join(", ")}`);
-    return 1;
   }
-  return 0;
+  // a label is read from the install; an install that differs from its pin runs another SDK than the expectations cite
+  const differ = versionMismatches(all.map(({ p, role }) => ({ role, name: p.name, sdk: p.sdk })));
+  for (const line of differ) console.error(`${strict ? "error" : "warning"}: version differs: ${line}`);
+  return strict && missing.length + differ.length > 0 ? 1 : 0;
 }
