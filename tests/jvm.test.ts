@@ -17,6 +17,8 @@ import { readVersions } from "../lab/peers/versions.js";
 import { runCase, type RunRecord } from "../lab/session/pipeline.js";
 import { findScenario } from "../scenarios/index.js";
 import { compareModelWithReal, storyFacts } from "../lab/check/model-vs-real.js";
+import { Recorder } from "../lab/history/timeline.js";
+import { readDriverEvents } from "../lab/plan/read-driver-events.js";
 import { copy, memoryRun } from "./support/runs.js";
 import { sharedRuns } from "./support/shared-runs.js";
 import { needs } from "./support/needs.js";
@@ -113,6 +115,10 @@ jvmTest("kotlin -> ts1 (sampling-nested): passes; the nested tools/list complete
   assert.equal(failures(r), []);
   assert.is(r.fault, undefined);
   assert.ok(r.events.some((e) => e.kind === "nested.ok"), "the nested request returned");
+  // 0.15.0 launches the handler (Protocol.kt:465): its transport reads the nested reply while the callback runs
+  const read = nestedReplyRead(r, "sampling/createMessage");
+  const [entered, left] = ["callback.entered", "callback.left"].map((k) => r.events.find((e) => e.kind === k)!);
+  assert.ok(read && entered!.seq < read.seq && read.seq < left!.seq, "the reply was read inside the callback");
   assert.equal(replyFor(r, "sampling/createMessage")?.result, {
     role: "assistant", content: { type: "text", text: "synthetic completion (no model was called)" }, model: "lab-synthetic", stopReason: "endTurn",
   });
@@ -139,13 +145,60 @@ jvmTest("model vs real kotlin-0.14: each difference named (its timeout bounds on
   const r = await run();
   const verdict = compareModelWithReal(model, storyFacts(r), "model-vs-kotlin-0.14");
   assert.ok(verdict.ok, JSON.stringify(verdict.facts, null, 2));
-  assert.equal(verdict.facts.filter((f) => !f.same).map((f) => f.fact), ["errorCode", "lateReply", "replyReadAfterAnswer"]);
+  assert.equal(verdict.facts.filter((f) => !f.same).map((f) => f.fact), ["errorCode", "lateReply"]);
   // 0.14.0 cancels its own timed-out request on the wire (Protocol.kt:510-520), as the model does: without it, unexplained
   const silent = copy(r);
   silent.wire = silent.wire.filter((f) => f.label.method !== "notifications/cancelled");
   const bad = compareModelWithReal(model, storyFacts(silent), "model-vs-kotlin-0.14");
   assert.not.ok(bad.ok);
   assert.equal(bad.facts.filter((f) => !f.same && !f.allowed).map((f) => f.fact), ["cancelNotice", "clientFrames"]);
+});
+
+/** The client's read of the nested tools/list reply: the driver's frame.dispatched (Main.kt Observed), linked to its wire frame. */
+function nestedReplyRead(r: RunRecord, asked: string) {
+  const callback = r.wire.find((f) => f.from === "server" && f.label.method === asked && f.label.frameType === "request")!;
+  const nested = r.wire.find((f) => f.index > callback.index && f.from === "client" && f.label.method === "tools/list")!;
+  const reply = r.wire.find((f) => f.replyTo === nested.index)!;
+  return r.events.find((e) => e.side === "client" && e.kind === "frame.dispatched" && e.frame === reply.index);
+}
+
+jvmTest("kotlin-0.14: the nested reply is read only after the callback answered (the driver's transport records each read); the model comparison rejects the real run with that read moved before the answer, or missing", async () => {
+  const model = storyFacts(await memoryRun("nested", "serial"));
+  const r = await run();
+  const read = nestedReplyRead(r, "elicitation/create");
+  assert.ok(read, "the driver recorded the SDK taking the nested reply from its transport");
+  const left = r.events.find((e) => e.kind === "callback.left" && e.detail?.call === "first")!;
+  const failed = r.events.find((e) => e.kind === "nested.failed")!;
+  assert.ok(failed.seq < left.seq && left.seq < read.seq, "read after the callback answered, which it did after the backstop");
+  assert.equal([storyFacts(r).replyReadAfterAnswer, storyFacts(r).lateReply], [true, "dropped silently"]);
+  // corrupted: the reply read while the callback still waited (what 0.15.0's concurrent dispatch does)
+  const early = copy(r);
+  const earlyRead = early.events.find((e) => e.seq === read.seq)!;
+  const earlyLeft = early.events.find((e) => e.seq === left.seq)!;
+  [earlyLeft.seq, earlyRead.seq] = [earlyRead.seq, earlyLeft.seq];
+  const bad = compareModelWithReal(model, storyFacts(early), "model-vs-kotlin-0.14");
+  assert.not.ok(bad.ok);
+  assert.equal(bad.facts.filter((f) => !f.same && !f.allowed).map((f) => f.fact), ["replyReadAfterAnswer"]);
+  // corrupted: no read recorded: the late reply is not seen, and "dropped silently" allows nothing else
+  const unread = copy(r);
+  unread.events = unread.events.filter((e) => e.seq !== read.seq);
+  const none = compareModelWithReal(model, storyFacts(unread), "model-vs-kotlin-0.14");
+  assert.equal(none.facts.filter((f) => !f.same && !f.allowed).map((f) => f.fact), ["lateReply", "replyReadAfterAnswer"]);
+});
+
+jvmTest("kotlin-0.14: a driver's frame.dispatched is linked to the frame the lab sent it, and refused, naming it, when it names another", async () => {
+  const r = await run();
+  const withWire = () => {
+    const recorder = new Recorder();
+    recorder.wire.push(...copy(r.wire));
+    return recorder;
+  };
+  const first = r.wire.find((f) => f.to === "client")!;
+  const linked = withWire();
+  assert.equal(readDriverEvents(`{"t_ns":1,"kind":"frame.dispatched","id":${JSON.stringify(first.label.id)}}`, linked, "e.jsonl"), []);
+  assert.is(linked.events[0]?.frame, first.index, "linked to the lab's wire frame");
+  assert.match(readDriverEvents('{"t_ns":1,"kind":"frame.dispatched","id":"not-sent"}', withWire(), "e.jsonl").join(), /frame\.dispatched #1 .*not-sent.* is not the frame the lab sent the client #1/);
+  assert.match(readDriverEvents('{"t_ns":1,"kind":"frame.dispatched","id":"not-sent"}', new Recorder(), "e.jsonl").join(), /\(none\)$/);
 });
 
 jvmTest("java can run here (npm run setup built it)", () => {

@@ -20,6 +20,7 @@ export const DriverEvent = z.strictObject({
     "protocol.negotiated", // detail: {negotiation, protocolVersion: string|null, era: "legacy"|"modern"|null}
     "round.input_required", // method "tools/call", detail: {call, round, keys}: a result asked for input
     "round.answered", // method "tools/call", detail: {call, round, keys}: the retry carrying the answers
+    "frame.dispatched", // id and/or method as the frame carries them: the driver's transport handed this inbound frame to the SDK (the lab links it to its wire frame)
     "note", // detail: anything the driver wants kept
   ]),
   id: z.union([z.int(), z.string()]).optional(),

@@ -17,8 +17,11 @@ import io.modelcontextprotocol.kotlin.sdk.types.ClientCapabilities
 import io.modelcontextprotocol.kotlin.sdk.types.ElicitRequest
 import io.modelcontextprotocol.kotlin.sdk.types.ElicitResult
 import io.modelcontextprotocol.kotlin.sdk.types.Implementation
+import io.modelcontextprotocol.kotlin.sdk.types.JSONRPCError
 import io.modelcontextprotocol.kotlin.sdk.types.JSONRPCMessage
+import io.modelcontextprotocol.kotlin.sdk.types.JSONRPCNotification
 import io.modelcontextprotocol.kotlin.sdk.types.JSONRPCRequest
+import io.modelcontextprotocol.kotlin.sdk.types.JSONRPCResponse
 import io.modelcontextprotocol.kotlin.sdk.types.McpException
 import io.modelcontextprotocol.kotlin.sdk.types.McpJson
 import io.modelcontextprotocol.kotlin.sdk.types.Method
@@ -57,6 +60,7 @@ val CALLBACK_METHODS = setOf("elicitation/create", "sampling/createMessage", "ro
 val KINDS = setOf(
     "call.started", "callback.entered", "callback.left", "callback.aborted", "nested.sent", "nested.ok",
     "nested.failed", "tool.result", "protocol.negotiated", "round.input_required", "round.answered", "note",
+    "frame.dispatched",
 )
 
 /** The one writer of driver events. t_ns: System.nanoTime(), CLOCK_MONOTONIC in OpenJDK on Linux
@@ -98,13 +102,27 @@ fun errorDetail(e: Throwable): JsonObject = buildJsonObject {
     put("type", e::class.simpleName ?: "Throwable")
 }
 
-/** The SDK's transport, observed: it notes the id of each inbound elicitation/create, sampling/createMessage
- *  and roots/list (per method) as the SDK's read
- *  loop hands it on. 0.14's RequestHandlerExtra carries no request id (Protocol.kt:136), and the
- *  handler is entered in the same call (inline in 0.14, CoroutineStart.UNDISPATCHED in 0.15). */
-class Observed(private val inner: Transport, private val lastId: ConcurrentHashMap<String, RequestId>) : Transport by inner {
+/** The SDK's transport, observed: as its read loop hands each inbound frame to Protocol's onMessage
+ *  (which that loop awaits: client StdioClientTransport.kt:171-176, :277-279) it writes frame.dispatched,
+ *  one line, the moment the SDK takes the frame; and it notes the id of each inbound elicitation/create,
+ *  sampling/createMessage and roots/list (per method). 0.14's RequestHandlerExtra carries no request id
+ *  (Protocol.kt:136), and the handler is entered in the same call (inline in 0.14, UNDISPATCHED in 0.15). */
+class Observed(
+    private val inner: Transport,
+    private val lastId: ConcurrentHashMap<String, RequestId>,
+    private val events: Events,
+) : Transport by inner {
     override fun onMessage(block: suspend (JSONRPCMessage) -> Unit) = inner.onMessage { message ->
-        if (message is JSONRPCRequest && message.method in CALLBACK_METHODS) lastId[message.method] = message.id
+        when (message) {
+            is JSONRPCRequest -> {
+                if (message.method in CALLBACK_METHODS) lastId[message.method] = message.id
+                events.write("frame.dispatched", message.id, message.method)
+            }
+            is JSONRPCNotification -> events.write("frame.dispatched", method = message.method)
+            is JSONRPCResponse -> events.write("frame.dispatched", message.id)
+            is JSONRPCError -> events.write("frame.dispatched", message.id)
+            else -> events.write("frame.dispatched")
+        }
         block(message)
     }
 }
@@ -238,7 +256,7 @@ class Driver(private val plan: Plan, private val events: Events, private val io:
             client.setRequestHandler<ElicitRequest>(Method.Defined.ElicitationCreate) { request, _ -> elicitation(request) }
         }
         Turns(plan, events, callbacks, { label }, lastId, ::nested).register(client)
-        client.connect(Observed(StdioClientTransport(io.input.asSource().buffered(), io.output.asSink().buffered()), lastId))
+        client.connect(Observed(StdioClientTransport(io.input.asSource().buffered(), io.output.asSink().buffered()), lastId, events))
         events.write("note", detail = buildJsonObject { put("server", client.serverVersion?.name ?: "?") })
         if (plan.listToolsFirst) listed = bounded(plan.callTimeoutMs) { client.listTools(options = it) }.tools.map { it.name }.toSet()
         for (call in plan.calls) {
