@@ -10,10 +10,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CHILD_BUNDLE, ensureChildBuilt } from "../lab/peers/ts1/child-build.js";
 import { runMain } from "./support/cli.js";
+import { PY1_CLIENT } from "../lab/peers/py1/index.js";
+import { needs } from "./support/needs.js";
 
 const out = mkdtempSync(join(tmpdir(), "lab-against-"));
 
-test("against --tool calculate -- node build/child-server.cjs: py1 deadlocks, ts1 completes, one line each", async () => {
+needs(PY1_CLIENT)("against --tool calculate -- node build/child-server.cjs: py1 deadlocks, ts1 completes, one line each", async () => {
   await ensureChildBuilt();
   const junit = join(out, "against.xml");
   const r = await runMain(["against", "--tool", "calculate", "--client", "ts1,py1", "--out", out, "--junit", junit, "--", process.execPath, CHILD_BUNDLE]);

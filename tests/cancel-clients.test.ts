@@ -19,6 +19,7 @@ import { planMatrix } from "../lab/cli/matrix.js";
 import { UsageError } from "../lab/cli/args.js";
 import { findScenario } from "../scenarios/index.js";
 import { copy } from "./support/runs.js";
+import { needs } from "./support/needs.js";
 
 const SCENARIO = "server-withdraws";
 const run = (client: ClientPeer, transport: "memory" | "stdio"): Promise<RunRecord> =>
@@ -64,7 +65,7 @@ test("ts2: the withdrawal of the server's request #0 aborts its callback (the v2
   assert.is(cell.tone, "safe");
 });
 
-test("py: peer_cancel_mode=interrupt cancels each callback's scope; it leaves by CancelledError and answers nothing", async () => {
+needs(PY_CLIENT)("py: peer_cancel_mode=interrupt cancels each callback's scope; it leaves by CancelledError and answers nothing", async () => {
   const r = await runs.py;
   assert.equal(failures(r), []);
   assert.equal(ids(r, "callback.aborted"), [0, 1]);
@@ -75,7 +76,7 @@ test("py: peer_cancel_mode=interrupt cancels each callback's scope; it leaves by
   assert.is(withdrawAbortsCell(r).value, "first request: aborted · later request: aborted");
 });
 
-test("py-inline: the withdrawal waits behind the parked loop; both forms are answered and the server drops the answers", async () => {
+needs(PY_INLINE_CLIENT)("py-inline: the withdrawal waits behind the parked loop; both forms are answered and the server drops the answers", async () => {
   const r = await runs["py-inline"];
   assert.equal(failures(r), []);
   assert.equal(ids(r, "callback.aborted"), []);
@@ -84,7 +85,7 @@ test("py-inline: the withdrawal waits behind the parked loop; both forms are ans
   assert.is(withdrawAbortsCell(r).value, "first request: not aborted · later request: not aborted");
 });
 
-test("corrupted real evidence is rejected: an abort removed (py), a result read before its form was answered (py-inline)", async () => {
+needs([PY_CLIENT, PY_INLINE_CLIENT])("corrupted real evidence is rejected: an abort removed (py), a result read before its form was answered (py-inline)", async () => {
   const py = copy(await runs.py);
   py.events = renumber(py.events.filter((e) => e.kind !== "callback.aborted"));
   const pyFailed = failedChecks(py, "py");

@@ -18,6 +18,7 @@ import { TS2_SERVER } from "../lab/peers/ts2/index.js";
 import { TRANSPORTS } from "../lab/transports/index.js";
 import { findScenario } from "../scenarios/index.js";
 import { copy, expectation, memoryRun } from "./support/runs.js";
+import { needs } from "./support/needs.js";
 
 const failedChecks = (run: Parameters<typeof verify>[0], scenario: string, loop: "sdk" | "serial") =>
   verify(run, expectation(scenario, loop)).filter((v) => !v.ok).map((v) => v.check);
@@ -111,7 +112,7 @@ test("the loop says whether a cancelled request was running, answered or never s
 
 // The other servers, one run each, both started at once (the Python one waits on its child):
 // everything else about them runs in .ci/run (lab all), against the same expected files.
-test("other servers: the Python server withdraws even the unlinked form, as #1 (ts1 client, stdio); against the v2 server #0 is still ignored (memory)", async () => {
+needs(PY_SERVER)("other servers: the Python server withdraws even the unlinked form, as #1 (ts1 client, stdio); against the v2 server #0 is still ignored (memory)", async () => {
   const [py, ts2] = await Promise.all([
     runSession(findScenario("call-cancelled")!, TRANSPORTS.stdio!.open, "stdio", { loop: "sdk", server: PY_SERVER }),
     runSession(findScenario("server-withdraws")!, openMemoryTransport, "memory", { loop: "sdk", server: TS2_SERVER }),

@@ -14,6 +14,7 @@ import { runCase, type RunRecord } from "../lab/session/pipeline.js";
 import { StdioChild, within } from "../lab/transports/child-process.js";
 import { freshClient, freshServer, startChild } from "../lab/transports/forked.js";
 import { findScenario } from "../scenarios/index.js";
+import { needs } from "./support/needs.js";
 
 function nested(fresh: boolean): Promise<RunRecord> {
   // py1 against the py server: both sides Python, so both are forked (or both fresh)
@@ -26,7 +27,7 @@ function nested(fresh: boolean): Promise<RunRecord> {
 const failures = (run: RunRecord) => run.verdicts.filter((v) => !v.ok).map((v) => `${v.check}: ${v.details.join("; ")}`);
 const frames = (run: RunRecord) => run.wire.map((f) => `${f.from}>${f.label.frameType}:${f.label.method ?? ""}`);
 
-test("py1 -> py nested: a fresh run and a forked one pass the same expectation and tell the same story", async () => {
+needs([PY1_CLIENT, PY_SERVER])("py1 -> py nested: a fresh run and a forked one pass the same expectation and tell the same story", async () => {
   const [fresh, forked] = await Promise.all([nested(true), nested(false)]);
   const second = await nested(false); // the host is warm now
   for (const run of [fresh, forked, second]) assert.equal(failures(run), []);
@@ -43,7 +44,7 @@ test("py1 -> py nested: a fresh run and a forked one pass the same expectation a
   assert.is.not(relay(second).driver.pid, relay(forked).driver.pid, "a new process per run");
 });
 
-test("a forked run killed by its pid ends with that signal, reported by its host; its streams end", async () => {
+needs(PY_SERVER)("a forked run killed by its pid ends with that signal, reported by its host; its streams end", async () => {
   const command = PY_SERVER.child!.command({ eventsFile: undefined, faults: [] });
   let closed: { code: number | null; signal: string | null } | undefined;
   const child = new StdioChild(command, { line: () => {}, badLine: () => {}, closed: (code, signal) => (closed = { code, signal }) });

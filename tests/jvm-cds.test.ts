@@ -13,6 +13,7 @@ import { jvmJar } from "../lab/peers/jvm/build.js";
 import { JVM_CDS_BUILD } from "../lab/peers/jvm/cds.js";
 import { JAVA_CLIENT, JAVA_SYNC_CLIENT, KOTLIN_014_CLIENT, KOTLIN_CLIENT } from "../lab/peers/jvm/index.js";
 import { JVM_FLAGS, JVM_LAUNCHES, jvmArchive, jvmEntry, jvmFlags, jvmLaunch } from "../lab/peers/jvm/launch.js";
+import { needs } from "./support/needs.js";
 
 const BOUND_MS = 60_000;
 const archiveFlag = (args: readonly string[]) => args.filter((a) => a.startsWith("-XX:SharedArchiveFile="));
@@ -42,7 +43,7 @@ test("the launch carries -XX:SharedArchiveFile exactly when the archive exists; 
   }
 });
 
-test("an archive the JVM cannot use (made for another copy of the jar) leaves stdout empty: the JVM's warning goes to stderr", () => {
+needs(JAVA_CLIENT)("an archive the JVM cannot use (made for another copy of the jar) leaves stdout empty: the JVM's warning goes to stderr", () => {
   const dir = mkdtempSync(join(tmpdir(), "lab-cds-"));
   try {
     const jar = join(dir, "java.jar");
@@ -60,9 +61,8 @@ test("an archive the JVM cannot use (made for another copy of the jar) leaves st
   }
 });
 
-test("the set-up's archives are current, and the JVM loads each driver's classes from its own", () => {
-  const problem = buildProblem(JVM_CDS_BUILD);
-  assert.is(problem, undefined, problem);
+// the set-up's archives: a build of their own (jvm-cds), made after the jars
+needs([KOTLIN_014_CLIENT, { name: "jvm-cds", unavailable: () => buildProblem(JVM_CDS_BUILD) }])("the set-up's archives are current, and the JVM loads each driver's classes from its own", () => {
   for (const launch of JVM_LAUNCHES) {
     const r = java([...jvmFlags(launch), "-Xlog:class+load=info:stdout", ...jvmEntry(launch)]);
     assert.is(r.status, 2, r.stderr);

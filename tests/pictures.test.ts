@@ -10,6 +10,8 @@ import { runNotebooks } from "../lab/notebooks/index.js";
 import { pictureDifference, svgStructure } from "../lab/notebooks/pictures.js";
 import { ROOT } from "./support/cli.js";
 import { sharedRunner as shared } from "./support/notebook-runs.js";
+import { PY1_CLIENT } from "../lab/peers/py1/index.js";
+import { needs } from "./support/needs.js";
 
 const RUN = "nested --client py1 --server ts1 --transport stdio --repeat 1";
 const NAME = "nested.sdk.py1.ts1.stdio-1.svg";
@@ -38,13 +40,13 @@ test("times, positions and a break's note alone make no difference; a label or a
   assert.ok(pictureDifference(committed, committed.replace(/\b0\.5 s\b/, "9.9 s")), "a changed limit is a difference");
 });
 
-test("the committed picture matches a fresh run of the real 1.29.0 client by structure", async () => {
+needs(PY1_CLIENT)("the committed picture matches a fresh run of the real 1.29.0 client by structure", async () => {
   const fresh = (await shared(RUN)).svgs?.[NAME];
   assert.ok(fresh, `the run wrote no ${NAME}`);
   assert.is(pictureDifference(committed, fresh), undefined);
 });
 
-test("--check names a corrupted picture; the engine without --check rewrites it from the run", async () => {
+needs(PY1_CLIENT)("--check names a corrupted picture; the engine without --check rewrites it from the run", async () => {
   const dir = mkdtempSync(join(tmpdir(), "lab-pictures-"));
   try {
     mkdirSync(join(dir, "pictures"));
