@@ -18,15 +18,13 @@ from fastmcp import Client
 from fastmcp.client import ClientTransport
 from fastmcp.client.elicitation import ElicitResult
 from fastmcp.client.transports.base import TransportOptions
-from mcp import ClientSession, MCPError
-from mcp.shared.message import SessionMessage
+from mcp import ClientSession
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-from lab_driver import Adapter, Connection, Driver, main  # noqa: E402  (the one Python driver)
-from lab_events import Events, keep_sdk_log  # noqa: E402
-from lab_pipe import Wire  # noqa: E402
-from lab_plan import SYNTHETIC_MODEL, SYNTHETIC_ROOTS, SYNTHETIC_TEXT, CallData, Nested, SessionPlan  # noqa: E402
+from lab_driver import Connection, Driver, main  # noqa: E402  (the one Python driver)
+from lab_mcp2 import Mcp2Adapter, completion, synthetic_roots  # noqa: E402  (what the 2.x adapters share)
+from lab_plan import CallData, Nested, SessionPlan  # noqa: E402
 
 CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-fastmcp", version="0.1.0")
 # What ClientSession declares whenever a callback is set (mcp/client/session.py:634-636); FastMCP passes no other.
@@ -52,22 +50,21 @@ class OwnStdio(ClientTransport):
             yield session
 
 
-class FastmcpClient(Adapter):
+def refused(what: str) -> Any:
+    """The answer when the call planned no such callback: an exception, which FastMCP's wrapper answers as -32603."""
+    def refuse() -> Any:
+        raise RuntimeError(f"no {what} planned for this call")
+    return refuse
+
+
+class FastmcpClient(Mcp2Adapter):
+    """A withdrawal cancels the handler's scope as in mcp 2.3.0 (Mcp2Adapter.abort_reason); FastMCP's wrapper catches
+    only Exception (elicitation.py:88), so the cancellation passes through it and nothing is answered."""
     prog = "fastmcp client.py"
     description = "FastMCP 4.0.10 client peer driver for the reentrancy lab"
-    # A withdrawal cancels the handler's scope (jsonrpc_dispatcher.py:640-645); FastMCP's wrapper catches only
-    # Exception (elicitation.py:88), so the cancellation passes through it and nothing is answered.
-    abort_reason = "the handler's scope was cancelled"
-    sdk_error = MCPError
-    wire = Wire(parse=lambda line: types.jsonrpc_message_adapter.validate_json(line, by_name=False),
-                dump=lambda message: message.model_dump_json(by_alias=True, exclude_unset=True),
-                session_message=SessionMessage)
     mode = "legacy"
     driver: Driver
     client: Client[OwnStdio] | None = None
-
-    def code(self, error: BaseException) -> int | None:
-        return error.code if isinstance(error, MCPError) else None
 
     def arguments(self, parser: argparse.ArgumentParser) -> None:
         # legacy: the plans are written for 2025-11-25 (server-to-client elicitation/create); auto probes server/discover
@@ -88,9 +85,6 @@ class FastmcpClient(Adapter):
                     "declare it; ClientSession declares elicitation {form, url} whenever a callback is set "
                     "(mcp/client/session.py:634-636)")
         return None
-
-    def log(self, events: Events) -> None:
-        keep_sdk_log(events, self.prog)
 
     async def send_nested(self, nested: Nested) -> set[str]:
         """The nested request through the Client itself. list_tools_mcp() and ping() take no timeout
@@ -120,16 +114,11 @@ class FastmcpClient(Adapter):
 
     async def sampling(self, messages: list[Any], params: Any, context: Any) -> types.CreateMessageResult:
         """FastMCP's SamplingHandler (sampling/__init__.py:23-31): its wrapper answers any Exception as -32603 (:62-66)."""
-        if not await self.driver.turn(context.request_id, "sampling/createMessage", self.send_nested):
-            raise RuntimeError("no sampling planned for this call")
-        return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=SYNTHETIC_TEXT),
-                                         model=SYNTHETIC_MODEL, stop_reason="endTurn")
+        return await self.driver.answer(context.request_id, "sampling/createMessage", self.send_nested, completion, refused("sampling"))
 
     async def roots(self, context: Any) -> list[types.Root]:
         """FastMCP's RootsHandler (roots.py:15-18), a function so that it runs per request."""
-        if not await self.driver.turn(context.request_id, "roots/list", self.send_nested):
-            raise RuntimeError("no roots planned for this call")
-        return [types.Root(uri=uri, name=name) for uri, name in SYNTHETIC_ROOTS]
+        return await self.driver.answer(context.request_id, "roots/list", self.send_nested, synthetic_roots, refused("roots"))
 
     @asynccontextmanager
     async def connect(self, driver: Driver, read: Any, write: Any) -> AsyncIterator[Connection]:

@@ -4,7 +4,7 @@
 // the wire on its side of the pipe. The server is a FastMCP stdio child (server.py) with the lab's tool suite.
 import type { ClientPeer, ServerPeer } from "../../plan/peer.js";
 import { FASTMCP_ENV } from "../python/envs.js";
-import { pythonClient, pythonProgram, unavailableWithout } from "../python/peer.js";
+import { pythonClient, pythonServer } from "../python/peer.js";
 import { pythonDist, sdkLabel } from "../installed.js";
 
 const SDK = sdkLabel("fastmcp {} (on mcp {})", pythonDist(FASTMCP_ENV, "fastmcp"), pythonDist(FASTMCP_ENV, "mcp"));
@@ -24,15 +24,15 @@ export const FASTMCP_CLIENT = fastmcpClient(
   "FastMCP 4.0.10's Client(transport, elicitation_handler=...) pinned to mode='legacy': fastmcp/client/elicitation.py wraps the handler into mcp 2.3.0's elicitation callback, which the SDK's JSONRPCDispatcher runs in a task spawned per inbound request",
 );
 
-export const FASTMCP_SERVER: ServerPeer = {
-  name: "fastmcp",
-  sdk: SDK,
-  meaning: "the calculate server on FastMCP 4.0.10 (ctx.elicit on 2025-11-25; on 2026-07-28 calculate returns an InputRequiredResult and the other tools are refused as FastMCP refuses ctx.elicit)",
-  unavailable: unavailableWithout(FASTMCP_ENV),
-  child: {
-    writesEvents: false,
-    // PYTHONHASHSEED: FastMCP's schema refusal prints a set of type names (fastmcp/server/elicitation.py:411, :470-474),
-    // whose order follows str hashing; a fixed seed makes its words the same on every run
-    command: () => pythonProgram(FASTMCP_ENV, "fastmcp/server.py", [], { PYTHONHASHSEED: "0" }),
+export const FASTMCP_SERVER: ServerPeer = pythonServer(
+  {
+    name: "fastmcp",
+    sdk: SDK,
+    meaning: "the calculate server on FastMCP 4.0.10 (ctx.elicit on 2025-11-25; on 2026-07-28 calculate returns an InputRequiredResult and the other tools are refused as FastMCP refuses ctx.elicit)",
   },
-};
+  FASTMCP_ENV,
+  "fastmcp/server.py",
+  // PYTHONHASHSEED: FastMCP's schema refusal prints a set of type names (fastmcp/server/elicitation.py:411, :470-474),
+  // whose order follows str hashing; a fixed seed makes its words the same on every run
+  { PYTHONHASHSEED: "0" },
+);

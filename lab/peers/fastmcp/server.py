@@ -15,7 +15,6 @@
 # CLI: server.py   (stdin/stdout carry JSON-RPC only; logging goes to stderr)
 from __future__ import annotations
 
-import logging
 import os
 import sys
 from typing import Any, Literal
@@ -28,14 +27,12 @@ from fastmcp.server.elicitation import get_elicitation_schema, handle_elicit_acc
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-from lab_request_tools import register_request_tools  # noqa: E402  summarize, roots_count, sample_fan_out
 from lab_server import (  # noqa: E402  (the Python servers' shared core)
-    ELICITATION_MESSAGE, ELICITATION_TIMEOUT_S, URL_ACCEPT_MEANING, URL_IDS, URL_MESSAGE, CalculateForm, ServerSdk,
-    from_answer, protocol_error, register_ask_field, register_cancel_tools, register_fan_out_and_liveness, status,
-    supports_form, to_json_result,
+    ELICITATION_MESSAGE, ELICITATION_TIMEOUT_S, CalculateForm, ServerSdk, by_policy, from_answer, log_to_stderr,
+    protocol_error, register_suite, status, to_json_result,
 )
 
 SERVER_NAME, SERVER_VERSION = "mcp-reentrancy-lab-fastmcp", "0.1.0"
@@ -66,23 +63,13 @@ def refused_by_sdk(error: ValidationError) -> dict[str, Any]:
     return protocol_error(SDK, error)
 
 
-def ask_field_error(error: BaseException, model: type[BaseModel]) -> dict[str, Any]:
-    """ctx.elicit's failures in FastMCP 4.0.10 (the 2025-11-25 form vocabulary, issue #16), as an AskFieldResult:
-     - before sending, get_elicitation_schema (fastmcp/server/elicitation.py:369-392) renders the model with its own
-       generator and validate_elicitation_json_schema (:395-520) raises TypeError for what it does not take: not_sent;
-     - an accept's content is validated by pydantic's TypeAdapter of the model (:328-334): its ValidationError, unwrapped;
-     - the reply's envelope is parsed first, by mcp 2.3.0 (ElicitResult.model_validate, mcp/server/session.py:114-119).
-    On 2026-07-28 ctx.elicit raises ToolError before sending (fastmcp/server/context.py:1088-1089): re-raised, the call
-    ends isError in FastMCP's own words."""
-    if isinstance(error, TypeError):
-        return {"status": "not_sent", "reason": " ".join(str(error).split())}
-    if isinstance(error, ValidationError):
-        return {"status": "invalid_content" if error.title == model.__name__ else "invalid_response", "rejectedBy": "sdk"}
-    if isinstance(error, ValueError):
-        return {"status": "invalid_response", "rejectedBy": "sdk"}
-    if isinstance(error, MCPError):
-        return {"status": "protocol_error", "code": error.code}
-    raise error
+# ask_field's failures in FastMCP 4.0.10 (the form vocabulary, issue #16; lab_server.by_title reads them):
+#  - before sending, get_elicitation_schema (fastmcp/server/elicitation.py:369-392) renders the model with its own
+#    generator and validate_elicitation_json_schema (:395-520) raises TypeError for what it does not take: not_sent;
+#  - an accept's content is validated by pydantic's TypeAdapter of the model (:328-334): its ValidationError, unwrapped;
+#  - the reply's envelope is parsed first, by mcp 2.3.0 (ElicitResult.model_validate, mcp/server/session.py:114-119).
+#  - on 2026-07-28 ctx.elicit raises ToolError before sending (fastmcp/server/context.py:1088-1089): re-raised, the call
+#    ends isError in FastMCP's own words.
 
 
 async def raw_request(ctx: Context) -> dict[str, Any]:
@@ -130,23 +117,6 @@ def read_round(answer: Any) -> dict[str, Any]:
     return from_answer("accept", accepted.data)
 
 
-async def by_url(ctx: Context) -> dict[str, Any]:
-    caps = capabilities(ctx)
-    if caps is None or caps.elicitation is None or caps.elicitation.url is None:
-        return status("unsupported")
-    elicitation_id = f"calculate-url-{next(URL_IDS)}"
-    try:
-        with anyio.fail_after(ELICITATION_TIMEOUT_S):
-            answer = await ctx.session.elicit_url(URL_MESSAGE, f"https://lab.example.invalid/calculate/{elicitation_id}",
-                                                  elicitation_id, related(ctx))
-    except (MCPError, ValidationError, TimeoutError) as error:
-        return protocol_error(SDK, error)
-    if answer.action != "accept":
-        return status("declined" if answer.action == "decline" else "cancelled")
-    await ctx.session.send_elicit_complete(elicitation_id, related_request_id=related(ctx))
-    return status("url_accepted", action="accept", meaning=URL_ACCEPT_MEANING)
-
-
 async def ping_client(ctx: Context) -> None:
     """One bounded ping, related to the call (ServerSession.send_ping takes neither)."""
     await ctx.session.send_request(types.PingRequest(), types.EmptyResult, request_read_timeout_seconds=ELICITATION_TIMEOUT_S,
@@ -159,7 +129,9 @@ async def ping_client(ctx: Context) -> None:
 # the limit is an anyio scope, handled the same. A fan-out refused on 2026-07-28 ends in MODERN_REFUSAL's words.
 SDK = ServerSdk(types=types, Context=Context, result=result, capabilities=capabilities, sdk_error=MCPError,
                 code=lambda error: error.code, timeout_code=types.REQUEST_TIMEOUT, tool_error=ToolError,
-                validated=validated, ping=ping_client, ask_field_error=ask_field_error, refusal=(ToolError, MODERN_REFUSAL))
+                validated=validated, ping=ping_client, raw=raw_request,
+                elicit_url=lambda ctx, message, url, elicitation_id: ctx.session.elicit_url(message, url, elicitation_id, related(ctx)),
+                url_related=related, refusal=(ToolError, MODERN_REFUSAL))
 
 
 def build() -> FastMCP:
@@ -172,19 +144,12 @@ def build() -> FastMCP:
             if responses is None or FORM_KEY not in responses:
                 return form_request()
             return result(read_round(responses[FORM_KEY]))
-        if policy == "url":
-            return result(await by_url(ctx))
-        if policy != "unchecked" and not supports_form(SDK, ctx):
-            return result(status("unsupported"))
-        return result(await (validated(ctx) if policy == "validated" else raw_request(ctx)))
+        return result(await by_policy(SDK, ctx, policy))
 
-    register_fan_out_and_liveness(mcp, SDK)
-    register_ask_field(mcp, SDK)
-    register_cancel_tools(mcp, SDK)
-    register_request_tools(mcp, SDK)
+    register_suite(mcp, SDK)
     return mcp
 
 
 if __name__ == "__main__":
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="fastmcp server.py %(name)s: %(message)s")
+    log_to_stderr("fastmcp server.py")
     build().run(transport="stdio", show_banner=False)

@@ -15,16 +15,14 @@ import mcp_types as types
 from mcp.client.session import ClientRequestContext, ClientSession
 from mcp.shared.exceptions import MCPError
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
-from mcp.shared.message import SessionMessage
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, MODERN_PROTOCOL_VERSIONS
 
 from modern import GivenStreams, RoundObservingClient
 
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-from lab_driver import Adapter, Connection, Driver, main  # noqa: E402  (the one Python driver)
-from lab_events import Events, keep_sdk_log  # noqa: E402
-from lab_pipe import Wire  # noqa: E402
-from lab_plan import SYNTHETIC_MODEL, SYNTHETIC_ROOTS, SYNTHETIC_TEXT, CallData, Nested  # noqa: E402
+from lab_driver import Connection, Driver, NestedSend, main  # noqa: E402  (the one Python driver)
+from lab_mcp2 import Mcp2Adapter, completion, synthetic_roots  # noqa: E402  (what the 2.x adapters share)
+from lab_plan import CallData, Nested  # noqa: E402
 
 CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-py", version="0.1.0")
 INLINE = frozenset({"elicitation/create"})  # the SDK's documented inline ordering (1.x receive loop)
@@ -45,21 +43,20 @@ def outcome(result: types.CallToolResult) -> dict[str, Any]:
     return {"result": result.structured_content, "isError": result.is_error is True}
 
 
-class Py2(Adapter):
+def refused(what: str) -> Any:
+    """The answer when the call planned no such callback: the SDK's error reply."""
+    return lambda: types.ErrorData(code=types.INVALID_REQUEST, message=f"no {what} planned for this call")
+
+
+def nested_in(context: ClientRequestContext) -> NestedSend:
+    return lambda nested: send_nested(context.session, nested)
+
+
+class Py2(Mcp2Adapter):
     prog = "client.py"
     description = "mcp 2.3.0 client peer driver for the reentrancy lab"
-    # peer_cancel_mode="interrupt" (the default): on notifications/cancelled for this request the SDK cancels the
-    # handler's scope (jsonrpc_dispatcher.py:640-645); an answer after that would be dropped (:749).
-    abort_reason = "the handler's scope was cancelled"
-    sdk_error = MCPError
-    wire = Wire(parse=lambda line: types.jsonrpc_message_adapter.validate_json(line, by_name=False),
-                dump=lambda message: message.model_dump_json(by_alias=True, exclude_unset=True),
-                session_message=SessionMessage)
     inline = modern = embedded = False
     driver: Driver
-
-    def code(self, error: BaseException) -> int | None:
-        return error.code if isinstance(error, MCPError) else None
 
     def arguments(self, parser: argparse.ArgumentParser) -> None:
         mode = parser.add_mutually_exclusive_group()
@@ -69,14 +66,10 @@ class Py2(Adapter):
     def configure(self, args: argparse.Namespace) -> None:
         self.inline, self.modern = args.inline, args.modern
 
-    def log(self, events: Events) -> None:
-        keep_sdk_log(events, self.prog)
-
     async def elicitation(self, context: ClientRequestContext,
                           params: types.ElicitRequestParams) -> types.ElicitResult | types.ErrorData:
         # On 2026-07-28 the id is the input request's key (client.py:926), not a JSON-RPC id.
-        answer = await self.driver.elicitation(context.request_id, lambda n: send_nested(context.session, n),
-                                               self.unplanned, embedded=self.embedded)
+        answer = await self.driver.elicitation(context.request_id, nested_in(context), self.unplanned, embedded=self.embedded)
         # Built without validation: content goes out exactly as the plan gives it, wrong types and all,
         # so whatever refuses it is the SDK's own result check (ClientSession._on_request).
         return types.ElicitResult.model_construct(**answer.fields())
@@ -86,15 +79,11 @@ class Py2(Adapter):
 
     async def sampling(self, context: ClientRequestContext,
                        params: types.CreateMessageRequestParams) -> types.CreateMessageResult | types.ErrorData:
-        if not await self.driver.turn(context.request_id, "sampling/createMessage", lambda n: send_nested(context.session, n)):
-            return types.ErrorData(code=types.INVALID_REQUEST, message="no sampling planned for this call")
-        return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=SYNTHETIC_TEXT),
-                                         model=SYNTHETIC_MODEL, stop_reason="endTurn")
+        return await self.driver.answer(context.request_id, "sampling/createMessage", nested_in(context), completion, refused("sampling"))
 
     async def roots(self, context: ClientRequestContext) -> types.ListRootsResult | types.ErrorData:
-        if not await self.driver.turn(context.request_id, "roots/list", lambda n: send_nested(context.session, n)):
-            return types.ErrorData(code=types.INVALID_REQUEST, message="no roots planned for this call")
-        return types.ListRootsResult(roots=[types.Root(uri=uri, name=name) for uri, name in SYNTHETIC_ROOTS])
+        return await self.driver.answer(context.request_id, "roots/list", nested_in(context),
+                                        lambda: types.ListRootsResult(roots=synthetic_roots()), refused("roots"))
 
     def connect(self, driver: Driver, read: Any, write: Any) -> Any:
         self.driver = driver

@@ -3,7 +3,7 @@
 // the server is a stdio child (server.py). Both speak MCP on stdin/stdout; the lab records the wire on its side of the pipe.
 import type { ClientPeer, ServerPeer } from "../../plan/peer.js";
 import { PY_ENV } from "../python/envs.js";
-import { pythonClient, pythonProgram, unavailableWithout } from "../python/peer.js";
+import { pythonClient, pythonServer } from "../python/peer.js";
 import { pythonDist, sdkLabel } from "../installed.js";
 
 const SDK = sdkLabel("mcp (Python SDK) {}", pythonDist(PY_ENV, "mcp"));
@@ -36,10 +36,8 @@ export const PY_MODERN_CLIENT = py2Client(
   "the Python SDK 2.3.0 high-level Client pinned to 2026-07-28 (mode='2026-07-28': no probe, no initialize): input-required rounds instead of server-to-client requests",
 );
 
-export const PY_SERVER: ServerPeer = {
-  name: "py",
-  sdk: SDK,
-  meaning: "the calculate server on the Python SDK 2.3.0 MCPServer (ctx.elicit and Resolve/Elicit)",
-  unavailable: unavailableWithout(PY_ENV),
-  child: { writesEvents: false, command: () => pythonProgram(PY_ENV, "py/server.py") },
-};
+export const PY_SERVER: ServerPeer = pythonServer(
+  { name: "py", sdk: SDK, meaning: "the calculate server on the Python SDK 2.3.0 MCPServer (ctx.elicit and Resolve/Elicit)" },
+  PY_ENV,
+  "py/server.py",
+);

@@ -7,7 +7,6 @@
 # CLI: server.py   (stdin/stdout carry JSON-RPC only; the SDK's logging goes to stderr)
 from __future__ import annotations
 
-import logging
 import os
 import sys
 from typing import Annotated, Any, Literal
@@ -24,9 +23,9 @@ from pydantic import BaseModel, ValidationError
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 from lab_request_tools import register_request_tools  # noqa: E402  summarize, roots_count, sample_fan_out
 from lab_server import (  # noqa: E402  (the Python servers' shared core)
-    ELICITATION_MESSAGE, ELICITATION_TIMEOUT_S, URL_ACCEPT_MEANING, URL_IDS, URL_MESSAGE, CalculateForm, ServerSdk,
-    from_answer, protocol_error, register_ask_field, register_cancel_tools, register_fan_out_and_liveness, status,
-    supports_form, to_json_result,
+    ELICITATION_MESSAGE, ELICITATION_TIMEOUT_S, CalculateForm, ServerSdk, by_policy, from_answer, log_to_stderr,
+    protocol_error, register_ask_field, register_cancel_tools, register_fan_out_and_liveness, status, supports_form,
+    to_json_result,
 )
 
 SERVER_NAME, SERVER_VERSION = "mcp-reentrancy-lab-py", "0.1.0"
@@ -82,23 +81,6 @@ async def validated(ctx: Context, limit_s: float = ELICITATION_TIMEOUT_S) -> dic
     return from_answer(answer.action, getattr(answer, "data", None))
 
 
-async def by_url(ctx: Context) -> dict[str, Any]:
-    """URL mode, guarded like form mode; on accept the out-of-band part is reported complete at once."""
-    capabilities = ctx.client_capabilities
-    if capabilities is None or capabilities.elicitation is None or capabilities.elicitation.url is None:
-        return status("unsupported")
-    elicitation_id = f"calculate-url-{next(URL_IDS)}"
-    try:
-        with anyio.fail_after(ELICITATION_TIMEOUT_S):
-            answer = await ctx.elicit_url(URL_MESSAGE, f"https://lab.example.invalid/calculate/{elicitation_id}", elicitation_id)
-    except (MCPError, ValidationError, TimeoutError) as error:
-        return protocol_error(SDK, error)
-    if answer.action != "accept":
-        return status("declined" if answer.action == "decline" else "cancelled")
-    await ctx.session.send_elicit_complete(elicitation_id, related_request_id=ctx.request_id)
-    return status("url_accepted", action="accept", meaning=URL_ACCEPT_MEANING)
-
-
 async def ask_form(ctx: Context) -> Elicit[CalculateForm] | None:
     """Resolver: asks for the form, or (client without form elicitation) resolves to None, sending nothing."""
     return Elicit(ELICITATION_MESSAGE, CalculateForm) if supports_form(SDK, ctx) else None
@@ -118,7 +100,8 @@ async def ping_client(ctx: Context) -> None:
 # the caller's anyio scope expires as a caller cancel: the same courtesy cancel, then TimeoutError (-32001, as ts1).
 SDK = ServerSdk(types=types, Context=Context, result=result, capabilities=lambda ctx: ctx.client_capabilities,
                 sdk_error=MCPError, code=lambda error: error.code, timeout_code=types.REQUEST_TIMEOUT, tool_error=ToolError,
-                validated=validated, ping=ping_client, ask_field_error=ask_field_error)
+                validated=validated, ping=ping_client, raw=raw_request, elicit_url=lambda ctx, *a: ctx.elicit_url(*a),
+                url_related=lambda ctx: ctx.request_id, ask_field_error=ask_field_error)
 
 
 def build() -> MCPServer:
@@ -126,11 +109,7 @@ def build() -> MCPServer:
 
     @mcp.tool(description="Multiplies two integers that it asks the client for (synthetic; 3 x 7 = 21).")
     async def calculate(ctx: Context, policy: Literal["validated", "raw", "unchecked", "url"] = "validated") -> types.CallToolResult:
-        if policy == "url":
-            return result(await by_url(ctx))
-        if policy != "unchecked" and not supports_form(SDK, ctx):
-            return result(status("unsupported"))
-        return result(await (validated(ctx) if policy == "validated" else raw_request(ctx)))
+        return result(await by_policy(SDK, ctx, policy))
 
     @mcp.tool(description="calculate through a Resolve(...) parameter: elicitation/create or input_required (synthetic).")
     async def calculate_resolve(
@@ -149,7 +128,7 @@ def build() -> MCPServer:
 
 
 if __name__ == "__main__":
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="server.py %(name)s: %(message)s")
+    log_to_stderr("server.py")
     server = build()
     register_cancel_tools(server, SDK)  # registered last, after the request tools (tools/list's order)
     server.run()

@@ -22,7 +22,7 @@ from mcp.shared.message import SessionMessage
 from mcp.shared.version import SUPPORTED_PROTOCOL_VERSIONS
 
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-from lab_driver import Adapter, Connection, Driver, main  # noqa: E402  (the one Python driver)
+from lab_driver import Adapter, Connection, Driver, NestedSend, main  # noqa: E402  (the one Python driver)
 from lab_events import Events  # noqa: E402
 from lab_pipe import Wire  # noqa: E402
 from lab_plan import SYNTHETIC_MODEL, SYNTHETIC_ROOTS, SYNTHETIC_TEXT, AnswerData, CallData, Nested  # noqa: E402
@@ -39,6 +39,20 @@ async def send_nested(session: ClientSession, nested: Nested) -> set[str]:
     result = await session.send_request(request, types.ListToolsResult if is_list else types.EmptyResult,
                                         request_read_timeout_seconds=timedelta(milliseconds=nested.timeoutMs))
     return {tool.name for tool in result.tools} if isinstance(result, types.ListToolsResult) else set()
+
+
+def refused(what: str) -> Any:
+    """The answer when the call planned no such callback: the SDK's error reply."""
+    return lambda: types.ErrorData(code=types.INVALID_REQUEST, message=f"no {what} planned for this call")
+
+
+def nested_in(context: Context) -> NestedSend:
+    return lambda nested: send_nested(context.session, nested)
+
+
+def completion() -> types.CreateMessageResult:
+    return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=SYNTHETIC_TEXT),
+                                     model=SYNTHETIC_MODEL, stopReason="endTurn")
 
 
 class Py1(Adapter):
@@ -62,7 +76,7 @@ class Py1(Adapter):
 
     async def elicitation(self, context: Context, params: types.ElicitRequestParams) -> types.ElicitResult | types.ErrorData:
         """Runs inside the receive loop's await (client/session.py:589-597): nothing else is read meanwhile."""
-        answer = await self.driver.elicitation(context.request_id, lambda n: send_nested(context.session, n), self.unplanned)
+        answer = await self.driver.elicitation(context.request_id, nested_in(context), self.unplanned)
         if not isinstance(answer, AnswerData):
             return answer
         # Built without validation: content goes out exactly as the plan gives it; whatever refuses it is the
@@ -74,15 +88,12 @@ class Py1(Adapter):
         return types.ErrorData(code=types.INVALID_REQUEST, message="Elicitation not supported")
 
     async def sampling(self, context: Context, params: types.CreateMessageRequestParams) -> types.CreateMessageResult | types.ErrorData:
-        if not await self.driver.turn(context.request_id, "sampling/createMessage", lambda n: send_nested(context.session, n)):
-            return types.ErrorData(code=types.INVALID_REQUEST, message="no sampling planned for this call")
-        return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=SYNTHETIC_TEXT),
-                                         model=SYNTHETIC_MODEL, stopReason="endTurn")
+        return await self.driver.answer(context.request_id, "sampling/createMessage", nested_in(context), completion, refused("sampling"))
 
     async def roots(self, context: Context) -> types.ListRootsResult | types.ErrorData:
-        if not await self.driver.turn(context.request_id, "roots/list", lambda n: send_nested(context.session, n)):
-            return types.ErrorData(code=types.INVALID_REQUEST, message="no roots planned for this call")
-        return types.ListRootsResult(roots=[types.Root(uri=uri, name=name) for uri, name in SYNTHETIC_ROOTS])
+        roots = [types.Root(uri=uri, name=name) for uri, name in SYNTHETIC_ROOTS]
+        return await self.driver.answer(context.request_id, "roots/list", nested_in(context),
+                                        lambda: types.ListRootsResult(roots=roots), refused("roots"))
 
     async def on_message(self, message: Any) -> None:
         """The message handler (client/session.py:614-619): what the loop hands on, e.g. a late reply as

@@ -5,7 +5,7 @@
 // the lab records the wire on its side of the pipe.
 import type { ClientPeer, ServerPeer } from "../../plan/peer.js";
 import { PY130_ENV, PY1_ENV } from "../python/envs.js";
-import { pythonClient, pythonProgram, unavailableWithout } from "../python/peer.js";
+import { pythonClient, pythonServer } from "../python/peer.js";
 import { pythonDist, sdkLabel } from "../installed.js";
 
 const SDK = sdkLabel("mcp (Python SDK) {}", pythonDist(PY1_ENV, "mcp"));
@@ -24,10 +24,8 @@ export const PY130_CLIENT: ClientPeer = pythonClient({
   era: "2025-11-25",
 }, PY130_ENV, "py1/client.py");
 
-export const PY1_SERVER: ServerPeer = {
-  name: "py1",
-  sdk: SDK,
-  meaning: "the calculate server on the Python SDK 1.29.0 FastMCP (ctx.elicit, ctx.session.elicit_form)",
-  unavailable: unavailableWithout(PY1_ENV),
-  child: { writesEvents: false, command: () => pythonProgram(PY1_ENV, "py1/server.py") },
-};
+export const PY1_SERVER: ServerPeer = pythonServer(
+  { name: "py1", sdk: SDK, meaning: "the calculate server on the Python SDK 1.29.0 FastMCP (ctx.elicit, ctx.session.elicit_form)" },
+  PY1_ENV,
+  "py1/server.py",
+);

@@ -10,7 +10,6 @@
 # CLI: server.py   (stdin/stdout carry JSON-RPC only; the SDK's logging goes to stderr)
 from __future__ import annotations
 
-import logging
 import os
 import sys
 from typing import Any, Literal
@@ -22,14 +21,12 @@ from mcp.server.fastmcp import Context, FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
 from mcp.shared.exceptions import McpError
 from mcp.shared.message import ServerMessageMetadata
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-from lab_request_tools import register_request_tools  # noqa: E402  summarize, roots_count, sample_fan_out
 from lab_server import (  # noqa: E402  (the Python servers' shared core)
-    ELICITATION_MESSAGE, ELICITATION_TIMEOUT_S, URL_ACCEPT_MEANING, URL_IDS, URL_MESSAGE, CalculateForm, ServerSdk,
-    from_answer, protocol_error, register_ask_field, register_cancel_tools, register_fan_out_and_liveness, status,
-    supports_form, to_json_result,
+    ELICITATION_MESSAGE, ELICITATION_TIMEOUT_S, CalculateForm, ServerSdk, by_policy, from_answer, log_to_stderr,
+    protocol_error, register_suite, status, to_json_result,
 )
 
 SERVER_NAME = "mcp-reentrancy-lab-py1"
@@ -38,34 +35,19 @@ TIMEOUT_CODE = int(httpx.codes.REQUEST_TIMEOUT)
 result = to_json_result(types, "structuredContent")
 
 
-def client_elicitation(ctx: Context) -> types.ElicitationCapability | None:
-    params = ctx.session.client_params
-    return params.capabilities.elicitation if params is not None else None
-
-
 def capabilities(ctx: Context) -> types.ClientCapabilities | None:
     """1.29.0 itself checks nothing before sending elicitation/create (server/session.py:391-418): the guard is the app's."""
     return ctx.session.client_params.capabilities if ctx.session.client_params else None
 
 
-def ask_field_error(error: BaseException, model: type[BaseModel]) -> dict[str, Any]:
-    """ctx.elicit's failures in 1.29.0 (the 2025-11-25 form vocabulary, issue #16), as an AskFieldResult:
-     - before sending, _validate_elicitation_schema (mcp/server/elicitation.py:52-68) takes only fields annotated
-       str|int|float|bool, a sequence of str, or an Optional/Union of those; any other annotation (Literal, AnyUrl,
-       date, a nested model, list[float]) raises TypeError: not_sent;
-     - the schema is plain model_json_schema() (:124), so an Optional field goes out as anyOf [.., null];
-     - content the model refuses raises pydantic's ValidationError itself (:134), not wrapped; any other title: the
-       reply's envelope did not parse as ElicitResult (mcp/shared/session.py:308), before the model ran;
-     - an accept without content raises ValueError('Unexpected elicitation action: accept') (:140-142)."""
-    if isinstance(error, TypeError):
-        return {"status": "not_sent", "reason": " ".join(str(error).split())}
-    if isinstance(error, ValidationError):
-        return {"status": "invalid_content" if error.title == model.__name__ else "invalid_response", "rejectedBy": "sdk"}
-    if isinstance(error, ValueError):
-        return {"status": "invalid_response", "rejectedBy": "sdk"}
-    if isinstance(error, McpError):
-        return {"status": "protocol_error", "code": error.error.code}
-    raise error
+# ask_field's failures in 1.29.0 (the form vocabulary, issue #16; lab_server.by_title reads them):
+#  - before sending, _validate_elicitation_schema (mcp/server/elicitation.py:52-68) takes only fields annotated
+#    str|int|float|bool, a sequence of str, or an Optional/Union of those; any other annotation (Literal, AnyUrl,
+#    date, a nested model, list[float]) raises TypeError: not_sent;
+#  - the schema is plain model_json_schema() (:124), so an Optional field goes out as anyOf [.., null];
+#  - content the model refuses raises pydantic's ValidationError itself (:134), not wrapped; any other title: the
+#    reply's envelope did not parse as ElicitResult (mcp/shared/session.py:308), before the model ran;
+#  - an accept without content raises ValueError('Unexpected elicitation action: accept') (:140-142).
 
 
 async def raw_request(ctx: Context) -> dict[str, Any]:
@@ -97,22 +79,6 @@ async def validated(ctx: Context, limit_s: float = ELICITATION_TIMEOUT_S) -> dic
     return from_answer(answer.action, getattr(answer, "data", None))
 
 
-async def by_url(ctx: Context) -> dict[str, Any]:
-    elicitation = client_elicitation(ctx)
-    if elicitation is None or elicitation.url is None:
-        return status("unsupported")
-    elicitation_id = f"calculate-url-{next(URL_IDS)}"
-    try:
-        with anyio.fail_after(ELICITATION_TIMEOUT_S):
-            answer = await ctx.elicit_url(URL_MESSAGE, f"https://lab.example.invalid/calculate/{elicitation_id}", elicitation_id)
-    except (McpError, ValidationError, TimeoutError) as error:
-        return protocol_error(SDK, error)
-    if answer.action != "accept":
-        return status("declined" if answer.action == "decline" else "cancelled")
-    await ctx.session.send_elicit_complete(elicitation_id, related_request_id=ctx.request_context.request_id)
-    return status("url_accepted", action="accept", meaning=URL_ACCEPT_MEANING)
-
-
 async def ping_client(ctx: Context) -> None:
     """One bounded ping, related to the call (ServerSession.send_ping takes neither, server/session.py:455-460)."""
     with anyio.fail_after(ELICITATION_TIMEOUT_S):
@@ -127,7 +93,9 @@ async def ping_client(ctx: Context) -> None:
 # writes nothing either, so the form is abandoned, not withdrawn (no notifications/cancelled).
 SDK = ServerSdk(types=types, Context=Context, result=result, capabilities=capabilities, sdk_error=McpError,
                 code=lambda error: error.error.code, timeout_code=TIMEOUT_CODE, tool_error=ToolError, validated=validated,
-                ping=ping_client, ask_field_error=ask_field_error, limited_words="then it gives the form up")
+                ping=ping_client, raw=raw_request, elicit_url=lambda ctx, *a: ctx.elicit_url(*a),
+                url_related=lambda ctx: ctx.request_context.request_id,
+                limited_words="then it gives the form up")
 
 
 def build() -> FastMCP:
@@ -135,19 +103,12 @@ def build() -> FastMCP:
 
     @mcp.tool(description="Multiplies two integers that it asks the client for (synthetic; 3 x 7 = 21).")
     async def calculate(ctx: Context, policy: Literal["validated", "raw", "unchecked", "url"] = "validated") -> types.CallToolResult:
-        if policy == "url":
-            return result(await by_url(ctx))
-        if policy != "unchecked" and not supports_form(SDK, ctx):
-            return result(status("unsupported"))
-        return result(await (validated(ctx) if policy == "validated" else raw_request(ctx)))
+        return result(await by_policy(SDK, ctx, policy))
 
-    register_fan_out_and_liveness(mcp, SDK)
-    register_ask_field(mcp, SDK)
-    register_cancel_tools(mcp, SDK)
-    register_request_tools(mcp, SDK)
+    register_suite(mcp, SDK)
     return mcp
 
 
 if __name__ == "__main__":
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="py1 server.py %(name)s: %(message)s")
+    log_to_stderr("py1 server.py")
     build().run()  # stdio (server/fastmcp/server.py run -> run_stdio_async)

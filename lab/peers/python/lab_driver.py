@@ -161,6 +161,10 @@ class Driver:
         self.events.write("callback.left", **ids, detail={**where, "action": "accept"})
         return True
 
+    async def answer(self, request_id: Any, method: str, send: NestedSend, answer: Callable[[], Any], refuse: Callable[[], Any]) -> Any:
+        """turn(), then the adapter's synthetic answer; when none was planned, its refusal (returned, or raised)."""
+        return answer() if await self.turn(request_id, method, send) else refuse()
+
     async def behave(self, behaviour: Behaviour, send: NestedSend) -> AnswerData:
         otherwise = behaviour.otherwise or AnswerData(action="cancel")
         if behaviour.delayMs:

@@ -8,6 +8,8 @@
 # evaluated here (the SDK finds the context parameter by it).
 import itertools
 import json
+import logging
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
@@ -48,7 +50,11 @@ class ServerSdk:
     tool_error: type[Exception]  # raising it ends the call as an isError result
     validated: Callable[[Any, float], Awaitable[dict[str, Any]]]  # the careful path (ctx.elicit), within a limit
     ping: Callable[[Any], Awaitable[None]]  # one bounded ping, related to the call
-    ask_field_error: Callable[[BaseException, type[BaseModel]], dict[str, Any]]  # ctx.elicit's failure: an AskFieldResult's status and details (else re-raised)
+    raw: Callable[[Any], Awaitable[dict[str, Any]]]  # policy raw: the SDK's low-level elicitation/create, reported raw
+    elicit_url: Callable[[Any, str, str, str], Awaitable[Any]]  # (ctx, message, url, elicitation id) -> the answer
+    url_related: Callable[[Any], Any]  # the id notifications/elicitation/complete is related to
+    # ctx.elicit's failure in ask_field: an AskFieldResult's status and details (else re-raised); None: by_title's reading
+    ask_field_error: Callable[[BaseException, type[BaseModel]], dict[str, Any]] | None = None
     limited_words: str = "then the server SDK withdraws it"  # what calculate_limited's limit does, in its description
     # (exception class, words): a refusal before sending that ends a fan-out with those words first (FastMCP on 2026-07-28)
     refusal: tuple[type[Exception], str] | None = None
@@ -93,6 +99,34 @@ def from_answer(action: str, data: Any) -> dict[str, Any]:
     return {"status": "calculated", "computed": True, "value": checked[0] * checked[1]}
 
 
+async def by_url(sdk: ServerSdk, ctx: Any) -> dict[str, Any]:
+    """URL mode (lab/peers/ts1/url-mode.ts), guarded like form mode; on accept the out-of-band part is reported
+    complete at once (notifications/elicitation/complete)."""
+    caps = sdk.capabilities(ctx)
+    if caps is None or caps.elicitation is None or caps.elicitation.url is None:
+        return status("unsupported")
+    elicitation_id = f"calculate-url-{next(URL_IDS)}"
+    try:
+        with anyio.fail_after(ELICITATION_TIMEOUT_S):
+            answer = await sdk.elicit_url(ctx, URL_MESSAGE, f"https://lab.example.invalid/calculate/{elicitation_id}", elicitation_id)
+    except (sdk.sdk_error, ValidationError, TimeoutError) as error:
+        return protocol_error(sdk, error)
+    if answer.action != "accept":
+        return status("declined" if answer.action == "decline" else "cancelled")
+    await ctx.session.send_elicit_complete(elicitation_id, related_request_id=sdk.url_related(ctx))
+    return status("url_accepted", action="accept", meaning=URL_ACCEPT_MEANING)
+
+
+async def by_policy(sdk: ServerSdk, ctx: Any, policy: str) -> dict[str, Any]:
+    """calculate(policy): validated, the careful path; raw, the answer reported, never computed; unchecked, the
+    guard skipped on purpose; url, URL mode."""
+    if policy == "url":
+        return await by_url(sdk, ctx)
+    if policy != "unchecked" and not supports_form(sdk, ctx):
+        return status("unsupported")
+    return await (sdk.validated(ctx, ELICITATION_TIMEOUT_S) if policy == "validated" else sdk.raw(ctx))
+
+
 async def ask(ctx: Any, message: str) -> Any:
     """One bounded ctx.elicit; raises as the SDK does."""
     with anyio.fail_after(ELICITATION_TIMEOUT_S):
@@ -134,13 +168,28 @@ async def ask_one_field(sdk: ServerSdk, ctx: Any, kind: str) -> dict[str, Any]:
     except TimeoutError:
         return {"kind": kind, "status": "protocol_error", "code": sdk.timeout_code}
     except Exception as error:
-        return {"kind": kind, **sdk.ask_field_error(error, model)}
+        return {"kind": kind, **(sdk.ask_field_error or partial(by_title, sdk))(error, model)}
     if answer.action != "accept":
         return {"kind": kind, "status": "declined" if answer.action == "decline" else "cancelled"}
     held = answer.data.model_dump(mode="json")  # every field, set or not: defaults the SDK filled in show
     if not app_accepts(kind, held):
         return {"kind": kind, "status": "invalid_content", "rejectedBy": "app"}
     return {"kind": kind, "status": "accepted", "content": held}
+
+
+def by_title(sdk: ServerSdk, error: BaseException, model: type[BaseModel]) -> dict[str, Any]:
+    """ctx.elicit's failures where pydantic's ValidationError reaches the caller unwrapped (1.x's FastMCP, FastMCP 4):
+    TypeError, the model refused before sending; a ValidationError titled as the model, its content refused; any other
+    title, the reply's envelope refused before the model ran; any other ValueError, an accept without content."""
+    if isinstance(error, TypeError):
+        return {"status": "not_sent", "reason": " ".join(str(error).split())}
+    if isinstance(error, ValidationError):
+        return {"status": "invalid_content" if error.title == model.__name__ else "invalid_response", "rejectedBy": "sdk"}
+    if isinstance(error, ValueError):
+        return {"status": "invalid_response", "rejectedBy": "sdk"}
+    if isinstance(error, sdk.sdk_error):
+        return {"status": "protocol_error", "code": sdk.code(error)}
+    raise error
 
 
 def register_fan_out_and_liveness(mcp: Any, sdk: ServerSdk) -> None:
@@ -210,6 +259,21 @@ def register_cancel_tools(mcp: Any, sdk: ServerSdk) -> None:
         pingFirst: bool = False,  # noqa: N803
     ) -> types.CallToolResult:
         return sdk.result(await ask_after_ping(ctx, pingFirst, limitMs / 1000))
+
+
+def register_suite(mcp: Any, sdk: ServerSdk) -> None:
+    """Every shared tool after calculate, in py1's and fastmcp's order (tools/list's)."""
+    from lab_request_tools import register_request_tools  # imports this module: here, not at the top
+
+    register_fan_out_and_liveness(mcp, sdk)
+    register_ask_field(mcp, sdk)
+    register_cancel_tools(mcp, sdk)
+    register_request_tools(mcp, sdk)
+
+
+def log_to_stderr(prog: str) -> None:
+    """stdin/stdout carry JSON-RPC only: the SDK's warnings go to stderr, prefixed."""
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format=f"{prog} %(name)s: %(message)s")
 
 
 def to_json_result(types: Any, structured: str) -> Callable[[dict[str, Any]], Any]:

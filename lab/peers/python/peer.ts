@@ -2,7 +2,7 @@
 // (lab/peers/python/host.py, lab/transports/hosts.md) unless LAB_FRESH=1; and a Python client peer from it.
 import { join } from "node:path";
 import { LAB_DIR } from "../../paths.js";
-import type { ChildCommand, ClientPeer } from "../../plan/peer.js";
+import type { ChildCommand, ClientPeer, ServerPeer } from "../../plan/peer.js";
 import type { PythonEnv } from "./envs.js";
 import { envProblem } from "./setup.js";
 
@@ -23,4 +23,9 @@ export function pythonClient(peer: Omit<ClientPeer, "driver" | "unavailable" | "
     unavailable: unavailableWithout(env),
     driver: { kind: "process", command: (planFile, eventsFile) => pythonProgram(env, script, ["--plan", planFile, "--events", eventsFile, ...flags]) },
   };
+}
+
+/** A stdio server peer whose program is lab/peers/<script> in `env` (it writes no events of its own). */
+export function pythonServer(peer: Omit<ServerPeer, "child" | "unavailable">, env: PythonEnv, script: string, vars?: Record<string, string>): ServerPeer {
+  return { ...peer, unavailable: unavailableWithout(env), child: { writesEvents: false, command: () => pythonProgram(env, script, [], vars) } };
 }
