@@ -6,7 +6,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mutateStore } from "../lab/cli/mutate.js";
+import { PY1_CLIENT } from "../lab/peers/py1/index.js";
 import { runMain } from "./support/cli.js";
+import { needs } from "./support/needs.js";
 
 const out = mkdtempSync(join(tmpdir(), "lab-mutate-"));
 // started inside the first test, never at import: runMain captures the console of this process,
@@ -14,7 +16,7 @@ const out = mkdtempSync(join(tmpdir(), "lab-mutate-"));
 let running: ReturnType<typeof runMain> | undefined;
 const stored = () => (running ??= runMain(["nested", "--client", "py1", "--server", "ts1", "--transport", "stdio", "--repeat", "1", "--out", out]));
 
-test("a real py1 run's expected file: every value matters against the stored evidence", async () => {
+needs(PY1_CLIENT)("a real py1 run's expected file: every value matters against the stored evidence", async () => {
   const run = await stored();
   assert.is(run.code, 0, run.stderr);
   const results = mutateStore(out);
@@ -28,7 +30,7 @@ test("a real py1 run's expected file: every value matters against the stored evi
   assert.match(cli.stdout, /expected\/nested\.sdk\.py1\.ts1\.json: \d+ values against 1 run\(s\): every change noticed/);
 });
 
-test("evidence that no longer holds (the nested reply cut from the wire) is named, and mutate exits 1", async () => {
+needs(PY1_CLIENT)("evidence that no longer holds (the nested reply cut from the wire) is named, and mutate exits 1", async () => {
   await stored();
   const dir = join(out, "latest");
   const name = readdirSync(dir).find((f) => f.endsWith(".json") && f.startsWith("nested."))!;
