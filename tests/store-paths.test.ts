@@ -15,7 +15,9 @@ import { PROJECT_ROOT } from "../lab/paths.js";
 import { readVersions } from "../lab/peers/versions.js";
 import { runCase } from "../lab/session/pipeline.js";
 import { findScenario } from "../scenarios/index.js";
+import { GO_CLIENT } from "../lab/peers/go/index.js";
 import { runMain } from "./support/cli.js";
+import { needs } from "./support/needs.js";
 import { scanStore } from "./support/machine-paths.js";
 
 const store = mkdtempSync(join(tmpdir(), "lab-store-paths-"));
@@ -37,7 +39,7 @@ function runAll() {
   return ran;
 }
 
-test("no file in a store of real runs holds the project root, the temp dir or the home dir", async () => {
+needs(GO_CLIENT)("no file in a store of real runs holds the project root, the temp dir or the home dir", async () => {
   await runAll();
   const kinds = readdirSync(store).filter((n) => /Z-/.test(n)).map((n) => n.replace(/^.*Z-/, ""));
   assert.equal(kinds.sort(), ["against", "card", "contract", "nested"]);
@@ -53,7 +55,7 @@ test("no file in a store of real runs holds the project root, the temp dir or th
   assert.equal(against.command, ["<node>", "build/child-server.cjs"]);
 });
 
-test("the scanner finds a machine path: in a corrupted store file, and in the raw evidence", async () => {
+needs(GO_CLIENT)("the scanner finds a machine path: in a corrupted store file, and in the raw evidence", async () => {
   await runAll();
   const file = join(store, readdirSync(store).find((n) => n.endsWith("nested"))!, "nested.sdk.json");
   const good = readFileSync(file, "utf8");
