@@ -115,7 +115,7 @@ test("nested under serial shows the held reply, the timeout, the late dispatch a
     const r = await runMain(["nested", "--loop=serial", "--transport", "memory", "--repeat", "1", "--out", out]);
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stdout, /HELD in client queue behind elicitation\/create #0/);
-    assert.match(r.stdout, /TIMEOUT: nested tools\/list failed -32001/);
+    assert.match(r.stdout, /TIMEOUT \(the SDK's request limit\): nested tools\/list failed -32001/);
     assert.match(r.stdout, /LATE: its requester already gave up/);
     assert.match(r.stdout, /SDK onerror: Received a response for an unknown message ID: \{/);
     assert.match(r.stdout, /recovery = calculated \(21\)/);

@@ -63,7 +63,7 @@ test("nested under serial: the held span is a rect, with the deadlock, the timeo
   const inside = lines.slice(start, end).join("\n");
   assert.match(inside, "HELD in client queue");
   assert.match(inside, "DEADLOCK#58; a wait-for cycle on the client");
-  assert.match(inside, "TIMEOUT#58; nested tools/list failed -32001");
+  assert.match(inside, "TIMEOUT (the SDK#39;s request limit)#58; nested tools/list failed -32001");
   assert.match(inside, "C->>S: notifications/cancelled");
   assert.equal(lines.filter((l) => l.includes(" ms pass ...")).map((l) => l.trim()), ["Note over C,S: ... 500.5 ms pass ..."]);
   assert.match(inside, "Note over C,S: ... 500.5 ms pass ...");

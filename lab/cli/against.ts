@@ -118,7 +118,7 @@ export async function main(args: Parsed): Promise<number> {
     writeJsonAtomic(join(inv.dir, "against.json"), { command: options.command, tool: options.tool, args: options.args, observations, runs });
   }
   writeStoreIndex(inv.root);
-  // For a CI job: one case per client, failing where the nested request waited out its limit
+  // For a CI job: one case per client, failing where the nested request deadlocked
   if (options.junit) {
     const cases = observations.map((o) => ({
       suite: `against ${options.tool}`,

@@ -9,6 +9,8 @@ import { INDEX_FILE, pageRuns, runTitle, type IndexInput } from "./index-page.js
 import { outcomeWord, parityList, verdictList } from "./index-parts.js";
 import { resultLine } from "./report.js";
 import { esc } from "./svg.js";
+import { rpc } from "./story.js";
+import { unreadFrames } from "./unread.js";
 
 export function renderRunPage(r: PageRun): string {
   const title = runTitle(r);
@@ -35,7 +37,7 @@ ${r.failing.length ? `<p class="failing">fails: ${esc(r.failing.join("; "))}</p>
 <dt>checks</dt><dd>${r.run.verdicts.filter((v) => v.ok).length} of ${r.run.verdicts.length} hold</dd>
 <dt>duration</dt><dd>${r.run.durationMs.toFixed(0)} ms${r.run.negotiatedProtocol ? ` · protocol ${esc(r.run.negotiatedProtocol)}` : ""}</dd>
 <dt>expected</dt><dd><code>${esc(r.report.expectedFile)}</code></dd>
-</dl>
+${unreadRows(r)}</dl>
 <h2>Checks</h2>
 ${verdictList(r.run.verdicts)}
 ${r.run.errors.length ? `<h2>Errors recorded</h2><ul class="errors">${r.run.errors.map((e) => `<li><pre>${esc(e)}</pre></li>`).join("")}</ul>` : ""}
@@ -45,6 +47,17 @@ ${diagram(r, title)}
 </body>
 </html>
 `;
+}
+
+/** Frames a client in another process left unread while a callback held its loop (the diagram's amber bands). */
+function unreadRows(r: PageRun): string {
+  return [...unreadFrames(r.run.events, r.run.wire)]
+    .map(([index, u]) => {
+      const label = r.run.wire[index]?.label;
+      const what = `${label ? rpc(label) : `frame ${index}`} waited ${(u.read - u.onPipe).toFixed(1)} ms unread on the client's pipe, behind ${String(u.behindMethod)} #${String(u.behindId)}: from the wire (${u.onPipe.toFixed(1)} ms) to ${u.readBy} (${u.read.toFixed(1)} ms)${u.late ? ", after its requester gave up" : ""}`;
+      return `<dt>unread</dt><dd>${esc(what)}</dd>\n`;
+    })
+    .join("");
 }
 
 function diagram(r: PageRun, title: string): string {

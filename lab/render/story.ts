@@ -6,6 +6,7 @@ import { cancelledRequestId, withdrawnRequests } from "../history/frames.js";
 import type { FrameLabel, Side, TimelineEvent, WireFrame } from "../history/timeline.js";
 import { shortenText } from "./shorten.js";
 import { waitEnd, type WaitEnder } from "../check/wait-end.js";
+import { unreadFrames, type Unread } from "./unread.js";
 
 /** An SDK error text in a picture's note is shortened to this (shorten.ts). */
 const PICTURE_ERROR_CHARS = 60;
@@ -31,6 +32,8 @@ export interface FrameView {
   held?: { behindId: unknown; behindMethod: unknown };
   /** dispatched after its requester gave up (reply.late) */
   late: boolean;
+  /** a client in another process: on its pipe while a callback held its loop, read only after (unread.ts) */
+  unread?: Unread;
   /** a request its sender withdrew (sent notifications/cancelled for it), or a reply to one */
   withdrawn?: "request" | "answer";
   /** a reply sent after its request's withdrawal was on the wire (known at send time) */
@@ -55,6 +58,7 @@ export interface Moment {
 
 export function frameViews(events: readonly TimelineEvent[], wire: readonly WireFrame[]): FrameView[] {
   const withdrawn = withdrawnRequests(wire);
+  const unread = unreadFrames(events, wire);
   return wire.map((frame) => {
     const about = events.filter((e) => e.frame === frame.index);
     // The label the recorder stored (lab/history/frames.ts); older evidence without one is refused.
@@ -80,6 +84,7 @@ export function frameViews(events: readonly TimelineEvent[], wire: readonly Wire
       ...(dispatched && { dispatched: dispatched.t }),
       ...(holder && { held: holder }),
       late: about.some((e) => e.kind === "reply.late"),
+      ...(unread.has(frame.index) && { unread: unread.get(frame.index)! }),
       ...(withdrawn.has(frame.index) && { withdrawn: "request" as const }),
       ...(frame.replyTo !== undefined && withdrawn.has(frame.replyTo) && { withdrawn: "answer" as const, answersWithdrawn: cancelledBefore(wire, frame.replyTo, frame.index) }),
       seq: about[0]?.seq ?? Number.MAX_SAFE_INTEGER,
@@ -136,9 +141,19 @@ export function moments(events: readonly TimelineEvent[], frames: readonly Frame
   const at = (e: TimelineEvent, kind: Moment["kind"], tone: Tone, lines: string[], frame?: number) =>
     out.push({ t: e.t, seq: e.seq, side: e.side, kind, tone, lines, ...(frame !== undefined && { frame }) });
   let nestedSent: TimelineEvent | undefined;
+  // the event that says a client in another process read a frame it left unread (unread.ts)
+  const readOf = new Map(frames.filter((f) => f.unread).map((f) => [f.unread!.readSeq, f]));
   for (const e of events) {
     const d = e.detail ?? {};
     const frame = e.frame === undefined ? undefined : frames[e.frame];
+    const wasUnread = readOf.get(e.seq);
+    if (wasUnread) {
+      const u = wasUnread.unread!;
+      const lines = [`${wasUnread.text} read after ${ms(u.read - u.onPipe)} unread on the client's pipe`, `behind ${String(u.behindMethod)} #${String(u.behindId)} (${u.readBy})`];
+      if (u.late) lines.push("LATE: its requester already gave up");
+      at(e, "released-held", u.late ? "late" : "held", lines, wasUnread.index);
+      continue;
+    }
     switch (e.kind) {
       case "call.started":
         at(e, "call", "call", [`call ${String(d.call)}`]);

@@ -225,7 +225,7 @@ export function legend(y: number): string {
   const items: [string, string][] = [
     ["solid arrow", "request (bold label) or notification (teal), drawn when it left its sender"],
     ["dashed arrow", "reply (result or error); ids are per direction: client #3 and server #0 are unrelated"],
-    ["amber band", "a frame waiting in the receiver's queue, from arrival to dispatch"],
+    ["amber band", "a frame waiting in the receiver's queue, from arrival to dispatch; or unread on a client's pipe, from the wire to its read"],
     ["solid purple bar", "the client's receive loop held by an inbound request (serial model only)"],
     ["dashed teal outline", "the client's elicitation callback running (left of the lifeline)"],
     ["red", "timeout (✕), deadlock (○: the wait-for cycle), late reply, a withdrawn form its callback sees (✕)"],

@@ -99,10 +99,37 @@ export function renderSvg(run: SvgRun, context: SvgContext = {}): string {
     );
   }
   const frameRowYs = rows.filter((r) => r.kind === "frame").map((r) => r.y);
-  // Frames held at the same time stand side by side, each in the first free column.
-  const bands = frames
-    .filter((f) => f.held && f.arrived !== undefined)
-    .map((f) => ({ f, y1: arrivalY(f), y2: f.dispatched === undefined ? bottom : y(f.dispatched), column: 0 }));
+  // Frames held at the same time stand side by side, each in the first free column: held in a
+  // queue the lab records (serial model), or unread on the pipe of a client in another process.
+  const bands = [
+    ...frames
+      .filter((f) => f.held && f.arrived !== undefined)
+      .map((f) => ({
+        f,
+        y1: arrivalY(f),
+        y2: f.dispatched === undefined ? bottom : y(f.dispatched),
+        waited: f.dispatched === undefined ? "never dispatched" : `${(f.dispatched - f.arrived!).toFixed(1)} ms`,
+        span: `${f.arrived!.toFixed(1)} → ${f.dispatched?.toFixed(1) ?? "end"} ms`,
+        kind: "held-band",
+        where: `held in ${f.to} queue`,
+        why: `behind ${String(f.held!.behindMethod)} #${String(f.held!.behindId)}`,
+        column: 0,
+      })),
+    ...frames
+      .filter((f) => f.unread)
+      .map((f) => ({ f, u: f.unread }))
+      .map(({ f, u }) => ({
+        f,
+        y1: y(u!.onPipe),
+        y2: y(u!.read),
+        waited: `${(u!.read - u!.onPipe).toFixed(1)} ms`,
+        span: `${u!.onPipe.toFixed(1)} → ${u!.read.toFixed(1)} ms`,
+        kind: "held-band unread-band",
+        where: "unread on the client's pipe",
+        why: `behind ${String(u!.behindMethod)} #${String(u!.behindId)}, read as ${u!.readBy} shows`,
+        column: 0,
+      })),
+  ].sort((a, b) => a.y1 - b.y1);
   const columnEnds: number[] = [];
   for (const band of bands) {
     band.column = columnEnds.findIndex((end) => end <= band.y1);
@@ -111,12 +138,11 @@ export function renderSvg(run: SvgRun, context: SvgContext = {}): string {
   }
   const single = columnEnds.length <= 1;
   const labelled = new Set<Break>();
-  for (const { f, y1, y2, column } of bands) {
+  for (const { f, y1, y2, column, waited, span, where, why, kind } of bands) {
     const width = single ? 22 : 9;
     const x = f.to === "client" ? X.client + 8 + column * (width + 3) : X.server - 8 - (column + 1) * (width + 3);
-    const waited = f.dispatched === undefined ? "never dispatched" : `${(f.dispatched - f.arrived!).toFixed(1)} ms`;
     const parts = [
-      el("title", {}, esc(`${f.text} held in the ${f.to} queue behind ${String(f.held!.behindMethod)} #${String(f.held!.behindId)}: ${waited}`)),
+      el("title", {}, esc(`${f.text} ${where} ${why}: ${waited}`)),
       el("rect", { x, y: y1, width, height: Math.max(2, y2 - y1), fill: "#f59e0b", "fill-opacity": 0.3, stroke: COLOR.held, "stroke-dasharray": "3 2" }),
     ];
     // The label goes in a break the band crosses (nothing else is drawn there), else mid-band if
@@ -126,10 +152,10 @@ export function renderSvg(run: SvgRun, context: SvgContext = {}): string {
     if (cut || (single && frameRowYs.every((ry) => Math.abs(ry - mid) > 22))) {
       if (cut) labelled.add(cut);
       const lx = X.client + 8 + columnEnds.length * (width + 3) + 8;
-      parts.push(text(lx, mid - 3, `${f.text} held in ${f.to} queue`, { fill: COLOR.held, "font-weight": "bold" }));
-      parts.push(text(lx, mid + 11, `${waited} (${f.arrived!.toFixed(1)} → ${f.dispatched?.toFixed(1) ?? "end"} ms)`, { fill: COLOR.held }));
+      parts.push(text(lx, mid - 3, `${f.text} ${where}`, { fill: COLOR.held, "font-weight": "bold" }));
+      parts.push(text(lx, mid + 11, `${waited} (${span})`, { fill: COLOR.held }));
     }
-    out.push(el("g", { class: "held-band", "data-frame": String(f.index) }, parts.join("")));
+    out.push(el("g", { class: kind, "data-frame": String(f.index) }, parts.join("")));
   }
 
   // Rows: the time of each, then arrows and notes.
