@@ -59,7 +59,7 @@ export interface CachedOutcome {
 }
 
 /** The set's cached outcome if it is younger than a day. */
-function cached(file: string, now: number): StackOutcome | undefined {
+export function cachedOutcome(file: string, now: number): StackOutcome | undefined {
   if (!existsSync(file)) return undefined;
   try {
     const entry = JSON.parse(readFileSync(file, "utf8")) as CachedOutcome;
@@ -105,7 +105,7 @@ export function refusalOf(requirements: string[], coloured: string): StackRefusa
  */
 export function resolvePythonStack(requirements: string[], env: NodeJS.ProcessEnv = process.env, now = Date.now()): { outcome: StackOutcome; cached: boolean } {
   const file = stackCacheFile(requirements, env);
-  const hit = cached(file, now);
+  const hit = cachedOutcome(file, now);
   if (hit) return { outcome: hit, cached: true };
   const outcome = resolveNow(requirements, env, now);
   // only what the index said is kept: not a failure to reach it, not a bound or a missing Python
