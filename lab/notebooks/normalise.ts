@@ -1,6 +1,6 @@
 // Comparing: what may differ between two honest runs is erased before comparing, and the first
 // difference that remains is a mismatch, named by file, block and line.
-import { tmpdir } from "node:os";
+import { eraseVarying } from "./erase.js";
 import type { Block } from "./markers.js";
 
 /**
@@ -17,28 +17,6 @@ import type { Block } from "./markers.js";
  */
 export function normalise(lines: readonly string[]): string[] {
   return numbered(lines).map(([, text]) => text);
-}
-
-const TEMP = new RegExp(`(?:${[...new Set([tmpdir(), "/tmp"])].map((dir) => dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})/[^\\s"'\`),]+`, "g");
-
-/** One line with what varies from run to run erased (normalise's rules, before spaces collapse; a
- *  picture's texts too, pictures.ts). */
-export function eraseVarying(line: string): string {
-  return (
-    line
-      .replace(/\bpid\b(["']?\s*[:=]?\s*)\d+/gi, "pid$1<pid>")
-      .replace(TEMP, "<tmp>")
-      .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<uuid>")
-      // the time column: a swimlane's or report's line, a wire table's second cell
-      .replace(/^(\s*)\d+\.\d+(?=\s|$)/, "$1<n>")
-      .replace(/^(\|\s*\d+\s*\|\s*)\d+\.\d+(?=\s*\|)/, "$1<n>")
-      // durations, not limits: a number of ms or s unless "limit" stands just before or after it
-      .replace(/(?<!\blimit\s)\b\d+(?:\.\d+)?(?=\s*ms\b(?!\s+(?:limit|backstop)\b))/g, "<n>")
-      .replace(/\((\d+(?:\.\d+)?) s\)/g, "(<n> s)")
-      .replace(/\b(in|after|time) \d+(?:\.\d+)?(?= s\b(?!\s+(?:limit|backstop)\b))/g, "$1 <n>")
-      .replace(/\(\d+(?:\.\d+)? callbacks\)/g, "(<n> callbacks)")
-      .replace(/ after <n> ms in queue/g, "")
-  );
 }
 
 /** normalise(), keeping each kept line's index in the input. */

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { writeAtomic } from "../cli/output.js";
-import { eraseVarying } from "./normalise.js";
+import { eraseVarying } from "./erase.js";
 import type { RunOutput } from "./runs.js";
 
 /** Pictures live in this folder beside the notebooks; a block links to them relatively. */
@@ -15,7 +15,7 @@ const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">
 
 /**
  * What an SVG says, in order, with what timing decides erased: each <text>'s content, its times,
- * durations and pids as <n> (normalise.ts's eraseVarying: versions and limits stay); a text that is only a time
+ * durations and pids as <n> (erase.ts: versions and limits stay); a text that is only a time
  * (a row's label on the time axis) and a break's note (drawn only for a gap over 40 ms, which a
  * loaded machine can add) are left out. Positions, colours and spacing are not compared.
  */
