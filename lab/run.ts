@@ -22,6 +22,7 @@ const COMMANDS: Record<string, Command> = {
   soak: async (args) => (await import("./soak/index.js")).main(args),
   card: async (args) => (await import("./cli/card.js")).main(args),
   peers: async (args) => (await import("./cli/peers.js")).main(args),
+  setup: async (args) => (await import("./cli/setup.js")).main(args),
   serve: async (args) => (await import("./cli/serve.js")).main(args),
   docs: async (args) => (await import("./cli/docs.js")).main(args),
   mutate: async (args) => (await import("./cli/mutate.js")).main(args),
@@ -64,6 +65,9 @@ export async function main(argv: string[]): Promise<number> {
       console.log(command ? renderHelp(spec) : topUsage());
       return 0;
     }
+    // a peer about to run whose build is missing or stale is built first (lab/peers/first-use.ts);
+    // `peers` only reports, `list` and the rest never ask a peer
+    if (name !== "peers" && name !== "list") (await import("./peers/first-use.js")).buildOnFirstUse(true);
     if (command) return await command(args);
     // checked before the runner loads; once it has, without an await (the runner re-exports it)
     const run = (runner ?? (await import("./cli/run-first.js"))).checkRun(args, Object.keys(COMMANDS));

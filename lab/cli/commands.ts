@@ -79,6 +79,13 @@ export const COMMAND_SPECS: CommandSpec[] = [
       { name: "dir", value: { kind: "text", placeholder: "DIR" }, defaultNote: "notebooks/", help: "where the notebooks are" },
     ],
   },
+  {
+    name: "setup",
+    operands: "[PEER ...]",
+    positionals: { min: 0, max: 1000 },
+    summary: "Builds every peer (or the builds and peers named) into build/ now, several at once where they do not compete, one line as each starts and ends; what is current costs nothing. `npm ci` builds only the README's first run; any other peer also builds on its first use.",
+    options: [{ name: "strict", value: { kind: "switch" }, help: "exit 1 when a build fails" }],
+  },
   { name: "peers", operands: "", positionals: { min: 0, max: 0 }, summary: "Every peer, its version, whether it can run here.", options: [{ name: "strict", value: { kind: "switch" }, help: "exit 1 when any peer cannot run (CI must never skip a peer silently)" }] },
   {
     name: "clean",

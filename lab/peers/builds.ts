@@ -1,12 +1,100 @@
-// Every peer build the set-up runs (lab/setup.ts), in order. Adding a peer in another language:
-// define its CachedBuild beside its driver and add it here. jvm-cds trains on the jars and the
-// ts1 child, so it follows jvm, and the set-up's ts1 step (lab/setup.ts).
-import type { CachedBuild } from "./cached-build.js";
+// Every build the lab has, as one list the set-up and first use read (lab/peers/build-run.ts): the
+// TypeScript stdio children, every Python venv of lab/peers/python/envs.ts, and the drivers in other
+// languages. Adding a peer in another language: define its CachedBuild beside its driver and add it
+// here; a Python peer is one entry in envs.ts and needs nothing here.
+import { relative } from "node:path";
+import { PROJECT_ROOT } from "../paths.js";
+import { buildCached, buildStaleness, type BuildOutcome, type CachedBuild } from "./cached-build.js";
 import { GO_BUILD } from "./go/index.js";
 import { JVM_BUILD } from "./jvm/build.js";
 import { JVM_CDS_BUILD } from "./jvm/cds.js";
-import { RMCP_BUILD } from "./rmcp/index.js";
 import { LANGCHAIN_BUILD } from "./langchain/index.js";
 import { MASTRA_BUILD } from "./mastra/index.js";
+import { PY1_ENV, PYTHON_ENVS, type PythonEnv } from "./python/envs.js";
+import { buildPythonEnv, envStaleness } from "./python/setup.js";
+import { RMCP_BUILD } from "./rmcp/index.js";
 
-export const PEER_BUILDS: CachedBuild[] = [GO_BUILD, RMCP_BUILD, JVM_BUILD, JVM_CDS_BUILD, MASTRA_BUILD, LANGCHAIN_BUILD];
+/** What competes with what: never two builds of one kind at once (two cargo builds share a target
+ *  dir and the cores), except venvs (each its own folder, mostly waiting on the index). */
+export type BuildKind = "node" | "venv" | "go" | "cargo" | "maven" | "java" | "npm";
+/** a rough first figure per kind (seconds on a 2-core machine), until build/ holds a real one */
+export const ROUGH_SECONDS: Record<BuildKind, number> = { node: 5, venv: 15, go: 40, cargo: 120, maven: 120, java: 30, npm: 30 };
+
+export interface PeerBuild {
+  name: string;
+  kind: BuildKind;
+  /** builds that must be current first (jvm-cds trains on the jars and the ts1 child) */
+  after: readonly string[];
+  /** where it goes, for the line that ends it */
+  where: string;
+  /** undefined when current; else why not. Builds nothing. */
+  staleness(): Promise<string | undefined>;
+  /** the build itself (the caller holds its lock and has checked it is needed) */
+  build(progress: (line: string) => void): Promise<BuildOutcome>;
+}
+
+const rel = (path: string) => relative(PROJECT_ROOT, path);
+const KINDS: Record<string, BuildKind> = { cargo: "cargo", mvn: "maven", go: "go", java: "java", npm: "npm" };
+
+/** A CachedBuild as the set-up runs it (tests make tiny ones). */
+export function cached(build: CachedBuild, after: readonly string[] = []): PeerBuild {
+  return {
+    name: build.name,
+    kind: KINDS[build.toolchain[0] ?? ""] ?? "node",
+    after,
+    where: rel(build.outputs[0] ?? ""),
+    staleness: async () => buildStaleness(build),
+    build: (progress) => buildCached(build, progress),
+  };
+}
+
+function venv(env: PythonEnv): PeerBuild {
+  return { name: env.name, kind: "venv", after: [], where: `${rel(env.dir)}/`, staleness: async () => envStaleness(env), build: (progress) => buildPythonEnv(env, progress) };
+}
+
+/** a TypeScript stdio child (lab/peers/snapshot-child.ts: it renames its files into place itself) */
+type Child = { staleness(): Promise<string | undefined>; build(reason: string): Promise<void>; snapshot: string };
+
+function child(name: string, where: string, load: () => Promise<Child>): PeerBuild {
+  return {
+    name,
+    kind: "node",
+    after: [],
+    where,
+    staleness: async () => (await load()).staleness(),
+    build: async (progress) => {
+      const c = await load();
+      progress("step 1/1: esbuild bundle and V8 snapshot");
+      await c.build((await c.staleness()) ?? "asked for");
+      return { built: `into ${rel(c.snapshot)}` };
+    },
+  };
+}
+
+// loaded on use: their modules load esbuild's types and the children's entries
+const TS1_CHILD = child("ts1-child", "build/child-server.blob", async () => {
+  const c = await import("./ts1/child-build.js");
+  return { staleness: c.childBuildStaleness, build: c.buildChild, snapshot: c.CHILD_SNAPSHOT };
+});
+const TS2_CHILD = child("ts2-child", "build/ts2-server.blob", async () => {
+  const c = await import("./ts2/build.js");
+  return { staleness: c.ts2ChildStaleness, build: c.buildTs2Child, snapshot: c.TS2_CHILD_SNAPSHOT };
+});
+
+/** Every build, in the order the set-up starts them when nothing else decides. */
+export const ALL_BUILDS: readonly PeerBuild[] = [
+  TS1_CHILD,
+  TS2_CHILD,
+  ...PYTHON_ENVS.map(venv),
+  cached(GO_BUILD),
+  cached(RMCP_BUILD),
+  cached(JVM_BUILD),
+  cached(JVM_CDS_BUILD, [JVM_BUILD.name, TS1_CHILD.name]),
+  cached(MASTRA_BUILD),
+  cached(LANGCHAIN_BUILD),
+];
+
+/** What `npm ci` builds: the README's first run (py1 against the ts1 stdio server) and the other TypeScript child. */
+export const FIRST_RUN_BUILDS: readonly string[] = [TS1_CHILD.name, TS2_CHILD.name, PY1_ENV.name];
+
+export const findBuild = (name: string): PeerBuild | undefined => ALL_BUILDS.find((b) => b.name === name);

@@ -1,12 +1,15 @@
-// One owner for building a peer's driver into build/ (a Go binary, a Rust binary, a JVM jar, a
-// venv): the build runs only when its inputs changed (a stamp holds their hash), within a bound,
-// and reports one line with its time. A missing toolchain is a line too, never a stack trace;
-// the peer's `unavailable()` then says the same thing (buildProblem).
-import { spawnSync } from "node:child_process";
+// One owner for building a peer's driver into build/ (a Go binary, a Rust binary, a JVM jar, an
+// install apart): the build runs only when its inputs changed (a stamp holds their hash), within a
+// bound. The stamp is removed before a build and written last, so a build killed half-way leaves
+// nothing that looks built. A missing toolchain is a line too, never a stack trace; the peer's
+// `unavailable()` says the same thing (buildProblem), and builds it first when the command
+// builds on first use (first-use.ts).
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { BUILD_DIR, PROJECT_ROOT } from "../paths.js";
+import { afterFirstUse } from "./first-use.js";
 
 export interface CachedBuild {
   /** the peer's build name, e.g. "go" or "rmcp": its stamp is build/<name>.stamp */
@@ -49,7 +52,7 @@ export function inputsHash(build: Pick<CachedBuild, "inputs" | "toolchain">): st
   return hash.digest("hex");
 }
 
-const stampFile = (name: string) => join(BUILD_DIR, `${name}.stamp`);
+export const stampFile = (name: string) => join(BUILD_DIR, `${name}.stamp`);
 
 /** The toolchain's one-line version, or undefined when it is not on PATH. */
 export function toolchainVersion(toolchain: readonly string[]): string | undefined {
@@ -61,8 +64,8 @@ export function toolchainVersion(toolchain: readonly string[]): string | undefin
   return `${r.stdout}${r.stderr}`.replace(/\x1b\[[0-9;]*m/g, "").trim().split("\n")[0];
 }
 
-/** undefined when the build is current; else one line saying why the peer cannot run. Reads files only. */
-export function buildProblem(build: CachedBuild): string | undefined {
+/** undefined when the build is current; else one line saying why not. Reads files only, builds nothing. */
+export function buildStaleness(build: CachedBuild): string | undefined {
   const missing = build.outputs.find((output) => !existsSync(output));
   if (missing !== undefined || !existsSync(stampFile(build.name))) {
     return `${build.name} is not built (${relative(PROJECT_ROOT, missing ?? stampFile(build.name))} missing): run \`npm run setup\` on a machine with ${build.toolchain[0]}`;
@@ -73,34 +76,65 @@ export function buildProblem(build: CachedBuild): string | undefined {
   return undefined;
 }
 
-/** Builds when needed; returns the one line the set-up prints. Throws only when a step fails. */
-export async function runCachedBuild(build: CachedBuild): Promise<string> {
-  const started = process.hrtime.bigint();
-  const seconds = () => (Number(process.hrtime.bigint() - started) / 1e9).toFixed(1);
-  const version = toolchainVersion(build.toolchain);
-  if (version === undefined) return `build ${build.name}: skipped, ${build.toolchain[0]} is not installed (the ${build.name} peer shows as unavailable)`;
-  if (buildProblem(build) === undefined) return `build ${build.name}: cached, inputs unchanged (${seconds()} s)`;
-  mkdirSync(BUILD_DIR, { recursive: true });
-  for (const step of build.steps) {
-    const r = spawnSync(step.command, [...step.args], {
-      cwd: join(PROJECT_ROOT, step.cwd ?? "."),
-      encoding: "utf8",
-      timeout: build.boundMs ?? 600_000,
-      env: { ...process.env, ...step.env },
-      maxBuffer: 64 << 20,
+/** undefined when the peer's build is current (built first, when the command builds on first use); else why not. */
+export const buildProblem = (build: CachedBuild): string | undefined => afterFirstUse(build.name, () => buildStaleness(build));
+
+/** One command as a child process within `boundMs`; rejects, naming `what`, with the end of its output. */
+export function runCommand(what: string, command: string, args: readonly string[], options: { cwd?: string; env?: Record<string, string>; boundMs?: number } = {}): Promise<void> {
+  const child = spawn(command, [...args], { cwd: options.cwd ?? PROJECT_ROOT, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString("utf8")).slice(-3000));
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  const bound = options.boundMs ?? 600_000;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), bound);
+    const fail = (why: string) => reject(new Error(`${what}: ${[command, ...args].join(" ")} failed (${why}):\n${output}`));
+    child.once("error", (error) => (clearTimeout(timer), fail(error.message)));
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else fail(signal === "SIGKILL" ? `no end within ${bound / 1000} s` : `exit ${code ?? signal}`);
     });
-    if (r.status !== 0) {
-      const why = r.error ? r.error.message : `exit ${r.status ?? r.signal}`;
-      throw new Error(`build ${build.name}: ${[step.command, ...step.args].join(" ")} failed (${why}):\n${`${r.stderr}${r.stdout}`.slice(-3000)}`);
-    }
+  });
+}
+
+/** Writes a stamp under a temporary name and renames it into place: it is whole or absent. */
+export function writeStamp(file: string, text: string): void {
+  const partial = `${file}.${process.pid}.tmp`;
+  writeFileSync(partial, `${text}\n`);
+  renameSync(partial, file);
+}
+
+export type BuildOutcome = { skipped: string } | { built: string };
+
+/** Builds (the caller has checked it is needed), each step reported to `progress`. Throws when a step fails. */
+export async function buildCached(build: CachedBuild, progress: (line: string) => void = () => undefined): Promise<BuildOutcome> {
+  const version = toolchainVersion(build.toolchain);
+  if (version === undefined) return { skipped: `${build.toolchain[0]} is not installed (the ${build.name} peer shows as unavailable)` };
+  mkdirSync(BUILD_DIR, { recursive: true });
+  // nothing may look built while the outputs are half made
+  rmSync(stampFile(build.name), { force: true });
+  const hash = inputsHash(build);
+  for (const [i, step] of build.steps.entries()) {
+    progress(`step ${i + 1}/${build.steps.length + (build.finish ? 1 : 0)}: ${[step.command, ...step.args].join(" ").slice(0, 100)}`);
+    await runCommand(`build ${build.name}`, step.command, step.args, { cwd: join(PROJECT_ROOT, step.cwd ?? "."), ...(step.env && { env: step.env }), ...(build.boundMs && { boundMs: build.boundMs }) });
   }
-  try {
-    await build.finish?.();
-  } catch (error) {
-    throw new Error(`build ${build.name}: failed after ${seconds()} s: ${(error as Error).message}`);
+  if (build.finish) {
+    progress(`step ${build.steps.length + 1}/${build.steps.length + 1}: finishing in this process`);
+    await build.finish();
   }
   const missing = build.outputs.find((output) => !existsSync(output));
   if (missing !== undefined) throw new Error(`build ${build.name}: finished but ${relative(PROJECT_ROOT, missing)} is missing`);
-  writeFileSync(stampFile(build.name), `${inputsHash(build)}\n`);
-  return `build ${build.name}: built in ${seconds()} s with ${version}`;
+  writeStamp(stampFile(build.name), hash);
+  return { built: `with ${version}` };
+}
+
+/** Builds when needed; returns one line (no lock, no parallelism: lab/peers/build-run.ts adds those). */
+export async function runCachedBuild(build: CachedBuild): Promise<string> {
+  const started = performance.now();
+  const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
+  if (buildStaleness(build) === undefined) return `build ${build.name}: cached, inputs unchanged (${seconds()} s)`;
+  const outcome = await buildCached(build);
+  return "skipped" in outcome ? `build ${build.name}: skipped, ${outcome.skipped}` : `build ${build.name}: built in ${seconds()} s ${outcome.built}`;
 }

@@ -1,31 +1,34 @@
 // Builds the Python peers' environments (lab/peers/python/envs.ts, the list): one venv per hash-pinned
-// requirements file, holding exactly its pinned packages, all git-ignored. `npm ci` runs the set-up
-// (prepare); it is quick when a venv is current (a stamp holds its requirements' hash). Without
-// Python >= 3.10 it says so in one line and the rest of the lab still runs; `peers` then shows
-// the Python peers unavailable.
+// requirements file, holding exactly its pinned packages, all git-ignored; made by uv (uv.ts; pip when
+// uv cannot be installed, or LAB_VENV_TOOL=pip). A venv is built at its final path (its scripts'
+// shebangs hold that path) and its stamp, its requirements' hash, is written last: a venv without
+// its stamp is not built. Without Python >= 3.10 it says so in one line and the rest of the lab
+// still runs; `peers` then shows the Python peers unavailable.
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { PROJECT_ROOT } from "../../paths.js";
+import { writeStamp, type BuildOutcome } from "../cached-build.js";
+import { afterFirstUse } from "../first-use.js";
 import { PYTHON_ENVS, type PythonEnv } from "./envs.js";
+import { ensureUv, fileHash, makeVenv } from "./uv.js";
 
 export { PYTHON_ENVS, type PythonEnv } from "./envs.js";
 
-const SETUP_BOUND_MS = 300_000;
-
 const stampOf = (env: PythonEnv) => join(env.dir, "lab-requirements.sha256");
-const requirementsHash = (env: PythonEnv) => createHash("sha256").update(readFileSync(env.requirements)).digest("hex");
 const rel = (path: string) => relative(PROJECT_ROOT, path);
 
-/** undefined when the venv is there and holds exactly the pinned packages; else why not, in one line. */
-export function envProblem(env: PythonEnv): string | undefined {
+/** undefined when the venv is there and holds exactly the pinned packages; else why not, in one line. Builds nothing. */
+export function envStaleness(env: PythonEnv): string | undefined {
   if (!existsSync(env.python)) return `no Python environment at ${env.dir} (${env.name}): run \`npm run setup\` on a machine with Python >= 3.10`;
-  if (!existsSync(stampOf(env)) || readFileSync(stampOf(env), "utf8").trim() !== requirementsHash(env)) {
+  if (!existsSync(stampOf(env)) || readFileSync(stampOf(env), "utf8").trim() !== fileHash(env.requirements)) {
     return `${env.dir} does not match ${rel(env.requirements)}: run \`npm run setup\``;
   }
   return undefined;
 }
+
+/** envStaleness, after building the venv when the command builds on first use (lab/peers/first-use.ts). */
+export const envProblem = (env: PythonEnv): string | undefined => afterFirstUse(env.name, () => envStaleness(env));
 
 /** What `peers` shows of a venv: each shown distribution's installed version (its dist-info, undefined
  *  when absent) and the real interpreter. */
@@ -43,7 +46,7 @@ export function envInfo(env: PythonEnv): { versions: Record<string, string | und
 }
 
 /** A Python >= 3.10 to build the venv from: its real executable, not a shim. */
-function basePython(): string | undefined {
+export function basePython(): string | undefined {
   for (const candidate of [process.env.LAB_PYTHON, "python3", "python3.13", "python3.12", "python3.11", "python3.10"]) {
     if (!candidate) continue;
     const r = spawnSync(candidate, ["-c", "import sys; print(sys.executable if sys.version_info >= (3, 10) else '')"], { encoding: "utf8", timeout: 30_000 });
@@ -53,32 +56,39 @@ function basePython(): string | undefined {
   return undefined;
 }
 
-function run(command: string, args: string[]): void {
-  const env = { ...process.env, PIP_RETRIES: "0", PIP_DISABLE_PIP_VERSION_CHECK: "1", PIP_NO_INPUT: "1" };
-  const r = spawnSync(command, args, { encoding: "utf8", timeout: SETUP_BOUND_MS, env });
-  if (r.status !== 0) {
-    const why = r.error ? r.error.message : `exit ${r.status ?? r.signal}`;
-    throw new Error(`${[command, ...args].join(" ")} failed (${why}):\n${(r.stderr || r.stdout || "").slice(-3000)}`);
-  }
-}
+/** The installer the set-up uses: uv, measured faster than pip here (`bench`); LAB_VENV_TOOL=pip picks pip. */
+export const venvTool = (): "uv" | "pip" => (process.env.LAB_VENV_TOOL === "pip" ? "pip" : "uv");
 
-/** Creates or refreshes one venv. Returns a one-line outcome; throws only on a failed install. */
-export function setupPythonEnv(env: PythonEnv): string {
-  if (envProblem(env) === undefined) return `${env.name}: ${rel(env.dir)} is current`;
+/** Creates or refreshes one venv (the caller has checked it is needed); throws only on a failed install. */
+export async function buildPythonEnv(env: PythonEnv, progress: (line: string) => void = () => undefined): Promise<BuildOutcome> {
   const python = basePython();
-  if (!python) return `${env.name}: no Python >= 3.10 found (set LAB_PYTHON to one); its peers will show as unavailable`;
+  if (!python) return { skipped: `no Python >= 3.10 found (set LAB_PYTHON to one); its peers will show as unavailable` };
+  let tool = venvTool();
+  let uv: string | undefined;
+  if (tool === "uv") {
+    progress("step 1/2: uv (build/uv/, pinned with its hash)");
+    uv = await ensureUv(python).catch((error: Error) => {
+      progress(`uv could not be installed, pip instead: ${error.message.split("\n")[0]}`);
+      return undefined;
+    });
+    if (uv === undefined) tool = "pip";
+  }
   rmSync(env.dir, { recursive: true, force: true });
   mkdirSync(dirname(env.dir), { recursive: true });
-  run(python, ["-m", "venv", env.dir]);
-  run(env.python, ["-m", "pip", "install", "--retries", "0", "--require-hashes", "--no-deps", "-r", env.requirements]);
-  writeFileSync(stampOf(env), `${requirementsHash(env)}\n`);
-  return `${env.name}: installed ${rel(env.requirements)} into ${rel(env.dir)}`;
+  progress(`step 2/2: ${tool} installs ${rel(env.requirements)} (--require-hashes)`);
+  await makeVenv(tool, python, env.dir, env.requirements, uv);
+  writeStamp(stampOf(env), fileHash(env.requirements));
+  return { built: `with ${tool}` };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   for (const env of PYTHON_ENVS) {
     try {
-      console.log(setupPythonEnv(env));
+      if (envStaleness(env) === undefined) console.log(`${env.name}: ${rel(env.dir)} is current`);
+      else {
+        const outcome = await buildPythonEnv(env);
+        console.log(`${env.name}: ${"skipped" in outcome ? outcome.skipped : `installed ${rel(env.requirements)} into ${rel(env.dir)} ${outcome.built}`}`);
+      }
     } catch (error) {
       // Not fatal: the TypeScript lab still runs, these Python peers show as unavailable, and
       // npm test (so .ci/run) fails without them (also `peers --strict`).
