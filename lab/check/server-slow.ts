@@ -32,8 +32,9 @@ export function serverSlow(run: Run): ServerSlow | undefined {
     const o = nestedOutcome(run, callback);
     // a nested request that never reached the wire is the client's own doing
     if (!o?.failed || !o.request) continue;
-    // the reply on the wire before the failure: a deadlock, or the server's error; either way a fact
-    if (o.reply !== undefined && o.reply.t < o.failed.t) continue;
+    // the reply on the wire before the failure (nestedOutcome's deadlock, or the server's error
+    // reply, read the same way): a fact about the client, never repeated
+    if (o.deadlock) continue;
     const nested = String(o.request.label.method);
     const seen = o.reply === undefined ? "no reply came" : "its reply came only after the callback gave up";
     return { callback, nested, why: `${callback}'s nested ${nested} failed and ${seen}: ${SERVER_SLOW}` };
