@@ -1,15 +1,15 @@
 // Resolves a user's Python requirement set for CPython 3.11 as pip would install it, without
-// installing anything: a throwaway venv (no pip of its own, so it is made in a moment), pip from
-// the interpreter's own bundled wheel (ensurepip's), `install --dry-run --ignore-installed
-// --report`. An outcome is cached under build/stack/ by the set's text and the index it asked,
+// installing anything: a throwaway venv (no pip of its own, so it is made in a moment), a pinned
+// pip run from its wheel (pip-resolve.requirements.txt; the interpreter's bundled pip fetches it),
+// `install --dry-run --ignore-installed --report`. An outcome is cached under build/stack/ by the set's text and the index it asked,
 // for a day (the index changes; a cached answer says when it was resolved). A failure to reach
 // the index is never cached.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BUILD_DIR } from "../paths.js";
+import { BUILD_DIR, LAB_DIR } from "../paths.js";
 import type { ResolvedPackage, StackOutcome, StackRefusal } from "../plan/python-stack.js";
 
 export const STACK_CACHE_DIR = join(BUILD_DIR, "stack");
@@ -44,6 +44,40 @@ function python311(): { python: string; pipWheel: string } | string {
     if (python && pipWheel) return { python, pipWheel };
   }
   return "no CPython 3.11 with ensurepip's pip found (python3.11, python3; or set LAB_PYTHON311)";
+}
+
+/** The pinned pip (pip-resolve.requirements.txt): its wheel's file name and sha256. */
+const PINNED_PIP = join(LAB_DIR, "peers", "pip-resolve.requirements.txt");
+function pinnedPip(): { file: string; sha256: string } {
+  const text = readFileSync(PINNED_PIP, "utf8");
+  const version = text.match(/^pip==(\S+)/m)?.[1];
+  const sha256 = text.match(/--hash=sha256:([0-9a-f]{64})/)?.[1];
+  if (!version || !sha256) throw new Error(`${PINNED_PIP} names no pip==VERSION with a sha256`);
+  return { file: `pip-${version}-py3-none-any.whl`, sha256 };
+}
+const sha256Of = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+/**
+ * The pinned pip's wheel under build/stack/, fetched once (hash-checked by pip and again here, then
+ * renamed into place, so two processes at once cannot leave half a file). Without it (no index, a
+ * failed fetch), the bundled pip: the resolution that follows says what is wrong with the index.
+ */
+function resolverPip(python: string, bundled: string, env: NodeJS.ProcessEnv): string {
+  const { file, sha256 } = pinnedPip();
+  const wheel = join(STACK_CACHE_DIR, file);
+  if (existsSync(wheel) && sha256Of(wheel) === sha256) return wheel;
+  mkdirSync(STACK_CACHE_DIR, { recursive: true });
+  const dir = mkdtempSync(join(STACK_CACHE_DIR, "pip-"));
+  try {
+    const args = [join(bundled, "pip"), "download", "--no-deps", "--only-binary=:all:", "--require-hashes", "--retries", "1", "--timeout", "20", "--disable-pip-version-check", "--quiet", "-d", dir, "-r", PINNED_PIP];
+    const r = spawnSync(python, args, { encoding: "utf8", timeout: 120_000, killSignal: "SIGKILL", env });
+    const got = join(dir, file);
+    if (r.status !== 0 || !existsSync(got) || sha256Of(got) !== sha256) return bundled;
+    renameSync(got, wheel);
+    return wheel;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The index pip will ask, as far as the environment says (part of the cache's key). */
@@ -126,7 +160,8 @@ function resolveNow(requirements: string[], env: NodeJS.ProcessEnv, now: number)
     if (made.status !== 0) return { kind: "refused", requirements, line: `could not make a venv with ${py.python} (${made.error?.message ?? `exit ${made.status}`})` };
     const report = join(dir, "report.json");
     // --retries 1: with 0, pip drops the connection error and says only "from versions: none"
-    const args = [join(py.pipWheel, "pip"), "install", "--dry-run", "--ignore-installed", "--retries", "1", "--timeout", "20", "--no-input", "--disable-pip-version-check", "--report", report, "--", ...requirements];
+    const pip = resolverPip(py.python, py.pipWheel, env);
+    const args = [join(pip, "pip"), "install", "--dry-run", "--ignore-installed", "--retries", "1", "--timeout", "20", "--no-input", "--disable-pip-version-check", "--report", report, "--", ...requirements];
     const r = spawnSync(join(venv, "bin", "python"), args, { encoding: "utf8", timeout: RESOLVE_BOUND_MS, killSignal: "SIGKILL", env, maxBuffer: 64 << 20 });
     if (r.error || r.signal) return { kind: "refused", requirements, line: `pip did not finish within ${RESOLVE_BOUND_MS / 1000} s (${r.error?.message ?? r.signal})` };
     if (r.status !== 0 || !existsSync(report)) return refusalOf(requirements, `${r.stdout}\n${r.stderr}`);
