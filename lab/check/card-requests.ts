@@ -91,6 +91,12 @@ function deadlockCell(end: WaitEnd | undefined): CellValue {
   return cell(value, "unsafe", end ? `${value} (${end.error}${configured}${waited})` : value);
 }
 
+/** The methods a callback can nest a request in, the form first (the card's rows). */
+export const NESTING_METHODS = ["elicitation/create", "sampling/createMessage", "roots/list"] as const;
+
+/** The nested request that failed, in whichever callback it was sent (a scenario nests in one). */
+export const failedNested = (run: Run): NestedOutcome | undefined => NESTING_METHODS.map((m) => nestedOutcome(run, m)).find((o) => o?.failed);
+
 /** How many callbacks for `method` ran at once (categorical: beyond one, the count can depend on load). */
 export function peakOf(run: Run, method: string): CellValue {
   const asked = requestsFrom(run.wire, "server", method)[0];

@@ -9,7 +9,7 @@ import { writeAtomic } from "./output.js";
 export function writeRunSvgs(outDir: string, report: CaseReport, suffix: string): string[] {
   return report.runs.map((run) => {
     const path = join(outDir, svgFileName(report.scenario, report.column, suffix, run.transport, run.repeat));
-    const outcome = { ...runOutcome(report.scenario, run), ok: run.ok };
+    const outcome = { ...runOutcome(run), ok: run.ok };
     writeAtomic(path, renderSvg(run, { loopMeaning: report.loopMeaning, onDeadlock: report.onDeadlock, sdk: report.versions.sdk, outcome }));
     return path;
   });

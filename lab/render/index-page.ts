@@ -72,7 +72,7 @@ export function pageRun(report: CaseReport, run: RunRecord, kind: "scenario" | "
     peers: report.column + suffix,
     peersText: peersText(report),
     peersWhat: peersWhat(report),
-    outcome: runOutcome(report.scenario, { ...run, ok: failing.length === 0 }),
+    outcome: runOutcome({ ...run, ok: failing.length === 0 }),
     transport: run.transport,
     repeat: run.repeat,
     ok: failing.length === 0,

@@ -5,7 +5,7 @@
 // gave up), and what ended the wait is read from the error it got (lab/check/wait-end.ts), never
 // from the scenario's plan, so the page, the text report and the card never disagree. No measured
 // time in the words: they do not depend on the machine's load (a configured length is structural).
-import { nestedOutcome } from "../check/card-requests.js";
+import { failedNested } from "../check/card-requests.js";
 import type { WaitEnd } from "../check/wait-end.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 
@@ -39,18 +39,14 @@ export function waitEndWords(end: WaitEnd | undefined): string {
   return `${end.by === "sdk" ? "the SDK's request limit" : "the callback's own limit"} (${len}${end.error})`;
 }
 
-/** The methods a callback can nest in, the form first (the card's rows). */
-const CALLBACK_METHODS = ["elicitation/create", "sampling/createMessage", "roots/list"] as const;
-
-export function runOutcome(scenario: string, run: OutcomeRun): RunOutcome {
+export function runOutcome(run: OutcomeRun): RunOutcome {
   const verdict = run.ok ? "as expected" : "NOT as expected";
   const out = (kind: OutcomeKind, what: string): RunOutcome => ({ kind, what, words: `${what}, ${verdict}` });
   if (run.fault) return out("failed", "the client driver failed");
   if (run.errors.length) return out("failed", "the session failed");
   const deadlock = run.events.find((e) => e.kind === "deadlock");
   if (deadlock?.detail?.action === "break") return out("broken", "deadlocked; the lab broke the cycle at once (--on-deadlock break)");
-  const evidence = { events: [...run.events], wire: [...run.wire] };
-  const nested = run.events.some((e) => e.kind === "nested.sent") ? CALLBACK_METHODS.map((m) => nestedOutcome(evidence, m)).find((o) => o?.failed) : undefined;
+  const nested = run.events.some((e) => e.kind === "nested.sent") ? failedNested({ events: [...run.events], wire: [...run.wire] }) : undefined;
   if (deadlock || nested?.deadlock) return out("deadlock", `deadlocked until ${waitEndWords(nested?.waitEnd)}`);
   if (nested?.failed) return out("failed", "the nested request failed with no reply on the wire");
   const given = run.wire.filter((f) => f.from === "client" && f.label.method === "notifications/cancelled").length;

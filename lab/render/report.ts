@@ -22,14 +22,14 @@ export function runHeader(report: CaseReport, run: RunRecord): string {
 /** The line under a run's header: what happened, beside its verdict. */
 export function outcomeLine(report: CaseReport, run: RunRecord): string {
   const failed = run.verdicts.filter((v) => !v.ok).length;
-  return `   outcome: ${runOutcome(report.scenario, run).words} (${run.ok ? "PASS" : "FAIL"}: ${run.verdicts.length - failed} of ${run.verdicts.length} checks hold)`;
+  return `   outcome: ${runOutcome(run).words} (${run.ok ? "PASS" : "FAIL"}: ${run.verdicts.length - failed} of ${run.verdicts.length} checks hold)`;
 }
 
 /** One line for one run (what `all` prints per run unless --verbose): verdict, names, what happened. */
 export function runLine(report: CaseReport, run: RunRecord, color: boolean): string {
   const model = report.onDeadlock === "break" ? `${report.column}+break` : report.column;
   const failed = run.verdicts.filter((v) => !v.ok);
-  const lines = [`${mark(run.ok, color)} ${report.scenario} · ${model} · ${run.transport} #${run.repeat}: ${runOutcome(report.scenario, run).words}`];
+  const lines = [`${mark(run.ok, color)} ${report.scenario} · ${model} · ${run.transport} #${run.repeat}: ${runOutcome(run).words}`];
   for (const v of failed) lines.push(`    ${mark(false, color)} ${v.check}${v.details.length ? `: ${v.details[0]}` : ""}`);
   if (run.fault) lines.push(`    fault: ${run.fault}`);
   return lines.join("\n");
@@ -95,7 +95,7 @@ export function renderSummary(reports: CaseReport[], color: boolean, output?: Wr
     for (const run of report.runs) {
       const failed = run.verdicts.filter((v) => !v.ok).length;
       lines.push(
-        `  ${mark(run.ok, color)} ${report.scenario.padEnd(14)} ${model(report).padEnd(width)} ${run.transport.padEnd(7)} #${run.repeat}  ${resultLine(run).padEnd(44)} ${run.durationMs.toFixed(0).padStart(5)} ms  ${run.verdicts.length - failed}/${run.verdicts.length} checks  ${runOutcome(report.scenario, run).what}`,
+        `  ${mark(run.ok, color)} ${report.scenario.padEnd(14)} ${model(report).padEnd(width)} ${run.transport.padEnd(7)} #${run.repeat}  ${resultLine(run).padEnd(44)} ${run.durationMs.toFixed(0).padStart(5)} ms  ${run.verdicts.length - failed}/${run.verdicts.length} checks  ${runOutcome(run).what}`,
       );
       if (run.fault) lines.push(`      fault: ${run.fault}`);
     }

@@ -6,7 +6,7 @@
 // (py1's message handler note, an unknown-id error, a debug log). It is drawn like the serial
 // model's held frames, only when structure says it waited: on the pipe while a callback ran, and
 // read only after that callback left. A frame read at once draws nothing, whatever its delay.
-import { nestedOutcome } from "../check/card-requests.js";
+import { failedNested } from "../check/card-requests.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 
 export interface Unread {
@@ -23,8 +23,6 @@ export interface Unread {
   late: boolean;
 }
 
-const METHODS = ["elicitation/create", "sampling/createMessage", "roots/list"] as const;
-
 /** The SDK's word that a reply came for a request it no longer waits for (each driver's way of recording it). */
 const lateWord = (e: TimelineEvent) =>
   e.kind === "reply.late" ||
@@ -36,8 +34,8 @@ export function unreadFrames(events: readonly TimelineEvent[], wire: readonly Wi
   const out = new Map<number, Unread>();
   const client = events.filter((e) => e.side === "client");
   if (client.some((e) => e.kind === "frame.arrived")) return out;
-  const run = { events: [...events], wire: [...wire] };
-  const stuck = METHODS.map((m) => nestedOutcome(run, m)).find((o) => o?.deadlock);
+  const failed = failedNested({ events: [...events], wire: [...wire] });
+  const stuck = failed?.deadlock ? failed : undefined;
   const lateRead = stuck?.failed && client.find((e) => e.seq > stuck.failed!.seq && lateWord(e));
   const callbacks = client.filter((e) => e.kind === "callback.entered").map((entered) => ({
     entered,
