@@ -22,7 +22,11 @@ test("the structure is the texts in order: rows, arrow labels, notes; no time", 
   const arrows = ["tools/call #2", "elicitation/create #0", "tools/list #3", "result tools/list #3", "result elicitation/create #0", "result tools/call #2"];
   const places = arrows.map((a) => texts.indexOf(a));
   assert.ok(places.every((p, i) => p >= 0 && (i === 0 || p > places[i - 1]!)), `arrows out of order: ${places.join(",")}`);
-  assert.ok(texts.indexOf("result tools/list #3") < texts.indexOf("nested tools/list failed 408"), "the reply is drawn before the failure");
+  const failure = texts.indexOf("TIMEOUT (the SDK's request limit): nested tools/list");
+  assert.ok(failure > 0 && texts.indexOf("result tools/list #3") < failure, "the reply is drawn before the failure");
+  // its wait, unread on the client's pipe (issue 41, item 6): the band, and the read after the answer
+  assert.ok(texts.includes("result tools/list #3 unread on the client's pipe"), "the unread band is drawn");
+  assert.ok(texts.indexOf("callback #1 answers cancel") < texts.findIndex((t) => t.startsWith("result tools/list #3 read after")), "read only after the answer");
   assert.not.ok(texts.some((t) => /^\d+\.\d+$|\d+\.\d+ ms\b/.test(t)), "a time survived");
   // what does not vary from run to run stays: the SDKs' versions
   assert.ok(texts.some((t) => t.includes("Python SDK 1.29.0")), "the version was erased");
@@ -33,8 +37,8 @@ test("times, positions and a break's note alone make no difference; a label or a
   assert.is(pictureDifference(committed, retimed), undefined);
   const relabelled = committed.replace(">result tools/list #3<", ">result tools/list #9<");
   assert.equal(pictureDifference(committed, relabelled)?.fresh, "result tools/list #9");
-  const swapped = committed.replace(">callback #1 answers cancel<", ">SWAP<").replace(">nested tools/list failed 408<", ">callback #1 answers cancel<").replace(">SWAP<", ">nested tools/list failed 408<");
-  assert.equal(pictureDifference(committed, swapped)?.committed, "nested tools/list failed 408");
+  const swapped = committed.replace(">callback #1 answers cancel<", ">SWAP<").replace(">failed 408<", ">callback #1 answers cancel<").replace(">SWAP<", ">failed 408<");
+  assert.equal(pictureDifference(committed, swapped)?.committed, "failed 408");
   // a version or a limit is no time
   assert.ok(pictureDifference(committed, committed.replace("Python SDK 1.29.0", "Python SDK 2.3.0")), "a changed version is a difference");
   assert.ok(pictureDifference(committed, committed.replace(/\b0\.5 s\b/, "9.9 s")), "a changed limit is a difference");
