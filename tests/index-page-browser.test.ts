@@ -69,7 +69,7 @@ const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-ru
 
       // The serial run says on its line what happened: a deadlock, as the lab predicts.
       const serial = page.locator('[data-run][data-peers="serial"]');
-      assert.match((await serial.textContent()) ?? "", /deadlocked until the 0\.5 s limit, as expected/);
+      assert.match((await serial.textContent()) ?? "", /deadlocked until the SDK's request limit \(0\.5 s, error -32001\), as expected/);
       for (const file of ["index.html", "nested.sdk.memory-1.html"]) {
         const html = readFileSync(join(out, "latest", file), "utf8");
         assert.not.match(html, ROOT, `${file} shows no absolute path of the repository`);
