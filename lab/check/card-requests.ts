@@ -86,7 +86,7 @@ export function nestedOutcome(run: Run, method: string): NestedOutcome | undefin
 /** The value names what ended the wait (a fixed word); the text adds the error, the configured length and the measured wait. */
 function deadlockCell(end: WaitEnd | undefined): CellValue {
   const value = DEADLOCK_UNTIL[end?.by ?? "unknown"];
-  const configured = end?.configuredMs === undefined ? "" : `, configured ${end.configuredMs} ms`;
+  const configured = end?.configuredMs === undefined ? "" : `, limit ${end.configuredMs} ms`;
   const waited = end?.waitedMs === undefined ? "" : `; waited ${end.waitedMs.toFixed(0)} ms`;
   return cell(value, "unsafe", end ? `${value} (${end.error}${configured}${waited})` : value);
 }
