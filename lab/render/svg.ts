@@ -1,5 +1,6 @@
 // A self-contained SVG sequence diagram of one run: two lifelines (client, server), one arrow
-// per wire frame at the time it left, and the held span, timeout, deadlock and late reply marked.
+// per wire frame at the time it left, and the held span (or a reply left unread on the pipe of a
+// client in another process, unread.ts), timeout, deadlock and late reply marked.
 // It only reads the timeline and the wire. No scripts, no external references, attributes only:
 // it opens in any browser as it is.
 //
