@@ -2,9 +2,10 @@
 # file in its own venv), the adapter of the lab's one Python driver (lab/peers/python/lab_driver.py runs the plan
 # and writes the events). Nothing of the lab's loop models applies: the receive loop is the SDK's own (1.29.0:
 # mcp/shared/session.py:351-434 awaits each inbound request's handler inline, :376; 1.30.0: the same lines).
-# CLI: client.py --plan PLAN.json --events EVENTS.jsonl
+# CLI: client.py --plan PLAN.json --events EVENTS.jsonl [--peer py130]
 from __future__ import annotations
 
+import argparse
 import logging
 import os
 import sys
@@ -27,8 +28,6 @@ from lab_events import Events  # noqa: E402
 from lab_pipe import Wire  # noqa: E402
 from lab_plan import SYNTHETIC_MODEL, SYNTHETIC_ROOTS, SYNTHETIC_TEXT, AnswerData, CallData, Nested  # noqa: E402
 
-# py1's name on the wire, for every 1.x venv: the peers differ by their SDK, not by what they say they are
-CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-py1", version="0.1.0")
 Context = RequestContext[ClientSession, Any]
 
 
@@ -67,9 +66,18 @@ class Py1(Adapter):
                 dump=lambda message: message.model_dump_json(by_alias=True, exclude_none=True),
                 session_message=SessionMessage)
     driver: Driver
+    client_info = types.Implementation(name="reentrancy-lab-client-py1", version="0.1.0")
 
     def code(self, error: BaseException) -> int | None:
         return error.error.code if isinstance(error, McpError) else None
+
+    def arguments(self, parser: argparse.ArgumentParser) -> None:
+        # which peer this run is (one adapter, a venv each: py1, py130): its name on the wire and on stderr
+        parser.add_argument("--peer", default="py1")
+
+    def configure(self, args: argparse.Namespace) -> None:
+        self.prog = f"{args.peer} client.py"
+        self.client_info = types.Implementation(name=f"reentrancy-lab-client-{args.peer}", version="0.1.0")
 
     def log(self, events: Events) -> None:
         logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format=f"{self.prog} %(name)s: %(message)s")
@@ -115,7 +123,7 @@ class Py1(Adapter):
                                 elicitation_callback=self.elicitation if driver.wants("elicitation") else None,
                                 sampling_callback=self.sampling if driver.wants("sampling") else None,
                                 list_roots_callback=self.roots if driver.wants("roots") else None,
-                                logging_callback=self.on_log, message_handler=self.on_message, client_info=CLIENT_INFO)
+                                logging_callback=self.on_log, message_handler=self.on_message, client_info=self.client_info)
         async with session:
             await self.initialize(session)
 
@@ -134,7 +142,7 @@ class Py1(Adapter):
         capabilities = types.ClientCapabilities.model_validate(self.driver.plan.capabilities)
         result = await session.send_request(
             types.ClientRequest(types.InitializeRequest(params=types.InitializeRequestParams(
-                protocolVersion=types.LATEST_PROTOCOL_VERSION, capabilities=capabilities, clientInfo=CLIENT_INFO))),
+                protocolVersion=types.LATEST_PROTOCOL_VERSION, capabilities=capabilities, clientInfo=self.client_info))),
             types.InitializeResult,
         )
         if result.protocolVersion not in SUPPORTED_PROTOCOL_VERSIONS:

@@ -22,7 +22,7 @@ export const PY130_CLIENT: ClientPeer = pythonClient({
   sdk: sdkLabel("mcp (Python SDK) {}", pythonDist(PY130_ENV, "mcp")),
   meaning: "the Python SDK 1.30.0 ClientSession as shipped, the last 1.x (what `mcp<2` resolves to): the same receive loop as 1.29.0, awaiting each inbound request's handler (shared/session.py:376)",
   era: "2025-11-25",
-}, PY130_ENV, "py1/client.py");
+}, PY130_ENV, "py1/client.py", ["--peer", "py130"]);
 
 export const PY1_SERVER: ServerPeer = pythonServer(
   { name: "py1", sdk: SDK, meaning: "the calculate server on the Python SDK 1.29.0 FastMCP (ctx.elicit, ctx.session.elicit_form)" },
