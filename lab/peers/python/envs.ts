@@ -27,5 +27,9 @@ export const PY1_ENV = pythonEnv("py1", "py1/requirements.txt", PY1_VENV_DIR);
 export const FASTMCP_ENV = pythonEnv("fastmcp", "fastmcp/requirements.txt", FASTMCP_VENV_DIR, ["fastmcp", "mcp"]);
 /** mcp 1.30.0, the last 1.x: what `mcp<2` resolves to; run by py1's adapter */
 export const PY130_ENV = pythonEnv("py130", "py130/requirements.txt");
+/** semantic-kernel 1.45.0 as pip resolves it alone (mcp 1.30.0, a core dependency) */
+export const SEMANTIC_KERNEL_ENV = pythonEnv("semantic-kernel", "semantic-kernel/requirements.txt", undefined, ["semantic-kernel", "mcp"]);
+/** fast-agent-mcp 0.2.36, the newest on Python 3.11 (0.10.x needs >= 3.12), beside pydantic<2.12 and a2a-sdk<1 (mcp 1.10.1) */
+export const FAST_AGENT_ENV = pythonEnv("fast-agent", "fast-agent/requirements.txt", undefined, ["fast-agent-mcp", "mcp"]);
 
-export const PYTHON_ENVS: readonly PythonEnv[] = [PY_ENV, PY1_ENV, FASTMCP_ENV, PY130_ENV];
+export const PYTHON_ENVS: readonly PythonEnv[] = [PY_ENV, PY1_ENV, FASTMCP_ENV, PY130_ENV, SEMANTIC_KERNEL_ENV, FAST_AGENT_ENV];
