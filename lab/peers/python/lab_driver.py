@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Awaitable, Callable
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,7 @@ from pydantic import ValidationError
 
 from lab_events import Events, one_line
 from lab_pipe import Wire, own_stdio
+from lab_relay import relayed_command
 from lab_plan import AnswerData, Behaviour, CallData, Nested, SessionPlan
 
 # Why the client gave up on a call (CallData.giveUpAfterMs): the words of lab/peers/call-book.ts GIVE_UP_REASON.
@@ -73,6 +74,14 @@ class Adapter:
     def connect(self, driver: Driver, read: Any, write: Any) -> AbstractAsyncContextManager[Connection]:
         """Builds the client on the driver's streams with the driver's callbacks, negotiates, yields a Connection;
         leaving it closes the session."""
+        raise NotImplementedError
+
+    # A framework that takes no streams, only a server command to spawn, sets spawns = True and overrides
+    # connect_command instead: its command is lab_relay.py, joined to the driver's own pipe.
+    spawns = False
+
+    def connect_command(self, driver: Driver, command: list[str]) -> AbstractAsyncContextManager[Connection]:
+        """As connect, for a framework that spawns its server: command[0] is the program, command[1:] its args."""
         raise NotImplementedError
 
 
@@ -214,23 +223,32 @@ class Driver:
             outcome = {"error": {"code": None, "message": f"{cancelled}: {GIVE_UP_REASON} (its cancel scope was cancelled)"}}
         return outcome
 
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[Connection]:
+        """The adapter's client on the lab's pipe: on the driver's streams, or through the relay it spawns."""
+        if self.adapter.spawns:
+            async with relayed_command(self.events) as command, self.adapter.connect_command(self, command) as connection:
+                yield connection
+        else:
+            async with own_stdio(self.adapter.wire) as (read, write), self.adapter.connect(self, read, write) as connection:
+                yield connection
+
     async def run(self) -> None:
         timeout_s = self.plan.callTimeoutMs / 1000
-        async with own_stdio(self.adapter.wire) as (read, write):
-            async with self.adapter.connect(self, read, write) as connection:
-                if self.plan.listToolsFirst:
-                    self.listed = await connection.list_tools()
-                for call in self.plan.calls:
-                    self.label = call.label
-                    self.events.write("call.started", detail={"call": call.label})
-                    outcome = await self.call_tool(call, lambda: connection.call_tool(call, timeout_s))
-                    self.events.write("tool.result", detail={"call": call.label, **outcome})
-                    if call.awaitCallbacks:
-                        # A call that gave up may leave its form open: the next call waits for it (bounded).
-                        with anyio.fail_after(timeout_s):
-                            for done in list(self.running.get(call.label, ())):
-                                await done.wait()
-            self.events.write("note", detail={"sessionClosed": True})
+        async with self.connection() as connection:
+            if self.plan.listToolsFirst:
+                self.listed = await connection.list_tools()
+            for call in self.plan.calls:
+                self.label = call.label
+                self.events.write("call.started", detail={"call": call.label})
+                outcome = await self.call_tool(call, lambda: connection.call_tool(call, timeout_s))
+                self.events.write("tool.result", detail={"call": call.label, **outcome})
+                if call.awaitCallbacks:
+                    # A call that gave up may leave its form open: the next call waits for it (bounded).
+                    with anyio.fail_after(timeout_s):
+                        for done in list(self.running.get(call.label, ())):
+                            await done.wait()
+        self.events.write("note", detail={"sessionClosed": True})
 
 
 def main(adapter: Adapter, argv: list[str]) -> int:

@@ -25,11 +25,9 @@ class Wire:
     session_message: Callable[[Any], Any]
 
 
-@asynccontextmanager
-async def own_stdio(wire: Wire) -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream[Any]]]:
-    """The process's own stdin/stdout as SessionMessage streams. Not the SDK's stdio_server(): its reader
-    parks in a worker thread (anyio.wrap_file) no cancel reaches, so leaving it waits for stdin's EOF. Here
-    both ends are non-blocking fds awaited on the loop; fd 0/1 become /dev/null/stderr (no stray print on the wire)."""
+def own_fds() -> tuple[int, int]:
+    """The process's stdin/stdout as two non-blocking fds of the driver's own; fd 0/1 become /dev/null and
+    stderr, so no stray print reaches the wire."""
     wire_in, wire_out = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
@@ -37,6 +35,15 @@ async def own_stdio(wire: Wire) -> AsyncIterator[tuple[MemoryObjectReceiveStream
     os.dup2(2, 1)
     os.set_blocking(wire_in, False)
     os.set_blocking(wire_out, False)
+    return wire_in, wire_out
+
+
+@asynccontextmanager
+async def own_stdio(wire: Wire) -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream[Any]]]:
+    """The process's own stdin/stdout as SessionMessage streams. Not the SDK's stdio_server(): its reader
+    parks in a worker thread (anyio.wrap_file) no cancel reaches, so leaving it waits for stdin's EOF. Here
+    both ends are non-blocking fds awaited on the loop (own_fds)."""
+    wire_in, wire_out = own_fds()
     read_send, read_recv = anyio.create_memory_object_stream[Any](0)
     write_send, write_recv = anyio.create_memory_object_stream[Any](0)
     written = anyio.Event()
