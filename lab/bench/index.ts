@@ -209,6 +209,7 @@ export async function main(args: Parsed): Promise<number> {
     "<= 1.3x",
     cli.ratio <= 1.3,
   );
+  await (await import("./setup.js")).benchSetup(report);
   await (await import("./python.js")).benchPython(report);
   for (const j of await (await import("./jvm.js")).benchJvm()) {
     report(`${j.peer} session start (request -> initialize), a session of its JVM host as the lab runs it, median of 5: ${j.sessionMs} ms vs a bare java -jar of the same jar ${j.bareMs} ms: ${j.ratio}x (a fresh JVM per session beside it: ${j.freshMs} ms, ${startRatio(j.freshMs, j.bareMs)}x; ${j.archive ? "with" : "without"} its AppCDS archive)`, `${j.peer} start`, "<= 1.3x", j.ratio <= 1.3);

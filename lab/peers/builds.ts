@@ -66,7 +66,7 @@ function child(name: string, where: string, load: () => Promise<Child>): PeerBui
       const c = await load();
       progress("step 1/1: esbuild bundle and V8 snapshot");
       await c.build((await c.staleness()) ?? "asked for");
-      return { built: `into ${rel(c.snapshot)}` };
+      return { built: `with esbuild and Node ${process.version}` };
     },
   };
 }

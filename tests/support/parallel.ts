@@ -49,6 +49,15 @@ const unitWeight = (unit: string[]) => unit.reduce((sum, file) => sum + WEIGHT(f
 /** Heaviest first; files that share runs together, in name order (one process makes their runs). */
 const queue = [...units.values()].sort((a, b) => unitWeight(b) - unitWeight(a) || a[0]!.localeCompare(b[0]!));
 
+/** Every peer is built first (lab/cli/setup.ts; what is current costs about a second), so that no
+ *  test skips a peer that could be built here; a build's lines are printed, the cached ones counted. */
+const setupStarted = performance.now();
+const setupLines: string[] = [];
+const { setup } = await import("../../lab/cli/setup.js");
+const setupOk = await setup("all", (line) => setupLines.push(line));
+const fresh = setupLines.filter((line) => !/: cached, inputs unchanged /.test(line));
+process.stdout.write(`${fresh.map((line) => `${line}\n`).join("")}set-up: ${setupLines.length - fresh.length} builds current${setupOk ? "" : ", a build FAILED (its peer's tests fail under CI, else skip)"} (${((performance.now() - setupStarted) / 1000).toFixed(1)} s)\n`);
+
 /** The groups share their hosts (a venv's warm interpreter, a JVM driver, the ts1 server's host):
  *  each would otherwise start its own (lab/transports/host-broker.ts). */
 const broker = await startHostBroker();

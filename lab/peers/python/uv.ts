@@ -36,14 +36,15 @@ export function ensureUv(python: string): Promise<string> {
   }));
 }
 
-/** A venv at `dir` holding exactly `requirements`'s hash-pinned packages, made by uv or by pip. */
-export async function makeVenv(tool: "uv" | "pip", python: string, dir: string, requirements: string, uv = UV_BINARY): Promise<void> {
+/** A venv at `dir` holding exactly `requirements`'s hash-pinned packages, made by uv or by pip
+ *  (`vars`: more of the tools' environment, e.g. a cache of their own for `bench`). */
+export async function makeVenv(tool: "uv" | "pip", python: string, dir: string, requirements: string, uv = UV_BINARY, vars: Record<string, string> = {}): Promise<void> {
   const venvPython = join(dir, "bin", "python");
   if (tool === "uv") {
-    await runCommand("uv venv", uv, ["venv", "--quiet", "--python", python, dir], { env: QUIET_UV, boundMs: BOUND_MS });
-    await runCommand("uv pip", uv, ["pip", "install", "--quiet", "--require-hashes", "--no-deps", "-r", requirements, "--python", venvPython], { env: QUIET_UV, boundMs: BOUND_MS });
+    await runCommand("uv venv", uv, ["venv", "--quiet", "--python", python, dir], { env: { ...QUIET_UV, ...vars }, boundMs: BOUND_MS });
+    await runCommand("uv pip", uv, ["pip", "install", "--quiet", "--require-hashes", "--no-deps", "-r", requirements, "--python", venvPython], { env: { ...QUIET_UV, ...vars }, boundMs: BOUND_MS });
     return;
   }
   await runCommand("venv", python, ["-m", "venv", dir], { boundMs: BOUND_MS });
-  await runCommand("pip", venvPython, ["-m", "pip", "install", "--quiet", "--retries", "0", "--require-hashes", "--no-deps", "-r", requirements], { env: QUIET_PIP, boundMs: BOUND_MS });
+  await runCommand("pip", venvPython, ["-m", "pip", "install", "--quiet", "--retries", "0", "--require-hashes", "--no-deps", "-r", requirements], { env: { ...QUIET_PIP, ...vars }, boundMs: BOUND_MS });
 }
