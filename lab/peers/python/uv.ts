@@ -42,7 +42,9 @@ export async function makeVenv(tool: "uv" | "pip", python: string, dir: string, 
   const venvPython = join(dir, "bin", "python");
   if (tool === "uv") {
     await runCommand("uv venv", uv, ["venv", "--quiet", "--python", python, dir], { env: { ...QUIET_UV, ...vars }, boundMs: BOUND_MS });
-    await runCommand("uv pip", uv, ["pip", "install", "--quiet", "--require-hashes", "--no-deps", "-r", requirements, "--python", venvPython], { env: { ...QUIET_UV, ...vars }, boundMs: BOUND_MS });
+    // --compile-bytecode: as pip does by default. The programs run with -B (no .pyc written), so a venv without them
+    // compiles every module on each start: semantic-kernel's warm host then took over SPAWN_BOUND_MS on a loaded machine.
+    await runCommand("uv pip", uv, ["pip", "install", "--quiet", "--compile-bytecode", "--require-hashes", "--no-deps", "-r", requirements, "--python", venvPython], { env: { ...QUIET_UV, ...vars }, boundMs: BOUND_MS });
     return;
   }
   await runCommand("venv", python, ["-m", "venv", dir], { boundMs: BOUND_MS });
