@@ -29,7 +29,7 @@ export async function setup(what: SetupWhat, log: Log = console.log): Promise<bo
   buildOnFirstUse(true);
   for (const peer of peers.filter((p) => what.includes(p.name) && !findBuild(p.name))) {
     const why = peer.unavailable();
-    if (why !== undefined) log(`peer ${peer.name}: cannot run here: ${why}`);
+    log(why === undefined ? `peer ${peer.name}: ready` : `peer ${peer.name}: cannot run here: ${why}`);
     ok = ok && why === undefined;
   }
   return ok;
