@@ -6,7 +6,7 @@ import type { CellValue } from "./card-cell.js";
 import { isRequest } from "../history/frames.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 import { peakCallbacks, replyTo } from "./verify.js";
-import { DEADLOCK_UNTIL, waitEnd, type WaitEnd } from "./wait-end.js";
+import { DEADLOCK_UNTIL, HANGS, waitEnd, type WaitEnd } from "./wait-end.js";
 
 export const REQUEST_CARD_ROWS = [
   { id: "samplingNested", title: "nested request inside a sampling callback" },
@@ -77,15 +77,22 @@ export function nestedOutcome(run: Run, method: string): NestedOutcome | undefin
   const reply = request && replyTo(run.wire, request);
   if (ok && sent) return { cell: cell("completes", "safe", `completes in ${(ok.t - sent.t).toFixed(0)} ms`), sent, request, reply };
   if (!failed || !sent) return { cell: cell("no nested request seen", "unexpected") };
-  const deadlock = reply !== undefined && reply.t < failed.t;
   const end = waitEnd(failed, sent, run.wire, request);
+  if (end?.by === "session") return { cell: hangCell(end, request), sent, failed, request, reply, waitEnd: end };
+  const deadlock = reply !== undefined && reply.t < failed.t;
   const nested = deadlock ? deadlockCell(end) : cell("fails without a reply on the wire", "unexpected");
   return { cell: nested, sent, failed, request, reply, deadlock, ...(end && { waitEnd: end }) };
 }
 
+/** Nothing ended the wait but the lab's bound, ending the session: the value is fixed, the text says whether the request left. */
+function hangCell(end: WaitEnd, request: WireFrame | undefined): CellValue {
+  const limit = end.configuredMs === undefined ? "" : `, limit ${end.configuredMs} ms`;
+  return cell(HANGS, "unsafe", `${HANGS}: the lab's bound ended the session (${end.error}${limit}); the request ${request ? "was sent" : "never reached the wire"}`);
+}
+
 /** The value names what ended the wait (a fixed word); the text adds the error, the configured length and the measured wait. */
 function deadlockCell(end: WaitEnd | undefined): CellValue {
-  const value = DEADLOCK_UNTIL[end?.by ?? "unknown"];
+  const value = DEADLOCK_UNTIL[end === undefined || end.by === "session" ? "unknown" : end.by];
   const configured = end?.configuredMs === undefined ? "" : `, limit ${end.configuredMs} ms`;
   const waited = end?.waitedMs === undefined ? "" : `; waited ${end.waitedMs.toFixed(0)} ms`;
   return cell(value, "unsafe", end ? `${value} (${end.error}${configured}${waited})` : value);

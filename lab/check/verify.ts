@@ -5,6 +5,7 @@ import { median } from "./stats.js";
 import type { EventSelector, Expectation, TimingRule } from "./expectations.js";
 import { classify, FrameBook, isReply, isRequest, resultOf, withdrawnRequests } from "../history/frames.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
+import { sessionBoundAt } from "./wait-end.js";
 
 export interface Evidence {
   events: TimelineEvent[];
@@ -42,7 +43,7 @@ export function verify(evidence: Evidence, expected: Expectation): Verdict[] {
     verdict("results match the wire", resultsAgreeWithWire(evidence)),
     compared("callback answers", expected.callbacks, callbackAnswers(evidence.events)),
     compared("frames on the wire", expected.wire, wireCounts(evidence.wire, Object.keys(expected.wire))),
-    verdict("each request has one reply with its id", replyProblems(evidence.wire)),
+    verdict("each request has one reply with its id", replyProblems(evidence.wire, sessionBoundAt(evidence.events))),
     verdict("server requests sit inside a tools/call", nestingProblems(evidence.wire)),
     compared("nested requests", expected.nested, nestedOutcomes(evidence.events)),
     compared("client events", expected.events, eventCounts(evidence.events, Object.keys(expected.events))),
@@ -240,14 +241,14 @@ export function replyTo(wire: WireFrame[], request: WireFrame): WireFrame | unde
 }
 
 /** Ids are per direction: a request from X is answered by exactly one frame from the other side,
- *  or by none when X withdrew it (notifications/cancelled); never by two. */
-export function replyProblems(wire: WireFrame[]): string[] {
+ *  or by none when X withdrew it (notifications/cancelled) or the lab's bound ended the session after it; never by two. */
+export function replyProblems(wire: WireFrame[], endedAt = Infinity): string[] {
   const out: string[] = [];
   const withdrawn = withdrawnRequests(wire);
   for (const req of wire.filter((f) => isRequest(f.label))) {
     const replies = wire.filter((f) => f.replyTo === req.index);
     const what = `${req.label.method} #${String(req.label.id)} from ${req.from}`;
-    if (replies.length !== 1 && !(replies.length === 0 && withdrawn.has(req.index))) out.push(`${what} has ${replies.length} replies`);
+    if (replies.length !== 1 && !(replies.length === 0 && (withdrawn.has(req.index) || req.t < endedAt))) out.push(`${what} has ${replies.length} replies`);
     else if (replies[0] !== undefined && replies[0].index < req.index) out.push(`${what} is answered before it was sent`);
   }
   for (const f of wire) {

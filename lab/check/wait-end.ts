@@ -7,8 +7,10 @@ import { cancelledRequestId } from "../history/frames.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 
 /** sdk: the SDK's own request limit; backstop: the lab driver's, where the SDK sets none on that
- *  path; callback: a limit the callback put around the request itself (the SDK offers none per request). */
-export type WaitEnder = "sdk" | "backstop" | "callback";
+ *  path; callback: a limit the callback put around the request itself (the SDK offers none per request);
+ *  session: the lab's bound, which ended the whole session, as nothing could end the wait itself (a callback
+ *  blocking the very loop its request needs: strands' list_tools_sync, mcp_client.py:757). */
+export type WaitEnder = "sdk" | "backstop" | "callback" | "session";
 
 export interface WaitEnd {
   by: WaitEnder;
@@ -41,6 +43,9 @@ export const WAIT_SIGNS: readonly Sign[] = [
   // the SDK's limit; kotlinx.coroutines names its length ("Timed out waiting for 1500 ms"). The SDK's
   // own limit raises McpException -32001 instead (0.15); 0.14's bounds only the send (Protocol.kt:505-509).
   { by: "backstop", test: (d) => d.type === "TimeoutCancellationException", length: (d) => read(text(d.message), /waiting for (\d+) ms/, 1) },
+  // The Python driver's bound on a session whose callback blocks its own loop (lab_events.py SESSION_BOUND,
+  // lab/peers/strands/client.py --sync): "the lab's bound of 1500 ms ended the session".
+  { by: "session", test: (d) => d.type === "LabSessionBound", length: (d) => (typeof d.boundMs === "number" ? d.boundMs : undefined) },
   // Go: the callback's context.WithTimeout (lab/peers/go/callbacks.go nest; the SDK takes no limit per request).
   { by: "callback", test: (d) => d.type === "timed out", length: () => undefined },
   // Java: the callback's Future.get or Reactor timeout() (lab/peers/jvm/java Sync.java, Main.java nested):
@@ -81,8 +86,17 @@ export function waitEnd(failed: TimelineEvent, sent: TimelineEvent | undefined, 
   return { by: sign.by, error: errorName(d), ...(configuredMs !== undefined && { configuredMs }), ...(sent && { waitedMs: failed.t - sent.t }) };
 }
 
+/** When the lab's bound ended the session (a `session` wait end), at its nested.failed; requests sent before then
+ *  may have no reply: nothing was left to answer them. */
+export const sessionBoundAt = (events: readonly TimelineEvent[]): number | undefined =>
+  events.find((e) => e.kind === "nested.failed" && WAIT_SIGNS.find((s) => s.test(e.detail ?? {}))?.by === "session")?.t;
+
+/** The card's word for a wait nothing but the end of the session ended (card-words.ts maps "hangs" to it). */
+export const HANGS = "hangs, no limit";
+
 /** The card's words for a deadlock, by what ended it: a small fixed set, no length, no time. */
-export const DEADLOCK_UNTIL: Record<WaitEnder | "unknown", string> = {
+/** The card's words for a deadlock, by what ended it: a small fixed set, no length, no time. */
+export const DEADLOCK_UNTIL: Record<Exclude<WaitEnder, "session"> | "unknown", string> = {
   sdk: "deadlocks until the SDK's request limit",
   backstop: "deadlocks until the lab's backstop: no SDK limit on this path",
   callback: "deadlocks until the callback's own limit",

@@ -35,6 +35,7 @@ export const lengthWords = (ms: number) => (ms >= 1000 || ms % 100 === 0 ? `${ms
 export function waitEndWords(end: WaitEnd | undefined): string {
   if (!end) return "the nested request failed";
   const len = end.configuredMs === undefined ? "" : `${lengthWords(end.configuredMs)}, `;
+  if (end.by === "session") return `the lab's ${end.configuredMs === undefined ? "" : `${lengthWords(end.configuredMs)} `}bound, which ended the session (${end.error}): nothing else could end the wait`;
   if (end.by === "backstop") return `the lab's ${end.configuredMs === undefined ? "" : `${lengthWords(end.configuredMs)} `}backstop (${end.error}): the SDK has no limit on this path`;
   return `${end.by === "sdk" ? "the SDK's request limit" : "the callback's own limit"} (${len}${end.error})`;
 }
@@ -47,6 +48,7 @@ export function runOutcome(run: OutcomeRun): RunOutcome {
   const deadlock = run.events.find((e) => e.kind === "deadlock");
   if (deadlock?.detail?.action === "break") return out("broken", "deadlocked; the lab broke the cycle at once (--on-deadlock break)");
   const nested = run.events.some((e) => e.kind === "nested.sent") ? failedNested({ events: [...run.events], wire: [...run.wire] }) : undefined;
+  if (nested?.waitEnd?.by === "session") return out("failed", `hangs, no limit, until ${waitEndWords(nested.waitEnd)}`);
   if (deadlock || nested?.deadlock) return out("deadlock", `deadlocked until ${waitEndWords(nested?.waitEnd)}`);
   if (nested?.failed) return out("failed", "the nested request failed with no reply on the wire");
   const given = run.wire.filter((f) => f.from === "client" && f.label.method === "notifications/cancelled").length;

@@ -119,7 +119,7 @@ function heldWhileQueued(
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 /** A timeout note's words for what ended the wait. */
-const ENDED_BY: Record<WaitEnder, string> = { sdk: "the SDK's request limit", backstop: "the lab's backstop, no SDK limit", callback: "the callback's own limit" };
+const ENDED_BY: Record<WaitEnder, string> = { sdk: "the SDK's request limit", backstop: "the lab's backstop, no SDK limit", callback: "the callback's own limit", session: "the lab's bound, which ended the session: no limit could" };
 
 /** "MCP error -32001: Request timed out" -> "Request timed out" */
 const bareMessage = (message: unknown) => String(message ?? "").replace(/^MCP error -?\d+: /, "");

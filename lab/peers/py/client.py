@@ -21,22 +21,12 @@ from modern import GivenStreams, RoundObservingClient
 
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 from lab_driver import Connection, Driver, NestedSend, main  # noqa: E402  (the one Python driver)
-from lab_mcp2 import Mcp2Adapter, completion, synthetic_roots  # noqa: E402  (what the 2.x adapters share)
-from lab_plan import CallData, Nested  # noqa: E402
+from lab_mcp2 import Mcp2Adapter, completion, send_nested, synthetic_roots  # noqa: E402  (what the 2.x adapters share)
+from lab_plan import CallData  # noqa: E402
 
 CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-py", version="0.1.0")
 INLINE = frozenset({"elicitation/create"})  # the SDK's documented inline ordering (1.x receive loop)
 MODERN = "2026-07-28"
-
-
-async def send_nested(session: ClientSession, nested: Nested) -> set[str]:
-    """The nested request with the SDK's own per-request timeout (MCPError REQUEST_TIMEOUT on expiry,
-    jsonrpc_dispatcher.py:421-442)."""
-    is_list = nested.method == "tools/list"
-    request: types.ClientRequest = types.ListToolsRequest() if is_list else types.PingRequest()
-    result = await session.send_request(request, types.ListToolsResult if is_list else types.EmptyResult,
-                                        request_read_timeout_seconds=nested.timeoutMs / 1000)
-    return {tool.name for tool in result.tools} if isinstance(result, types.ListToolsResult) else set()
 
 
 def outcome(result: types.CallToolResult) -> dict[str, Any]:

@@ -16,9 +16,10 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,6 +80,7 @@ class Adapter:
     # A framework that takes no streams, only a server command to spawn, sets spawns = True and overrides
     # connect_command instead: its command is lab_relay.py, joined to the driver's own pipe.
     spawns = False
+    opens_pipe = False  # True: it opens own_stdio(self.wire) on a loop of its own (strands); connect() gets no streams
 
     def connect_command(self, driver: Driver, command: list[str]) -> AbstractAsyncContextManager[Connection]:
         """As connect, for a framework that spawns its server: command[0] is the program, command[1:] its args."""
@@ -95,6 +97,12 @@ class Driver:
         self.running: dict[str, set[anyio.Event]] = {}
         # set when the current call's first form opens: its giveUpAfterMs counts from then
         self.form_opened: anyio.Event | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None  # the driver's own: signal() crosses to it
+        self.ended = False  # set by an adapter when the lab's bound ended the session: no further call is sent
+
+    def signal(self, event: anyio.Event) -> None:
+        """Sets an event the driver's loop may await, from the callback's thread (not thread-safe from another)."""
+        event.set() if self.loop in (None, asyncio.get_running_loop()) else self.loop.call_soon_threadsafe(event.set)  # type: ignore[union-attr]
 
     def wants(self, capability: str) -> bool:
         """The plan declares this capability: register its callback (a registered one declares it in most SDKs)."""
@@ -124,7 +132,7 @@ class Driver:
         where: dict[str, Any] = {"n": self.callbacks, "call": call, **({"embedded": True} if embedded else {})}
         self.events.write("callback.entered", **ids, detail=where)
         if self.form_opened is not None:
-            self.form_opened.set()
+            self.signal(self.form_opened)
         done = anyio.Event()
         self.running.setdefault(call, set()).add(done)
         behaviour = next((c.callback for c in self.plan.calls if c.label == call), None)
@@ -147,7 +155,7 @@ class Driver:
             raise
         finally:
             self.running[call].discard(done)
-            done.set()
+            self.signal(done)
         self.events.write("callback.left", **ids, detail={**where, "action": answer.action})
         return answer
 
@@ -229,16 +237,20 @@ class Driver:
         if self.adapter.spawns:
             async with relayed_command(self.events) as command, self.adapter.connect_command(self, command) as connection:
                 yield connection
-        else:
-            async with own_stdio(self.adapter.wire) as (read, write), self.adapter.connect(self, read, write) as connection:
+        else:  # opens_pipe: the adapter opens it on its framework's loop
+            pipe = nullcontext((None, None)) if self.adapter.opens_pipe else own_stdio(self.adapter.wire)
+            async with pipe as (read, write), self.adapter.connect(self, read, write) as connection:
                 yield connection
 
     async def run(self) -> None:
+        self.loop = asyncio.get_running_loop()
         timeout_s = self.plan.callTimeoutMs / 1000
         async with self.connection() as connection:
             if self.plan.listToolsFirst:
                 self.listed = await connection.list_tools()
             for call in self.plan.calls:
+                if self.ended:
+                    break
                 self.label = call.label
                 self.events.write("call.started", detail={"call": call.label})
                 outcome = await self.call_tool(call, lambda: connection.call_tool(call, timeout_s))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+import threading
 import time
 from typing import Any
 
@@ -21,14 +22,16 @@ class Events:
 
     def __init__(self, path: str) -> None:
         self._file = open(path, "w", encoding="utf-8")
+        self._lock = threading.Lock()  # a framework may run its callbacks on a thread of its own (strands)
 
     def write(self, kind: str, *, id: int | str | None = None, method: str | None = None,
               detail: dict[str, Any] | None = None) -> None:
         if kind not in KINDS:  # the lab would refuse the line; say so where it is written
             raise ValueError(f"not a DriverEvent kind: {kind!r}")
-        event = {"t_ns": time.monotonic_ns(), "kind": kind, "id": id, "method": method, "detail": detail}
-        self._file.write(json.dumps({key: value for key, value in event.items() if value is not None}) + "\n")
-        self._file.flush()
+        with self._lock:  # t_ns read under the lock: the lines stay in time order
+            event = {"t_ns": time.monotonic_ns(), "kind": kind, "id": id, "method": method, "detail": detail}
+            self._file.write(json.dumps({key: value for key, value in event.items() if value is not None}) + "\n")
+            self._file.flush()
 
     def close(self) -> None:
         self._file.close()
@@ -47,6 +50,19 @@ class SdkLogNotes(logging.Handler):
         message = record.getMessage()
         if record.levelno >= logging.WARNING or message.startswith(self.KEPT):
             self.events.write("note", detail={"sdkLog": message, "logger": record.name, "level": record.levelname})
+
+
+# nested.failed's type when the lab's bound ended the whole session, as no limit could end the wait (a callback
+# blocking the loop its request needs); lab/check/wait-end.ts reads it. Not lab_backstop.py's LabBound: that ends a wait.
+SESSION_BOUND = "LabSessionBound"
+
+
+def bound_ended(events: Events, method: str, bound_s: float, why: str) -> None:
+    """The lab's bound ended a nested request's wait that nothing else could (a callback blocking the loop its
+    request needs): written by the driver's own thread as that request's end, not by the blocked callback."""
+    ms = round(bound_s * 1000)
+    events.write("nested.failed", method=method, detail={
+        "code": None, "type": SESSION_BOUND, "boundMs": ms, "message": f"the lab's bound of {ms} ms ended the session: {why}"})
 
 
 def one_line(error: BaseException) -> str:

@@ -3,6 +3,8 @@
 # its code, its logging, and the lab's synthetic answers in its types. Imported by 2.x adapters only.
 from __future__ import annotations
 
+from typing import Any
+
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
@@ -10,7 +12,7 @@ from mcp.shared.message import SessionMessage
 from lab_driver import Adapter
 from lab_events import Events, keep_sdk_log
 from lab_pipe import Wire
-from lab_plan import SYNTHETIC_MODEL, SYNTHETIC_ROOTS, SYNTHETIC_TEXT
+from lab_plan import SYNTHETIC_MODEL, SYNTHETIC_ROOTS, SYNTHETIC_TEXT, Nested
 
 
 class Mcp2Adapter(Adapter):
@@ -37,3 +39,13 @@ def completion() -> types.CreateMessageResult:
 
 def synthetic_roots() -> list[types.Root]:
     return [types.Root(uri=uri, name=name) for uri, name in SYNTHETIC_ROOTS]
+
+
+async def send_nested(session: Any, nested: Nested) -> set[str]:
+    """The nested request on an mcp 2.x ClientSession, with the SDK's own per-request timeout (MCPError
+    REQUEST_TIMEOUT on expiry: jsonrpc_dispatcher.py:421-442 in 2.3.0, :425 in 2.1.1)."""
+    is_list = nested.method == "tools/list"
+    request: types.ClientRequest = types.ListToolsRequest() if is_list else types.PingRequest()
+    result = await session.send_request(request, types.ListToolsResult if is_list else types.EmptyResult,
+                                        request_read_timeout_seconds=nested.timeoutMs / 1000)
+    return {tool.name for tool in result.tools} if isinstance(result, types.ListToolsResult) else set()
