@@ -7,18 +7,20 @@ import { GENKIT_CLIENT } from "./genkit/index.js";
 import { LANGCHAIN_CLIENT } from "./langchain/index.js";
 import { MASTRA_CLIENT } from "./mastra/index.js";
 import { OPENAI_AGENTS_CLIENT } from "./openai-agents/index.js";
+import { OPENAI_AGENTS_PY_CLIENT } from "./openai-agents-py/index.js";
 import { GO_CLIENT } from "./go/index.js";
 import { GOOGLE_ADK_CLIENT, GOOGLE_ADK_MCP1_CLIENT } from "./google-adk/index.js";
 import { JAVA_CLIENT, JAVA_SYNC_CLIENT, KOTLIN_014_CLIENT, KOTLIN_CLIENT } from "./jvm/index.js";
 import { PY_CLIENT, PY_INLINE_CLIENT, PY_MODERN_CLIENT, PY_SERVER } from "./py/index.js";
 import { PY130_CLIENT, PY1_CLIENT, PY1_SERVER } from "./py1/index.js";
 import { RMCP_CLIENT } from "./rmcp/index.js";
+import { STRANDS_CLIENT, STRANDS_SYNC_CLIENT } from "./strands/index.js";
 import { SEMANTIC_KERNEL_CLIENT } from "./semantic-kernel/index.js";
 import { TS1_CLIENT, TS1_SERVER } from "./ts1/index.js";
 import { TS2_CLIENT, TS2_MODERN_CLIENT, TS2_SERVER } from "./ts2/index.js";
 import type { ClientPeer, ServerPeer } from "../plan/peer.js";
 
-export const CLIENT_PEERS: ClientPeer[] = [TS1_CLIENT, TS2_CLIENT, TS2_MODERN_CLIENT, AI_SDK_CLIENT, MASTRA_CLIENT, LANGCHAIN_CLIENT, OPENAI_AGENTS_CLIENT, GENKIT_CLIENT, PY_CLIENT, PY_INLINE_CLIENT, PY_MODERN_CLIENT, PY1_CLIENT, PY130_CLIENT, FASTMCP_CLIENT, SEMANTIC_KERNEL_CLIENT, GOOGLE_ADK_CLIENT, GOOGLE_ADK_MCP1_CLIENT, GO_CLIENT, RMCP_CLIENT, KOTLIN_014_CLIENT, KOTLIN_CLIENT, JAVA_CLIENT, JAVA_SYNC_CLIENT];
+export const CLIENT_PEERS: ClientPeer[] = [TS1_CLIENT, TS2_CLIENT, TS2_MODERN_CLIENT, AI_SDK_CLIENT, MASTRA_CLIENT, LANGCHAIN_CLIENT, OPENAI_AGENTS_CLIENT, GENKIT_CLIENT, PY_CLIENT, PY_INLINE_CLIENT, PY_MODERN_CLIENT, PY1_CLIENT, PY130_CLIENT, FASTMCP_CLIENT, SEMANTIC_KERNEL_CLIENT, STRANDS_CLIENT, STRANDS_SYNC_CLIENT, OPENAI_AGENTS_PY_CLIENT, GOOGLE_ADK_CLIENT, GOOGLE_ADK_MCP1_CLIENT, GO_CLIENT, RMCP_CLIENT, KOTLIN_014_CLIENT, KOTLIN_CLIENT, JAVA_CLIENT, JAVA_SYNC_CLIENT];
 export const SERVER_PEERS: ServerPeer[] = [TS1_SERVER, TS2_SERVER, PY_SERVER, PY1_SERVER, FASTMCP_SERVER];
 
 export const findClient = (name: string): ClientPeer | undefined => CLIENT_PEERS.find((p) => p.name === name);
