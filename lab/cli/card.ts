@@ -89,10 +89,14 @@ async function runColumn(column: Column, outDir: string, want: ExpectedCard | un
     (scenario) => !scenario.notForEras?.eras.includes(column.client.era) && !unclaimed.has(scenario.name),
   );
   // nested first: a client that declared no form elicitation there is never asked for one, and its
-  // other rows are "-" (lab/check/card-form.ts); the rest side by side
+  // form rows are "-" (lab/check/card-form.ts); a sampling or roots row its card claims still runs (such a
+  // client may answer those: semantic-kernel's sampling callback); the rest side by side
   const nested = chosen.find((s) => s.name === "nested");
   const first = nested && (await run(nested));
-  if (first && first.errors.length === 0 && !declaresForm(first.wire)) return { runs };
+  if (first && first.errors.length === 0 && !declaresForm(first.wire)) {
+    await Promise.all(chosen.filter((s) => (REQUEST_CARD_SCENARIOS as readonly string[]).includes(s.name)).map(run));
+    return { runs };
+  }
   await Promise.all(chosen.filter((s) => s !== nested).map(run));
   return { runs };
 }
@@ -118,7 +122,7 @@ function cells(runs: Record<string, SessionEvidence>, column: Column): Partial<R
     return { events: runs[name]!.events, wire: runs[name]!.wire, ...(serverEvents !== undefined && { serverEvents }) };
   };
   const formAnswered = formAnsweredCell(at("nested"));
-  if (formAnswered.value === DECLARES_NO_FORM) return { formAnswered, protocol: protocolCell(at("nested")) };
+  if (formAnswered.value === DECLARES_NO_FORM) return { formAnswered, protocol: protocolCell(at("nested")), ...requestCells(runs) };
   return {
     formAnswered,
     protocol: protocolCell(at("nested")),
