@@ -13,6 +13,7 @@ import { MASTRA_BUILD } from "./mastra/index.js";
 import { PY1_ENV, PYTHON_ENVS, type PythonEnv } from "./python/envs.js";
 import { buildPythonEnv, envStaleness } from "./python/setup.js";
 import { RMCP_BUILD } from "./rmcp/index.js";
+import { RUST_MCP_SDK_BUILD } from "./rust-mcp-sdk/index.js";
 
 /** What competes with what: never two builds of one kind at once (two cargo builds share a target
  *  dir and the cores), except venvs (each its own folder, mostly waiting on the index). */
@@ -88,6 +89,7 @@ export const ALL_BUILDS: readonly PeerBuild[] = [
   ...PYTHON_ENVS.map(venv),
   cached(GO_BUILD),
   cached(RMCP_BUILD),
+  cached(RUST_MCP_SDK_BUILD),
   cached(JVM_BUILD),
   cached(JVM_CDS_BUILD, [JVM_BUILD.name, TS1_CHILD.name]),
   cached(MASTRA_BUILD),
