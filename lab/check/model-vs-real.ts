@@ -67,12 +67,14 @@ export function storyFacts(run: { events: TimelineEvent[]; wire: WireFrame[] }):
 }
 
 /** The named comparisons: which run stands for what, and what each side takes from its own SDK. */
-export type Comparison = "model-vs-py1" | "py-inline-vs-py1" | "model-vs-py-inline" | "model-vs-kotlin-0.14";
+export type Comparison = "model-vs-py1" | "py-inline-vs-py1" | "model-vs-py-inline" | "model-vs-kotlin-0.14" | "model-vs-pydantic-ai-mcp1" | "model-vs-google-adk-mcp1";
 export const COMPARISON_LABEL: Record<Comparison, string> = {
   "model-vs-py1": "the serial model (ts1 under serial) against the thing it models (py1: Python SDK 1.29.0 as shipped)",
   "py-inline-vs-py1": "py-inline (Python SDK 2.3.0, inline elicitation) against py1 (Python SDK 1.29.0 as shipped)",
   "model-vs-py-inline": "the serial model (ts1 under serial) against real code (py-inline: Python SDK 2.3.0, inline elicitation)",
   "model-vs-kotlin-0.14": "the serial model (ts1 under serial) against a second real serial client (kotlin-0.14: Kotlin SDK 0.14.0 as shipped)",
+  "model-vs-pydantic-ai-mcp1": "the serial model (ts1 under serial) against a framework on mcp 1.30.0 (pydantic-ai-mcp1: pydantic-ai-slim 2.78.0's MCPToolset on fastmcp 3.4.11)",
+  "model-vs-google-adk-mcp1": "the serial model (ts1 under serial) against a framework on mcp 1.30.0 (google-adk-mcp1: google-adk 2.13.0's McpToolset beside langchain-mcp-adapters)",
 };
 
 const TS_TIMEOUT = "The model keeps the TS SDK 1.32.2's request(): on its timeout it rejects with McpError -32001 and sends notifications/cancelled first (shared/protocol.js); 1.29.0's send_request raises McpError(408, httpx.codes.REQUEST_TIMEOUT) from anyio.fail_after and writes nothing (mcp/shared/session.py:290-314).";
@@ -81,6 +83,12 @@ const KOTLIN_TIMEOUT =
   "The model keeps the TS SDK 1.32.2's request() timeout (McpError -32001); Kotlin 0.14.0's RequestOptions.timeout bounds only transport.send (core Protocol.kt:505-508), not the await (:509), so the deadlock ends at the kotlin driver's coroutine withTimeout backstop: TimeoutCancellationException, no code (findings-jvm.md 1).";
 const KOTLIN_LATE =
   "both read the late reply after the callback answered and drop it; the model keeps the TS SDK's reporting (protocol.js _onresponse calls onerror: 'unknown message ID'); 0.14.0's onResponse hands it to onError (core Protocol.kt:380-386), an empty open function (:200) the driver's Client does not override: nothing is said after the read its transport recorded.";
+const PYDANTIC_TIMEOUT =
+  "The model keeps the TS SDK 1.32.2's request() timeout (McpError -32001, notifications/cancelled first); MCPToolset.list_tools takes no timeout (pydantic_ai/mcp.py:1528-1543) and FastMCP's Client's read_timeout is the call's, so the nested request ends at the caller's own anyio scope (TimeoutError, no code); FastMCP cancels its call task (fastmcp/client/client.py:769-773) and 1.30.0's send_request writes nothing (mcp/shared/session.py:310-314).";
+const ADK_TIMEOUT =
+  "The model keeps the TS SDK 1.32.2's request() timeout (McpError -32001, notifications/cancelled first); McpToolset.get_tools takes no timeout (google/adk/tools/mcp_tool/mcp_toolset.py:494-520) and its own limits are the connection's timeout (session_context.py:448, mcp_toolset.py:418), so the nested request ends at the caller's own anyio scope (TimeoutError, no code), which @retry_on_errors does not retry (mcp_session_manager.py:553-567 catches Exception only); 1.30.0's send_request writes nothing on it (mcp/shared/session.py:310-314).";
+const ADK_UNSEEN =
+  "ADK passes no message_handler to ClientSession (session_context.py:446-452), so 1.30.0's default takes the late reply's RuntimeError (mcp/shared/session.py:518) and only yields (client/session.py:69-72): the read leaves no trace a Python driver can record. That the reply was on the wire before the limit (replyBeforeLimit) and the callback answered only after the nested request failed is the same deadlock.";
 const NO_CANCEL = (why: string) => `the only difference in the client's frames is the notifications/cancelled that 1.29.0 does not send. ${why}`;
 /** A reason, or a reason that holds only for one value of the real side (the late reply's fate). */
 type Allowance = string | { why: string; real: unknown };
@@ -103,6 +111,22 @@ const ALLOWED: Record<Comparison, Partial<Record<keyof StoryFacts, Allowance>>> 
   "model-vs-kotlin-0.14": {
     errorCode: KOTLIN_TIMEOUT,
     lateReply: { real: "dropped silently", why: KOTLIN_LATE },
+  },
+  "model-vs-pydantic-ai-mcp1": {
+    errorCode: PYDANTIC_TIMEOUT,
+    cancelNotice: PYDANTIC_TIMEOUT,
+    clientFrames: NO_CANCEL(PYDANTIC_TIMEOUT),
+    lateReply: {
+      real: "handed to the message handler",
+      why: "both drop the late reply; the model keeps the TS SDK's reporting (protocol.js _onresponse calls onerror); 1.30.0 hands RuntimeError('Received response with an unknown request ID') to the message handler (mcp/shared/session.py:518, client/session.py:621-626), here the toolset's own, which passes it on (pydantic_ai/mcp.py:2040-2062).",
+    },
+  },
+  "model-vs-google-adk-mcp1": {
+    errorCode: ADK_TIMEOUT,
+    cancelNotice: ADK_TIMEOUT,
+    clientFrames: NO_CANCEL(ADK_TIMEOUT),
+    lateReply: { real: "not seen", why: ADK_UNSEEN },
+    replyReadAfterAnswer: { real: false, why: ADK_UNSEEN },
   },
   "model-vs-py-inline": {
     lateReply: {

@@ -15,46 +15,16 @@ from typing import Any
 import anyio
 import mcp_types as types
 from fastmcp import Client
-from fastmcp.client import ClientTransport
 from fastmcp.client.elicitation import ElicitResult
-from fastmcp.client.transports.base import TransportOptions
-from mcp import ClientSession
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 from lab_driver import Connection, Driver, main  # noqa: E402  (the one Python driver)
+from lab_fastmcp import OwnStdio, refusal, refused  # noqa: E402  (the driver's stdio as a FastMCP transport)
 from lab_mcp2 import Mcp2Adapter, completion, synthetic_roots  # noqa: E402  (what the 2.x adapters share)
 from lab_plan import CallData, Nested, SessionPlan  # noqa: E402
 
 CLIENT_INFO = types.Implementation(name="reentrancy-lab-client-fastmcp", version="0.1.0")
-# What ClientSession declares whenever a callback is set (mcp/client/session.py:634-636); FastMCP passes no other.
-DECLARABLE = ({"form": {}}, {"form": {}, "url": {}})
-
-
-class OwnStdio(ClientTransport):
-    """The driver's own stdin/stdout (lab_pipe.own_stdio, already open) as a FastMCP transport. FastMCP's
-    StdioTransport only spawns a server (transports/stdio.py); its public ClientTransport base
-    (transports/base.py:80-123) is the way to bring other streams: connect_session yields an uninitialized
-    ClientSession, as FastMCPTransport does (transports/memory.py:57-104), and the Client negotiates on it
-    (client.py:826-833)."""
-
-    def __init__(self, read: Any, write: Any) -> None:
-        self.streams = (read, write)
-
-    @asynccontextmanager
-    async def connect_session(self, *, transport_options: TransportOptions | None = None,
-                              **session_kwargs: Any) -> AsyncIterator[ClientSession]:
-        options = transport_options or TransportOptions()
-        read, write = self.streams
-        async with options.session_class(read_stream=read, write_stream=write, **session_kwargs) as session:
-            yield session
-
-
-def refused(what: str) -> Any:
-    """The answer when the call planned no such callback: an exception, which FastMCP's wrapper answers as -32603."""
-    def refuse() -> Any:
-        raise RuntimeError(f"no {what} planned for this call")
-    return refuse
 
 
 class FastmcpClient(Mcp2Adapter):
@@ -74,17 +44,7 @@ class FastmcpClient(Mcp2Adapter):
         self.mode = args.mode
 
     def refusal(self, plan: SessionPlan) -> str | None:
-        others = sorted(set(plan.capabilities) - {"elicitation", "sampling", "roots"})
-        if others:
-            return (f"FastMCP's public Client cannot run it: capabilities {others}: the driver registers elicitation, "
-                    "sampling and roots handlers, and the Client derives every capability from the handlers it has "
-                    "(fastmcp/client/client.py:545-577)")
-        declared = plan.capabilities.get("elicitation")
-        if declared is not None and declared not in DECLARABLE:
-            return (f"FastMCP's public Client cannot run it: elicitation capability {declared}: the Client cannot "
-                    "declare it; ClientSession declares elicitation {form, url} whenever a callback is set "
-                    "(mcp/client/session.py:634-636)")
-        return None
+        return refusal(plan, "FastMCP's public Client", "fastmcp/client/client.py:545-577", "mcp/client/session.py:634-636")
 
     async def send_nested(self, nested: Nested) -> set[str]:
         """The nested request through the Client itself. list_tools_mcp() and ping() take no timeout

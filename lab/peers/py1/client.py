@@ -18,15 +18,13 @@ from typing import Any
 from mcp import types
 from mcp.client.session import ClientSession
 from mcp.shared.context import RequestContext
-from mcp.shared.exceptions import McpError
-from mcp.shared.message import SessionMessage
 from mcp.shared.version import SUPPORTED_PROTOCOL_VERSIONS
 
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-from lab_driver import Adapter, Connection, Driver, NestedSend, main  # noqa: E402  (the one Python driver)
+from lab_driver import Connection, Driver, NestedSend, main  # noqa: E402  (the one Python driver)
 from lab_events import Events  # noqa: E402
-from lab_pipe import Wire  # noqa: E402
-from lab_plan import SYNTHETIC_MODEL, SYNTHETIC_ROOTS, SYNTHETIC_TEXT, AnswerData, CallData, Nested  # noqa: E402
+from lab_mcp1 import Mcp1Adapter, completion, note_message, synthetic_roots  # noqa: E402  (what the 1.x adapters share)
+from lab_plan import AnswerData, CallData, Nested  # noqa: E402
 
 Context = RequestContext[ClientSession, Any]
 
@@ -49,27 +47,11 @@ def nested_in(context: Context) -> NestedSend:
     return lambda nested: send_nested(context.session, nested)
 
 
-def completion() -> types.CreateMessageResult:
-    return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=SYNTHETIC_TEXT),
-                                     model=SYNTHETIC_MODEL, stopReason="endTurn")
-
-
-class Py1(Adapter):
+class Py1(Mcp1Adapter):
     prog = "py1 client.py"
     description = f"mcp {version('mcp')} client peer driver for the reentrancy lab"
-    # The responder's own cancel scope (shared/session.py:96-101), cancelled by the loop on the peer's
-    # notifications/cancelled (:403-406), which the loop can read only when the callback has returned.
-    abort_reason = "the responder's scope was cancelled"
-    sdk_error = McpError
-    # as mcp/client/stdio/__init__.py:155/172 frames them: one JSONRPCMessage per line, exclude_none
-    wire = Wire(parse=types.JSONRPCMessage.model_validate_json,
-                dump=lambda message: message.model_dump_json(by_alias=True, exclude_none=True),
-                session_message=SessionMessage)
     driver: Driver
     client_info = types.Implementation(name="reentrancy-lab-client-py1", version="0.1.0")
-
-    def code(self, error: BaseException) -> int | None:
-        return error.error.code if isinstance(error, McpError) else None
 
     def arguments(self, parser: argparse.ArgumentParser) -> None:
         # which peer this run is (one adapter, a venv each: py1, py130): its name on the wire and on stderr
@@ -99,18 +81,13 @@ class Py1(Adapter):
         return await self.driver.answer(context.request_id, "sampling/createMessage", nested_in(context), completion, refused("sampling"))
 
     async def roots(self, context: Context) -> types.ListRootsResult | types.ErrorData:
-        roots = [types.Root(uri=uri, name=name) for uri, name in SYNTHETIC_ROOTS]
         return await self.driver.answer(context.request_id, "roots/list", nested_in(context),
-                                        lambda: types.ListRootsResult(roots=roots), refused("roots"))
+                                        lambda: types.ListRootsResult(roots=synthetic_roots()), refused("roots"))
 
     async def on_message(self, message: Any) -> None:
         """The message handler (client/session.py:614-619): what the loop hands on, e.g. a late reply as
         RuntimeError('Received response with an unknown request ID', shared/session.py:518)."""
-        if isinstance(message, Exception):
-            text = " ".join(str(message).split())
-            late = "unknown request ID" in text
-            self.driver.events.write("note", detail={"sdkMessage": text[:300], "type": type(message).__name__,
-                                                     **({"lateReply": True} if late else {})})
+        note_message(self.driver.events, message)
 
     async def on_log(self, params: types.LoggingMessageNotificationParams) -> None:
         self.driver.events.write("note", detail={"serverLog": params.data, "level": params.level})

@@ -40,5 +40,9 @@ export const OPENAI_AGENTS_PY_ENV = pythonEnv("openai-agents-py", "openai-agents
 export const GOOGLE_ADK_ENV = pythonEnv("google-adk", "google-adk/requirements.txt", undefined, ["google-adk", "mcp"]);
 /** the same beside langchain-mcp-adapters 0.3.2, whose `mcp<2` pin resolves mcp 1.30.0 */
 export const GOOGLE_ADK_MCP1_ENV = pythonEnv("google-adk-mcp1", "google-adk-mcp1/requirements.txt", undefined, ["google-adk", "mcp"]);
+/** pydantic-ai-slim[mcp] 2.78.0 as pip resolves it alone (fastmcp-slim 4.2.3, mcp 2.3.0) */
+export const PYDANTIC_AI_ENV = pythonEnv("pydantic-ai", "pydantic-ai/requirements.txt", undefined, ["pydantic-ai-slim", "fastmcp-slim", "mcp"]);
+/** the same beside `mcp<2` (fastmcp-slim 3.4.11, mcp 1.30.0) */
+export const PYDANTIC_AI_MCP1_ENV = pythonEnv("pydantic-ai-mcp1", "pydantic-ai-mcp1/requirements.txt", undefined, ["pydantic-ai-slim", "fastmcp-slim", "mcp"]);
 
-export const PYTHON_ENVS: readonly PythonEnv[] = [PY_ENV, PY1_ENV, FASTMCP_ENV, PY130_ENV, SEMANTIC_KERNEL_ENV, FAST_AGENT_ENV, STRANDS_ENV, OPENAI_AGENTS_PY_ENV, GOOGLE_ADK_ENV, GOOGLE_ADK_MCP1_ENV];
+export const PYTHON_ENVS: readonly PythonEnv[] = [PY_ENV, PY1_ENV, FASTMCP_ENV, PY130_ENV, SEMANTIC_KERNEL_ENV, FAST_AGENT_ENV, STRANDS_ENV, OPENAI_AGENTS_PY_ENV, GOOGLE_ADK_ENV, GOOGLE_ADK_MCP1_ENV, PYDANTIC_AI_ENV, PYDANTIC_AI_MCP1_ENV];
