@@ -67,12 +67,13 @@ export function storyFacts(run: { events: TimelineEvent[]; wire: WireFrame[] }):
 }
 
 /** The named comparisons: which run stands for what, and what each side takes from its own SDK. */
-export type Comparison = "model-vs-py1" | "py-inline-vs-py1" | "model-vs-py-inline" | "model-vs-kotlin-0.14" | "model-vs-pydantic-ai-mcp1" | "model-vs-google-adk-mcp1";
+export type Comparison = "model-vs-py1" | "py-inline-vs-py1" | "model-vs-py-inline" | "model-vs-kotlin-0.14" | "model-vs-pydantic-ai-mcp1" | "model-vs-google-adk-mcp1" | "model-vs-rust-mcp-sdk";
 export const COMPARISON_LABEL: Record<Comparison, string> = {
   "model-vs-py1": "the serial model (ts1 under serial) against the thing it models (py1: Python SDK 1.29.0 as shipped)",
   "py-inline-vs-py1": "py-inline (Python SDK 2.3.0, inline elicitation) against py1 (Python SDK 1.29.0 as shipped)",
   "model-vs-py-inline": "the serial model (ts1 under serial) against real code (py-inline: Python SDK 2.3.0, inline elicitation)",
   "model-vs-kotlin-0.14": "the serial model (ts1 under serial) against a second real serial client (kotlin-0.14: Kotlin SDK 0.14.0 as shipped)",
+  "model-vs-rust-mcp-sdk": "the serial model (ts1 under serial) against a third real serial client (rust-mcp-sdk: the rust-mcp-sdk crate 1.1.0 as shipped)",
   "model-vs-pydantic-ai-mcp1": "the serial model (ts1 under serial) against a framework on mcp 1.30.0 (pydantic-ai-mcp1: pydantic-ai-slim 2.78.0's MCPToolset on fastmcp 3.4.11)",
   "model-vs-google-adk-mcp1": "the serial model (ts1 under serial) against a framework on mcp 1.30.0 (google-adk-mcp1: google-adk 2.13.0's McpToolset beside langchain-mcp-adapters)",
 };
@@ -89,6 +90,10 @@ const ADK_TIMEOUT =
   "The model keeps the TS SDK 1.32.2's request() timeout (McpError -32001, notifications/cancelled first); McpToolset.get_tools takes no timeout (google/adk/tools/mcp_tool/mcp_toolset.py:494-520) and its own limits are the connection's timeout (session_context.py:448, mcp_toolset.py:418), so the nested request ends at the caller's own anyio scope (TimeoutError, no code), which @retry_on_errors does not retry (mcp_session_manager.py:553-567 catches Exception only); 1.30.0's send_request writes nothing on it (mcp/shared/session.py:310-314).";
 const ADK_UNSEEN =
   "ADK passes no message_handler to ClientSession (session_context.py:446-452), so 1.30.0's default takes the late reply's RuntimeError (mcp/shared/session.py:518) and only yields (client/session.py:69-72): the read leaves no trace a Python driver can record. That the reply was on the wire before the limit (replyBeforeLimit) and the callback answered only after the nested request failed is the same deadlock.";
+const RUST_MCP_SDK_TIMEOUT =
+  "Both end the nested wait at their own request limit with -32001; the model keeps the TS SDK 1.32.2's request(), which sends notifications/cancelled first (shared/protocol.js); rust-mcp-sdk 1.1.0's transport returns SdkError -32001 from await_timeout and writes nothing (rust-mcp-transport message_dispatcher.rs:174-184, utils.rs:56-65).";
+const RUST_MCP_SDK_LATE =
+  "both read the late reply after the callback answered and drop it; the model keeps the TS SDK's reporting (protocol.js _onresponse calls onerror: 'unknown message ID'); rust-mcp-sdk 1.1.0 leaves the timed-out request's sender in its pending map, so pending_request_tx hands it out, the send to the dropped receiver fails and handle_message's error goes only to tracing::error (client_runtime.rs:239-243, :321-323), which the driver does not subscribe to: nothing is said after the read its McpObserver recorded.";
 const NO_CANCEL = (why: string) => `the only difference in the client's frames is the notifications/cancelled that 1.29.0 does not send. ${why}`;
 /** A reason, or a reason that holds only for one value of the real side (the late reply's fate). */
 type Allowance = string | { why: string; real: unknown };
@@ -111,6 +116,11 @@ const ALLOWED: Record<Comparison, Partial<Record<keyof StoryFacts, Allowance>>> 
   "model-vs-kotlin-0.14": {
     errorCode: KOTLIN_TIMEOUT,
     lateReply: { real: "dropped silently", why: KOTLIN_LATE },
+  },
+  "model-vs-rust-mcp-sdk": {
+    cancelNotice: RUST_MCP_SDK_TIMEOUT,
+    clientFrames: `the only difference in the client's frames is the notifications/cancelled that rust-mcp-sdk 1.1.0 does not send. ${RUST_MCP_SDK_TIMEOUT}`,
+    lateReply: { real: "dropped silently", why: RUST_MCP_SDK_LATE },
   },
   "model-vs-pydantic-ai-mcp1": {
     errorCode: PYDANTIC_TIMEOUT,
