@@ -12,6 +12,9 @@ export const KILL_WAIT_MS = 2_000;
 /** After exit, how long stdout/stderr may take to reach EOF (a grandchild could hold them). */
 export const DRAIN_WAIT_MS = 1_000;
 export const SPAWN_BOUND_MS = 10_000;
+/** A run forked from a warm host "spawns" once the host has imported the program's libraries, which the first run
+ *  of a program pays for (lab/peers/python/host.py preload): mcp-use imports langchain, some 4 s of CPU. */
+export const HOSTED_SPAWN_BOUND_MS = 60_000;
 export const STDERR_KEEP_CHARS = 64 * 1024;
 const LINE_KEEP_CHARS = 2_000;
 
@@ -122,7 +125,8 @@ export class StdioChild {
     if (child.pid !== undefined) return Promise.resolve();
     if (this.spawnError) return Promise.reject(this.spawnError);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`child did not spawn within ${SPAWN_BOUND_MS} ms`)), SPAWN_BOUND_MS);
+      const bound = child instanceof ForkedProcess ? HOSTED_SPAWN_BOUND_MS : SPAWN_BOUND_MS;
+      const timer = setTimeout(() => reject(new Error(`child did not spawn within ${bound} ms`)), bound);
       child.once("spawn", () => (clearTimeout(timer), resolve()));
       child.once("error", (error) => (clearTimeout(timer), live.delete(child), reject(error)));
     });

@@ -15,13 +15,14 @@ export function pythonProgram(env: PythonEnv, path: string, args: readonly strin
 
 export const unavailableWithout = (env: PythonEnv) => (): string | undefined => envProblem(env);
 
-/** A client peer whose driver is lab/peers/<script> (an adapter of lab_driver.py) in `env`, with its own flags. */
-export function pythonClient(peer: Omit<ClientPeer, "driver" | "unavailable" | "loops">, env: PythonEnv, script: string, flags: readonly string[] = []): ClientPeer {
+/** A client peer whose driver is lab/peers/<script> (an adapter of lab_driver.py) in `env`, with its own flags and
+ *  environment (set before anything is imported: its warm host's too). */
+export function pythonClient(peer: Omit<ClientPeer, "driver" | "unavailable" | "loops">, env: PythonEnv, script: string, flags: readonly string[] = [], vars?: Record<string, string>): ClientPeer {
   return {
     ...peer,
     loops: ["sdk"],
     unavailable: unavailableWithout(env),
-    driver: { kind: "process", command: (planFile, eventsFile) => pythonProgram(env, script, ["--plan", planFile, "--events", eventsFile, ...flags]) },
+    driver: { kind: "process", command: (planFile, eventsFile) => pythonProgram(env, script, ["--plan", planFile, "--events", eventsFile, ...flags], vars) },
   };
 }
 
