@@ -43,6 +43,9 @@ export const WAIT_SIGNS: readonly Sign[] = [
   // the SDK's limit; kotlinx.coroutines names its length ("Timed out waiting for 1500 ms"). The SDK's
   // own limit raises McpException -32001 instead (0.15); 0.14's bounds only the send (Protocol.kt:505-509).
   { by: "backstop", test: (d) => d.type === "TimeoutCancellationException", length: (d) => read(text(d.message), /waiting for (\d+) ms/, 1) },
+  // The Python driver's backstop (lab/peers/python/lab_backstop.py LabBound): where a framework's session
+  // sets no limit (langchain-mcp-adapters, mcp-use on mcp 1.30.0: shared/session.py:284-291), "the lab's bound of 1500 ms".
+  { by: "backstop", test: (d) => d.type === "LabBound", length: (d) => read(text(d.message), /bound of (\d+) ms/, 1) },
   // The Python driver's bound on a session whose callback blocks its own loop (lab_events.py SESSION_BOUND,
   // lab/peers/strands/client.py --sync): "the lab's bound of 1500 ms ended the session".
   { by: "session", test: (d) => d.type === "LabSessionBound", length: (d) => (typeof d.boundMs === "number" ? d.boundMs : undefined) },

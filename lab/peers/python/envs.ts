@@ -45,4 +45,9 @@ export const PYDANTIC_AI_ENV = pythonEnv("pydantic-ai", "pydantic-ai/requirement
 /** the same beside `mcp<2` (fastmcp-slim 3.4.11, mcp 1.30.0) */
 export const PYDANTIC_AI_MCP1_ENV = pythonEnv("pydantic-ai-mcp1", "pydantic-ai-mcp1/requirements.txt", undefined, ["pydantic-ai-slim", "fastmcp-slim", "mcp"]);
 
-export const PYTHON_ENVS: readonly PythonEnv[] = [PY_ENV, PY1_ENV, FASTMCP_ENV, PY130_ENV, SEMANTIC_KERNEL_ENV, FAST_AGENT_ENV, STRANDS_ENV, OPENAI_AGENTS_PY_ENV, GOOGLE_ADK_ENV, GOOGLE_ADK_MCP1_ENV, PYDANTIC_AI_ENV, PYDANTIC_AI_MCP1_ENV];
+/** langchain-mcp-adapters 0.3.2 as pip resolves it alone (mcp 1.30.0: it pins mcp>=1.24,<2) */
+export const LANGCHAIN_PY_ENV = pythonEnv("langchain-py", "langchain-py/requirements.txt", undefined, ["langchain-mcp-adapters", "mcp"]);
+/** mcp-use 1.7.1 as pip resolves it alone (mcp 1.30.0) */
+export const MCP_USE_ENV = pythonEnv("mcp-use", "mcp-use/requirements.txt", undefined, ["mcp-use", "mcp"]);
+
+export const PYTHON_ENVS: readonly PythonEnv[] = [PY_ENV, PY1_ENV, FASTMCP_ENV, PY130_ENV, SEMANTIC_KERNEL_ENV, FAST_AGENT_ENV, STRANDS_ENV, OPENAI_AGENTS_PY_ENV, GOOGLE_ADK_ENV, GOOGLE_ADK_MCP1_ENV, PYDANTIC_AI_ENV, PYDANTIC_AI_MCP1_ENV, LANGCHAIN_PY_ENV, MCP_USE_ENV];
