@@ -242,7 +242,7 @@ export function replyTo(wire: WireFrame[], request: WireFrame): WireFrame | unde
 
 /** Ids are per direction: a request from X is answered by exactly one frame from the other side,
  *  or by none when X withdrew it (notifications/cancelled) or the lab's bound ended the session after it; never by two. */
-export function replyProblems(wire: WireFrame[], endedAt = Infinity): string[] {
+export function replyProblems(wire: WireFrame[], endedAt = -Infinity): string[] {
   const out: string[] = [];
   const withdrawn = withdrawnRequests(wire);
   for (const req of wire.filter((f) => isRequest(f.label))) {
