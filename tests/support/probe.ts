@@ -60,6 +60,14 @@ export const PROBE_TABLE: ProbeRow[] = [
   { client: "py1", loop: "sdk", verdict: "serial", sampling: "serial", core: "the real serial client the lesson is about" },
   // FastMCP 4.0.10 runs its handler on mcp 2.3.0's dispatcher, which spawns each inbound request (jsonrpc_dispatcher.py:623)
   { client: "fastmcp", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
+  // strands-agents 1.62.0's MCPClient on mcp 2.1.1, whose dispatcher spawns each inbound request (jsonrpc_dispatcher.py:606).
+  // No sampling verdict: strands takes no sampling callback (mcp_client.py:318), so its driver refuses a plan that declares it.
+  // strands-sync too: the probe's callback sends no nested request, so list_tools_sync never blocks the loop.
+  { client: "strands", loop: "sdk", verdict: "concurrent" },
+  { client: "strands-sync", loop: "sdk", verdict: "concurrent" },
+  // openai-agents 0.24.0 (Python) takes no callback (agents/mcp/server.py:1968-1980): mcp.Client declares no elicitation
+  // (mcp/client/session.py:634-637), so the form probe is never sent; nor is a sampling one (none declared): no sampling row
+  { client: "openai-agents-py", loop: "sdk", verdict: "not_run" },
   // a goroutine per inbound request, released before it is handled (mcp/client.go:1188-1193), sampling too
   { client: "go", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   // a tokio task per inbound request (rmcp service.rs:1669), sampling too
