@@ -5,15 +5,25 @@ import { serverChildOf } from "../lab/plan/evidence.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { clientSideProbe } from "../lab/check/probe-timeline.js";
-import { resultsOf } from "../lab/check/verify.js";
+import { replyTo, resultsOf } from "../lab/check/verify.js";
+import { isRequest, resultOf } from "../lab/history/frames.js";
 import { lifecycleProblems } from "../lab/transports/child-process.js";
 import { type SessionEvidence } from "../lab/plan/session.js";
 import { needs, skipNamed } from "./support/needs.js";
 import { FAN_OUT_N, PROBE_SAMPLING_SCENARIO, PROBE_ROWS, PROBE_SCENARIO, probeClient, probeRun, transportsFor } from "./support/probe.js";
 
 /** LAB_PROBE_PRINT=1 prints each run's measured numbers (for the README and reports). */
+const UNSUPPORTED = { status: "unsupported", computed: false, value: null };
 const print = (line: string) => process.env.LAB_PROBE_PRINT === "1" && console.error(`probe.test: ${line}`);
-const structured = (run: SessionEvidence, call: string) => resultsOf(run.events)[call] as Record<string, unknown>;
+const ownResult = (run: SessionEvidence, call: string) => resultsOf(run.events)[call] as Record<string, unknown>;
+
+/** The server's structured result for `call`, from its reply on the wire (the n-th call is the n-th tools/call). */
+function resultOnWire(run: SessionEvidence, call: string): Record<string, unknown> {
+  const n = run.events.filter((e) => e.kind === "call.started").findIndex((e) => e.detail?.call === call);
+  const request = run.wire.filter((f) => f.from === "client" && isRequest(f.label) && f.label.method === "tools/call")[n];
+  const reply = request && replyTo(run.wire, request);
+  return ((resultOf(reply?.message) as { structuredContent?: Record<string, unknown> } | undefined)?.structuredContent ?? {});
+}
 
 /** The session's own errors and every child's lifecycle: `serve` (the top-level child for a client
  *  in this process; `server` when the lab relays a client driver to it) and the driver, which
@@ -47,6 +57,8 @@ for (const row of PROBE_ROWS) {
     needs({ name: row.client, unavailable: () => client })(`${row.client} under ${row.loop}: probe_receive_loop says ${row.verdict}`, () => {});
     continue;
   }
+  // a framework that hands its caller text only (ProbeRow.textOnly): its results are read where the lab recorded them
+  const structured = row.textOnly ? resultOnWire : ownResult;
   for (const transport of transportsFor(client)) {
     const name = `${row.client} under ${row.loop}, ${transport === "serve" ? "serve as a stdio child" : "in memory"}`;
     // One session calls probe_receive_loop and probe_fan_out; both tests read it.
@@ -57,6 +69,12 @@ for (const row of PROBE_ROWS) {
       const run = await probeSessionRun();
       assert.equal(sessionProblems(run), []);
       const probe = structured(run, "loop");
+      if (row.verdict === "not_run") {
+        // a client that declares no form elicitation is never sent a form (lab/peers/ts1/probe-infer.ts:49)
+        assert.match(String(probe.reason), "declared no form elicitation");
+        assert.not.ok(run.wire.some((f) => f.label.method === "elicitation/create"));
+        return;
+      }
       const side = clientSideProbe(run, "loop");
       assert.is(probe.verdict, row.verdict, String(probe.text));
       assert.is(side.loop, row.verdict, JSON.stringify(side));
@@ -76,6 +94,11 @@ for (const row of PROBE_ROWS) {
       const probe = structured(run, "fan-out");
       const side = clientSideProbe(run, "fan-out");
       const oneAtATime = row.verdict === "serial";
+      if (row.verdict === "not_run") {
+        assert.is(probe.status, "not_run", String(probe.text));
+        assert.equal(structured(run, "recovery"), UNSUPPORTED);
+        return;
+      }
       assert.is(side.callbacks, FAN_OUT_N);
       assert.is(side.peakCallbacks, oneAtATime ? 1 : FAN_OUT_N);
       assert.is(probe.status, "ran", String(probe.text));
@@ -112,7 +135,8 @@ for (const row of PROBE_ROWS) {
           assert.is(probe.firstPingReply, sampling === "concurrent" ? "before_reply" : "after_reply");
           assert.is((probe.sampling as { outcome: string }).outcome, "result");
         }
-        assert.equal(structured(run, "recovery"), { status: "calculated", computed: true, value: 21 });
+        // calculate asks for a form: a client that declares none gets unsupported
+        assert.equal(structured(run, "recovery"), row.verdict === "not_run" ? UNSUPPORTED : { status: "calculated", computed: true, value: 21 });
         print(`${name}: ${String(probe.text)}\n  client side: ${JSON.stringify(side)}`);
       });
   }

@@ -36,6 +36,9 @@ export interface ProbeRow {
    *  (in memory and over serve, a model and real serial clients, a split by method, a refusal).
    *  Every row runs under LAB_TESTS=full, as .ci/run does. */
   core?: string;
+  /** the framework hands its caller a result's text only (why): the test reads the probe's structured
+   *  result from the server's reply on the wire, as the lab recorded it */
+  textOnly?: string;
 }
 
 export const PROBE_TABLE: ProbeRow[] = [
@@ -58,8 +61,16 @@ export const PROBE_TABLE: ProbeRow[] = [
   // the real serial client: Python SDK 1.29.0 as shipped (mcp/shared/session.py:376), not a model;
   // its sampling callback runs inside the same await (mcp/client/session.py:579-587)
   { client: "py1", loop: "sdk", verdict: "serial", sampling: "serial", core: "the real serial client the lesson is about" },
+  // semantic-kernel 1.45.0 declares no elicitation (its ClientSession gets a sampling callback only, connectors/mcp.py:334-343),
+  // so the form probe is never sent: not_run; its sampling callback is awaited inline by mcp 1.30.0's loop (shared/session.py:376)
+  { client: "semantic-kernel", loop: "sdk", verdict: "not_run", sampling: "serial", textOnly: "plugin.call_tool keeps content blocks only (connectors/mcp.py:95-99)" },
   // FastMCP 4.0.10 runs its handler on mcp 2.3.0's dispatcher, which spawns each inbound request (jsonrpc_dispatcher.py:623)
   { client: "fastmcp", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
+  // pydantic-ai-slim 2.78.0's MCPToolset: FastMCP 4.2.3's Client probes server/discover, ts1 refuses it and the session is
+  // 2025-11-25 on mcp 2.3.0's dispatcher, which spawns each inbound request (jsonrpc_dispatcher.py:688-707), sampling too
+  { client: "pydantic-ai", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
+  // the same beside mcp<2: FastMCP 3.4.11 on mcp 1.30.0, whose loop awaits every inbound request's handler (shared/session.py:376)
+  { client: "pydantic-ai-mcp1", loop: "sdk", verdict: "serial", sampling: "serial" },
   // strands-agents 1.62.0's MCPClient on mcp 2.1.1, whose dispatcher spawns each inbound request (jsonrpc_dispatcher.py:606).
   // No sampling verdict: strands takes no sampling callback (mcp_client.py:318), so its driver refuses a plan that declares it.
   // strands-sync too: the probe's callback sends no nested request, so list_tools_sync never blocks the loop.
