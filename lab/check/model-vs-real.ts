@@ -67,7 +67,7 @@ export function storyFacts(run: { events: TimelineEvent[]; wire: WireFrame[] }):
 }
 
 /** The named comparisons: which run stands for what, and what each side takes from its own SDK. */
-export type Comparison = "model-vs-py1" | "py-inline-vs-py1" | "model-vs-py-inline" | "model-vs-kotlin-0.14" | "model-vs-pydantic-ai-mcp1" | "model-vs-google-adk-mcp1" | "model-vs-rust-mcp-sdk";
+export type Comparison = "model-vs-py1" | "py-inline-vs-py1" | "model-vs-py-inline" | "model-vs-kotlin-0.14" | "model-vs-pydantic-ai-mcp1" | "model-vs-google-adk-mcp1" | "model-vs-rust-mcp-sdk" | "model-vs-langchain-py" | "model-vs-mcp-use";
 export const COMPARISON_LABEL: Record<Comparison, string> = {
   "model-vs-py1": "the serial model (ts1 under serial) against the thing it models (py1: Python SDK 1.29.0 as shipped)",
   "py-inline-vs-py1": "py-inline (Python SDK 2.3.0, inline elicitation) against py1 (Python SDK 1.29.0 as shipped)",
@@ -76,6 +76,8 @@ export const COMPARISON_LABEL: Record<Comparison, string> = {
   "model-vs-rust-mcp-sdk": "the serial model (ts1 under serial) against a third real serial client (rust-mcp-sdk: the rust-mcp-sdk crate 1.1.0 as shipped)",
   "model-vs-pydantic-ai-mcp1": "the serial model (ts1 under serial) against a framework on mcp 1.30.0 (pydantic-ai-mcp1: pydantic-ai-slim 2.78.0's MCPToolset on fastmcp 3.4.11)",
   "model-vs-google-adk-mcp1": "the serial model (ts1 under serial) against a framework on mcp 1.30.0 (google-adk-mcp1: google-adk 2.13.0's McpToolset beside langchain-mcp-adapters)",
+  "model-vs-langchain-py": "the serial model (ts1 under serial) against a framework on mcp 1.30.0 (langchain-py: langchain-mcp-adapters 0.3.2's client.session())",
+  "model-vs-mcp-use": "the serial model (ts1 under serial) against a framework on mcp 1.30.0 (mcp-use: mcp-use 1.7.1's MCPClient and MCPSession)",
 };
 
 const TS_TIMEOUT = "The model keeps the TS SDK 1.32.2's request(): on its timeout it rejects with McpError -32001 and sends notifications/cancelled first (shared/protocol.js); 1.29.0's send_request raises McpError(408, httpx.codes.REQUEST_TIMEOUT) from anyio.fail_after and writes nothing (mcp/shared/session.py:290-314).";
@@ -94,6 +96,17 @@ const RUST_MCP_SDK_TIMEOUT =
   "Both end the nested wait at their own request limit with -32001; the model keeps the TS SDK 1.32.2's request(), which sends notifications/cancelled first (shared/protocol.js); rust-mcp-sdk 1.1.0's transport returns SdkError -32001 from await_timeout and writes nothing (rust-mcp-transport message_dispatcher.rs:174-184, utils.rs:56-65).";
 const RUST_MCP_SDK_LATE =
   "both read the late reply after the callback answered and drop it; the model keeps the TS SDK's reporting (protocol.js _onresponse calls onerror: 'unknown message ID'); rust-mcp-sdk 1.1.0 leaves the timed-out request's sender in its pending map, so pending_request_tx hands it out, the send to the dropped receiver fails and handle_message's error goes only to tracing::error (client_runtime.rs:239-243, :321-323), which the driver does not subscribe to: nothing is said after the read its McpObserver recorded.";
+/** langchain-mcp-adapters and mcp-use give 1.30.0's session no read timeout: the lab's backstop ends the wait. */
+const NO_LIMIT = (framework: string) =>
+  `The model keeps the TS SDK 1.32.2's request() timeout (McpError -32001, notifications/cancelled first); ${framework}, and 1.30.0's send_request then waits with fail_after(None) (mcp/shared/session.py:284-291), so the deadlock ends at the Python driver's backstop, 1 s after the plan's limit (lab/peers/python/lab_backstop.py: LabBound, no code); the cancelled send_request writes nothing (:310-314).`;
+const LANGCHAIN_TIMEOUT = NO_LIMIT("the session langchain-mcp-adapters 0.3.2 hands out has no read timeout (sessions.py:266-270 passes session_kwargs as given) and load_mcp_tools passes none (tools.py:320-355)");
+const MCP_USE_TIMEOUT = NO_LIMIT("mcp-use 1.7.1's stdio ClientSession gets no read timeout (client/connectors/stdio.py:88-97) and MCPSession.list_tools passes none (client/session.py:115-121, connectors/base.py:481-498)");
+const HANDLER_LATE = (handler: string) =>
+  `both drop the late reply; the model keeps the TS SDK's reporting (protocol.js _onresponse calls onerror); 1.30.0 hands RuntimeError('Received response with an unknown request ID') to the message handler (mcp/shared/session.py:518, client/session.py:621-626), ${handler}.`;
+/** Frames a real client sends that the model's does not, each once and for a reason: removed before clientFrames are compared. */
+const EXTRA_FRAMES: Partial<Record<Comparison, { frames: string[]; why: string }>> = {
+  "model-vs-mcp-use": { frames: ["tools/list request"], why: "mcp-use's connector lists the tools once right after initialize when the server offers tools (connectors/base.py:262-271)" },
+};
 const NO_CANCEL = (why: string) => `the only difference in the client's frames is the notifications/cancelled that 1.29.0 does not send. ${why}`;
 /** A reason, or a reason that holds only for one value of the real side (the late reply's fate). */
 type Allowance = string | { why: string; real: unknown };
@@ -138,6 +151,18 @@ const ALLOWED: Record<Comparison, Partial<Record<keyof StoryFacts, Allowance>>> 
     lateReply: { real: "not seen", why: ADK_UNSEEN },
     replyReadAfterAnswer: { real: false, why: ADK_UNSEEN },
   },
+  "model-vs-langchain-py": {
+    errorCode: LANGCHAIN_TIMEOUT,
+    cancelNotice: LANGCHAIN_TIMEOUT,
+    clientFrames: NO_CANCEL(LANGCHAIN_TIMEOUT),
+    lateReply: { real: "handed to the message handler", why: HANDLER_LATE("which the driver passes in through the connection's session_kwargs (langchain_mcp_adapters/sessions.py:125-126)") },
+  },
+  "model-vs-mcp-use": {
+    errorCode: MCP_USE_TIMEOUT,
+    cancelNotice: MCP_USE_TIMEOUT,
+    clientFrames: `${NO_CANCEL(MCP_USE_TIMEOUT)} Besides: ${EXTRA_FRAMES["model-vs-mcp-use"]!.why}.`,
+    lateReply: { real: "handed to the message handler", why: HANDLER_LATE("mcp-use's _internal_message_handler, which calls the driver's (connectors/base.py:167-180)") },
+  },
   "model-vs-py-inline": {
     lateReply: {
       real: "dropped with a debug log",
@@ -146,8 +171,16 @@ const ALLOWED: Record<Comparison, Partial<Record<keyof StoryFacts, Allowance>>> 
   },
 };
 
-/** clientFrames may differ only by the notifications/cancelled frames (everything else in order). */
-const withoutCancels = (frames: unknown) => (frames as string[]).filter((f) => !f.startsWith("notifications/cancelled "));
+/** clientFrames may differ only by the notifications/cancelled frames and the comparison's named extra frames
+ *  (each removed once from the real side; everything else in order). */
+const withoutCancels = (frames: unknown, extra: readonly string[] = []) => {
+  const left = [...extra];
+  return (frames as string[]).filter((f) => {
+    const i = left.indexOf(f);
+    if (i >= 0) return left.splice(i, 1), false;
+    return !f.startsWith("notifications/cancelled ");
+  });
+};
 
 export interface ModelVerdict {
   ok: boolean;
@@ -161,7 +194,7 @@ export function compareModelWithReal(model: StoryFacts, real: StoryFacts, compar
     const allowance = same ? undefined : ALLOWED[comparison][fact];
     // an allowance for one real value allows no other (a late reply never read is not "dropped silently")
     let allowed = typeof allowance === "object" ? (JSON.stringify(real[fact]) === JSON.stringify(allowance.real) ? allowance.why : undefined) : allowance;
-    if (allowed && fact === "clientFrames" && JSON.stringify(withoutCancels(model[fact])) !== JSON.stringify(withoutCancels(real[fact]))) allowed = undefined;
+    if (allowed && fact === "clientFrames" && JSON.stringify(withoutCancels(model[fact])) !== JSON.stringify(withoutCancels(real[fact], EXTRA_FRAMES[comparison]?.frames))) allowed = undefined;
     return { fact, model: model[fact], real: real[fact], same, ...(allowed && { allowed }) };
   });
   return { ok: facts.every((f) => f.same || f.allowed !== undefined), comparison, facts };
