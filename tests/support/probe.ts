@@ -76,9 +76,20 @@ export const PROBE_TABLE: ProbeRow[] = [
   // strands-sync too: the probe's callback sends no nested request, so list_tools_sync never blocks the loop.
   { client: "strands", loop: "sdk", verdict: "concurrent" },
   { client: "strands-sync", loop: "sdk", verdict: "concurrent" },
+  // google-adk 2.13.0's McpToolset hands the SDK's own callbacks to ClientSession unchanged (session_context.py:446-452):
+  // on mcp 2.3.0 (google-adk[mcp] alone) the dispatcher spawns each inbound request (jsonrpc_dispatcher.py:688-707), sampling too;
+  // on mcp 1.30.0 (beside langchain-mcp-adapters) the loop awaits each inline (mcp/shared/session.py:376), sampling too
+  { client: "google-adk", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
+  { client: "google-adk-mcp1", loop: "sdk", verdict: "serial", sampling: "serial" },
   // openai-agents 0.24.0 (Python) takes no callback (agents/mcp/server.py:1968-1980): mcp.Client declares no elicitation
   // (mcp/client/session.py:634-637), so the form probe is never sent; nor is a sampling one (none declared): no sampling row
   { client: "openai-agents-py", loop: "sdk", verdict: "not_run" },
+  // langchain-mcp-adapters 0.3.2 hands out mcp 1.30.0's ClientSession (client.py:129-164), whose loop awaits each inbound
+  // request's handler inline (mcp/shared/session.py:376). No sampling callback (callbacks.py:97-102): none is declared, so
+  // the sampling probe is never sent: not_run
+  { client: "langchain-py", loop: "sdk", verdict: "serial", sampling: "not_run" },
+  // mcp-use 1.7.1 passes its callbacks to mcp 1.30.0's ClientSession as they are (connectors/stdio.py:88-97): the same inline await
+  { client: "mcp-use", loop: "sdk", verdict: "serial", sampling: "serial" },
   // a goroutine per inbound request, released before it is handled (mcp/client.go:1188-1193), sampling too
   { client: "go", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   // a tokio task per inbound request (rmcp service.rs:1669), sampling too

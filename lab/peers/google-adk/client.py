@@ -38,6 +38,9 @@ else:
 # What ClientSession.initialize declares whenever an elicitation callback is set (2.3.0 client/session.py:634-636,
 # 1.30.0 :166-173); ADK's _connect calls that initialize (session_context.py:62) and passes nothing else.
 DECLARABLE = ({"form": {}}, {"form": {}, "url": {}})
+# Why the plan's other capabilities (roots) cannot be declared, noted as semantic-kernel's driver does.
+NOT_DECLARED = ("McpToolset takes elicitation and sampling callbacks only (mcp_toolset.py:175-177) and lets the SDK's "
+                "initialize declare them (session_context.py:62); no roots callback reaches ClientSession (:446-452)")
 
 
 def refused(what: str) -> Any:
@@ -63,10 +66,6 @@ class GoogleAdk(SdkAdapter):  # type: ignore[valid-type, misc]
         self.prog = f"{args.peer} client.py"
 
     def refusal(self, plan: SessionPlan) -> str | None:
-        others = sorted(set(plan.capabilities) - {"elicitation", "sampling"})
-        if others:
-            return (f"McpToolset cannot run it: capabilities {others}: it takes elicitation and sampling callbacks "
-                    "only (mcp_toolset.py:175-177) and lets the SDK's initialize declare them (session_context.py:62)")
         declared = plan.capabilities.get("elicitation")
         if declared is not None and declared not in DECLARABLE:
             return (f"McpToolset cannot run it: elicitation capability {declared}: the SDK's initialize declares "
@@ -108,6 +107,9 @@ class GoogleAdk(SdkAdapter):  # type: ignore[valid-type, misc]
         read timeout (session_context.py:448) and get_tools' wait_for (mcp_toolset.py:418); ADK's default is 5 s
         (mcp_session_manager.py:309). The session opens on first use (create_session, :1399-1423)."""
         self.driver, self.tools = driver, {}
+        asked = sorted(set(driver.plan.capabilities) - {"elicitation", "sampling"})
+        if asked:  # run all the same, as a user's ADK agent would: the server sees them undeclared
+            driver.events.write("note", detail={"notDeclared": asked, "why": NOT_DECLARED})
         params = StdioConnectionParams(server_params=StdioServerParameters(command=command[0], args=command[1:]),
                                        timeout=driver.plan.callTimeoutMs / 1000)
         sampling = driver.plan.capabilities.get("sampling")
