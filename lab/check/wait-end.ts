@@ -54,6 +54,9 @@ export const WAIT_SIGNS: readonly Sign[] = [
   // Java: the callback's Future.get or Reactor timeout() (lab/peers/jvm/java Sync.java, Main.java nested):
   // "Did not observe any item or terminal signal within 500ms".
   { by: "callback", test: (d) => d.type === "TimeoutException", length: (d) => read(text(d.message), /within (\d+)ms/, 1) },
+  // Python: the callback's anyio.fail_after around a framework call that takes no limit per request (lab/peers/pydantic-ai/
+  // client.py send_nested: MCPToolset.list_tools, pydantic_ai/mcp.py:1528-1543): TimeoutError, no length in its words.
+  { by: "callback", test: (d) => d.type === "TimeoutError", length: () => undefined },
   // The SDK's own: mcp 1.29.0 send_request's request_read_timeout_seconds, McpError 408 "Waited 0.5
   // seconds." (shared/session.py:290-303); TS SDK 1.x request() timeout, McpError -32001 with
   // data.timeout (protocol.js:741); 2.x SdkError REQUEST_TIMEOUT; mcp 2.3.0 MCPError -32001, its length

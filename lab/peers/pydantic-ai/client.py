@@ -103,7 +103,8 @@ class PydanticAi(SdkAdapter):  # type: ignore[misc, valid-type]
             OwnStdio(read, write), cache_tools=self.cache_tools, tool_error_behavior="error",
             elicitation_handler=self.elicitation if driver.wants("elicitation") else None,
             sampling_handler=self.sampling if driver.wants("sampling") else None,
-            roots=self.roots if driver.wants("roots") else None,
+            # a plain function: FastMCP 3.4.11 takes a roots handler only if inspect.isfunction (roots.py:38-42), a bound method raises
+            roots=(lambda context: self.roots(context)) if driver.wants("roots") else None,
             message_handler=self.on_message, init_timeout=limit, read_timeout=limit,
             client_info=types.Implementation(name=f"reentrancy-lab-client-{self.peer}", version="0.1.0"))
         try:
