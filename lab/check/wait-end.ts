@@ -60,7 +60,8 @@ export const WAIT_SIGNS: readonly Sign[] = [
   // The SDK's own: mcp 1.29.0 send_request's request_read_timeout_seconds, McpError 408 "Waited 0.5
   // seconds." (shared/session.py:290-303); TS SDK 1.x request() timeout, McpError -32001 with
   // data.timeout (protocol.js:741); 2.x SdkError REQUEST_TIMEOUT; mcp 2.3.0 MCPError -32001, its length
-  // in the courtesy cancel (jsonrpc_dispatcher.py:435-442); rmcp ServiceError::Timeout "PT0.5S" (service.rs:92).
+  // in the courtesy cancel (jsonrpc_dispatcher.py:435-442); rmcp ServiceError::Timeout "PT0.5S" (service.rs:92); rust-mcp-sdk 1.1.0 SdkError -32001
+  // with data.timeout, which its driver records as timeoutMs (rust-mcp-transport utils.rs:56-65).
   {
     by: "sdk",
     test: (d) => d.code === 408 || d.code === -32001 || d.sdkCode === "REQUEST_TIMEOUT" || d.type === "Timeout",
