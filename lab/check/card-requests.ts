@@ -67,7 +67,7 @@ export interface NestedOutcome {
  */
 export function nestedOutcome(run: Run, method: string): NestedOutcome | undefined {
   const asked = requestsFrom(run.wire, "server", method)[0];
-  if (!asked) return undefined;
+  if (!asked) return method === "elicitation/create" ? embeddedHang(run) : undefined;
   const noCallback = noCallbackCell(run, asked);
   if (noCallback) return { cell: noCallback };
   const ok = run.events.find((e) => e.kind === "nested.ok");
@@ -82,6 +82,14 @@ export function nestedOutcome(run: Run, method: string): NestedOutcome | undefin
   const deadlock = reply !== undefined && reply.t < failed.t;
   const nested = deadlock ? deadlockCell(end) : cell("fails without a reply on the wire", "unexpected");
   return { cell: nested, sent, failed, request, reply, deadlock, ...(end && { waitEnd: end }) };
+}
+
+/** In 2026-07-28 a form is an input request inside the tools/call (no server-to-client request), yet its callback may
+ *  still block the loop its nested request needs: the lab's bound ending the session says so (strands-sync). */
+function embeddedHang(run: Run): NestedOutcome | undefined {
+  const failed = run.events.find((e) => e.kind === "nested.failed");
+  const end = failed && waitEnd(failed, run.events.find((e) => e.kind === "nested.sent"), run.wire);
+  return end?.by === "session" ? { cell: hangCell(end, undefined), failed, waitEnd: end } : undefined;
 }
 
 /** Nothing ended the wait but the lab's bound, ending the session: the value is fixed, the text says whether the request left. */

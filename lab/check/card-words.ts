@@ -14,7 +14,7 @@ export type CompactWord = (typeof COMPACT_WORDS)[number];
 /** What each word says, for the table's legend. */
 export const WORD_MEANING: Record<CompactWord, string> = {
   deadlocks: "the nested request's reply was on the wire, unread, until a limit ended the wait (the card page says which)",
-  hangs: "the nested request's reply was on the wire, unread, and nothing ended the wait",
+  hangs: "nothing but the lab's bound ended the wait: the nested request's reply unread on the wire, or the request never sent (a callback blocking its own loop)",
   "one at a time": "8 concurrent forms get their callbacks one after another",
   "cannot answer": "the client declares no such capability (a server that asks gets `unsupported`), or refuses the request without a callback",
   completes: "the form reaches its handler and is answered; the nested request gets its reply",

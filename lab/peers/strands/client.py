@@ -121,8 +121,8 @@ class StrandsClient(Mcp2Adapter):
         pipe, opened there. start() negotiates by mode 'auto' (negotiate_auto: server/discover, then initialize on
         a legacy server; strands _compat.py:541-545, mcp/client/_probe.py:52-95)."""
         self.driver, self.blocked = driver, anyio.Event()
+        # startup_timeout: strands' default, 30 s (:311): start() waits that long for the handshake (:468)
         self.client = MCPClient(lambda: own_stdio(self.wire), application_name=APPLICATION,
-                                startup_timeout=max(1, round(driver.plan.callTimeoutMs / 1000)),
                                 elicitation_callback=self.elicitation if driver.wants("elicitation") else None)
         version: str | None = None
         try:
