@@ -95,6 +95,9 @@ export const PROBE_TABLE: ProbeRow[] = [
   // a tokio task per inbound request (rmcp service.rs:1669), sampling too
   { client: "rmcp", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   { client: "kotlin-0.14", loop: "sdk", verdict: "serial", sampling: "serial", core: "the other real serial client (a JVM driver)" },
+  // rust-mcp-sdk 1.1.0: its runtime's one main task awaits each request handler inside handle_message
+  // (client_runtime.rs:201-204, :304-311), sampling too (mcp_client_runtime.rs:132-144)
+  { client: "rust-mcp-sdk", loop: "sdk", verdict: "serial", sampling: "serial" },
   { client: "kotlin", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   // McpClientSession subscribes to each request's handler and reads on (McpClientSession.java:152-174)
   { client: "java", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
