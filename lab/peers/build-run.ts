@@ -24,7 +24,7 @@ function recorded(): Record<string, number> {
 }
 
 /** About how long `build` takes: its last time here, else its kind's rough figure. */
-export const estimateSeconds = (build: PeerBuild): number => Math.max(1, Math.round(recorded()[build.name] ?? ROUGH_SECONDS[build.kind]));
+export const estimateSeconds = (build: PeerBuild, times = recorded()): number => Math.max(1, Math.round(times[build.name] ?? ROUGH_SECONDS[build.kind]));
 
 /** only the lab's own builds are recorded (a test's tiny one is not) */
 function record(name: string, seconds: number): void {
@@ -94,9 +94,11 @@ export function withPrerequisites(names: readonly string[]): PeerBuild[] {
 }
 
 /** Runs `builds` (each after its prerequisites among them), several at once where they do not
- *  compete: one per kind (venvs up to the cores), at most one per core. True when none failed. */
+ *  compete: one per kind (venvs up to the cores), at most one per core; the longest first (by its
+ *  estimate), so that a cargo build does not start after the venvs. True when none failed. */
 export async function runBuilds(builds: readonly PeerBuild[], log: Log = console.log, cores = availableParallelism()): Promise<boolean> {
-  const pending = [...builds];
+  const times = recorded();
+  const pending = [...builds].sort((a, b) => estimateSeconds(b, times) - estimateSeconds(a, times));
   const done = new Map<string, boolean>();
   const running = new Map<string, Promise<void>>();
   const busy = (kind: string) => [...running.keys()].filter((name) => builds.find((b) => b.name === name)?.kind === kind).length;
