@@ -45,6 +45,26 @@ test("ts1 and ts2 under serial against kotlin-0.14 on every server: its own diff
   }
 });
 
+test("ts1 and ts2 under serial against rust-mcp-sdk on every server: both deadlock until the SDK's own limit; only its telling differs, each named", () => {
+  for (const server of ["ts1", "ts2", "py", "py1", "fastmcp"]) {
+    const diffs = modelDifferences([column("ts1", "serial", server), column("ts2", "serial", server), column("rust-mcp-sdk", "sdk", server)]);
+    assert.ok(diffs.every((d) => d.real === "rust-mcp-sdk"));
+    assert.equal(diffs.filter((d) => d.state !== "named"), [], server);
+    const rows = new Set(diffs.map((d) => d.row));
+    // no courtesy cancel on its timeout (message_dispatcher.rs:174-184), the late reply only to tracing (client_runtime.rs:321-323)
+    for (const row of ["nestedError", "cancelNotice", "lateReply", "cancelWithdraws"] as RowId[]) assert.ok(rows.has(row), `${server}: ${row} differs and is named`);
+    // the same serial loop under the same kind of limit: the deadlock rows, the peaks and the ping agree
+    for (const row of ["nested", "samplingNested", "rootsNested", "peak", "ping", "recovery", "samplingPeak"] as RowId[]) {
+      assert.not.ok(rows.has(row), `${server}: the model agrees with rust-mcp-sdk on ${row}`);
+    }
+  }
+  // corrupted: a rust-mcp-sdk card whose ping is answered while the callback runs has no reason
+  const real = column("rust-mcp-sdk", "sdk", "ts1");
+  real.cells.ping = { value: "answered while the callback runs", text: "answered while the callback runs", tone: "safe" };
+  const ping = modelDifferences([column("ts1", "serial", "ts1"), real]).find((d) => d.row === "ping");
+  assert.ok(ping && ping.state === "unexplained", JSON.stringify(ping));
+});
+
 test("against kotlin-0.14, a difference with no reason (the ping row) is unexplained", () => {
   const real = column("kotlin-0.14", "sdk", "ts1");
   real.cells.ping = { value: "answered while the callback runs", text: "answered while the callback runs", tone: "safe" };

@@ -1,6 +1,6 @@
 // The serial model against the real serial clients, on the report card: for each server, the model's
 // columns (ts1 and ts2 under `serial`) beside py1 (the real Python SDK 1.29.0 client, the thing
-// modelled) and kotlin-0.14 (the Kotlin SDK 0.14.0 client, a second real serial loop). Each row
+// modelled), kotlin-0.14 (the Kotlin SDK 0.14.0 client, a second real serial loop) and rust-mcp-sdk (1.1.0, a third). Each row
 // where they differ is named with its reason: what the model keeps from the TS SDK it wraps, and
 // what that real SDK does its own way; a row with no reason here is unexplained and fails the card.
 import { CARD_ROWS, type RowId } from "./card.js";
@@ -16,7 +16,7 @@ export interface CardCells {
 
 export interface ModelDifference {
   path: string;
-  /** the real serial client compared with (py1 or kotlin-0.14) */
+  /** the real serial client compared with (py1, kotlin-0.14 or rust-mcp-sdk) */
   real: RealSerialClient;
   /** the real client's cell */
   expected: string;
@@ -29,9 +29,13 @@ export interface ModelDifference {
   row: RowId;
 }
 
-export const REAL_SERIAL_CLIENTS = ["py1", "kotlin-0.14"] as const;
+export const REAL_SERIAL_CLIENTS = ["py1", "kotlin-0.14", "rust-mcp-sdk"] as const;
 export type RealSerialClient = (typeof REAL_SERIAL_CLIENTS)[number];
-export const REAL_SERIAL_SDK: Record<RealSerialClient, string> = { py1: "the real Python SDK 1.29.0", "kotlin-0.14": "the real Kotlin SDK 0.14.0" };
+export const REAL_SERIAL_SDK: Record<RealSerialClient, string> = {
+  py1: "the real Python SDK 1.29.0",
+  "kotlin-0.14": "the real Kotlin SDK 0.14.0",
+  "rust-mcp-sdk": "the real rust-mcp-sdk 1.1.0",
+};
 
 /** What the model keeps from the TS SDK where 1.29.0 does otherwise (source lines of both). */
 const PY1_WHY: Partial<Record<RowId, string>> = {
@@ -65,7 +69,23 @@ const KOTLIN_014_WHY: Partial<Record<RowId, string>> = {
   lateAnswer:
     "follows from the rows above: the model tells the server its call is gone, 0.14.0 never does, so its call still gets a result; after a withdrawal, whether the server's own handling is recorded depends on where the card runs that server for each client",
 };
-const WHY: Record<RealSerialClient, Partial<Record<RowId, string>>> = { py1: PY1_WHY, "kotlin-0.14": KOTLIN_014_WHY };
+/** What the model keeps from the TS SDK where rust-mcp-sdk 1.1.0 does otherwise (~/.cargo/registry sources, findings-rust-mcp-sdk.md):
+ *  both wait for the SDK's own limit (-32001), so the deadlock rows agree. */
+const RUST_MCP_SDK_WHY: Partial<Record<RowId, string>> = {
+  nestedError:
+    "the model keeps the TS SDK's request timeout (McpError -32001, sdk shared/protocol.js:741; v2: SdkError REQUEST_TIMEOUT, no code); rust-mcp-sdk 1.1.0's own limit is SdkError -32001 (rust-mcp-transport message_dispatcher.rs:174-184, rust-mcp-schema schema_utils.rs:3472-3477): the same code under its own type",
+  cancelNotice:
+    "the model keeps the TS SDK's request(), which sends notifications/cancelled before it rejects (shared/protocol.js:705); rust-mcp-sdk 1.1.0's await_timeout returns the error and writes nothing (rust-mcp-transport message_dispatcher.rs:174-184)",
+  lateReply:
+    "the model keeps the TS SDK's _onresponse, which reports an unknown id to onerror (shared/protocol.js:494); rust-mcp-sdk 1.1.0 hands the late reply to the timed-out request's sender, still pending, and the failed send goes only to tracing::error (client_runtime.rs:239-243, :321-323): dropped silently",
+  cancelWithdraws:
+    "a call the TS client gives up on sends notifications/cancelled for it (callTool's signal); rust-mcp-sdk 1.1.0's McpClient::request returns no request id (client_runtime.rs:719-723), so a call given up writes nothing",
+  withdrawAborts:
+    "the same outcome; the model's own loop also says why the abort did not come ('read after its answer', lab/history/receive-loop.ts); rust-mcp-sdk 1.1.0 reads notifications/cancelled in the same main task, only after the running handler returned (client_runtime.rs:215-219)",
+  lateAnswer:
+    "follows from the rows above: the model tells the server its call is gone, rust-mcp-sdk 1.1.0 never does, so its call still gets a result; after a withdrawal, whether the server's own handling is recorded depends on where the card runs that server for each client",
+};
+const WHY: Record<RealSerialClient, Partial<Record<RowId, string>>> = { py1: PY1_WHY, "kotlin-0.14": KOTLIN_014_WHY, "rust-mcp-sdk": RUST_MCP_SDK_WHY };
 
 /** Every row where a model column differs from a real serial client against the same server. */
 export function modelDifferences(columns: readonly CardCells[]): ModelDifference[] {
