@@ -31,11 +31,8 @@ sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from lab_backstop import backstopped  # noqa: E402  (the lab's bound where the framework sets none)
 from lab_driver import Connection, Driver, main  # noqa: E402  (the one Python driver)
 from lab_events import Events  # noqa: E402
-from lab_mcp1 import Mcp1Adapter, note_message  # noqa: E402  (what the 1.x adapters share)
+from lab_mcp1 import Mcp1Adapter, note_message, undeclarable, unsupported  # noqa: E402  (what the 1.x adapters share)
 from lab_plan import AnswerData, CallData, Nested, SessionPlan  # noqa: E402
-
-# What 1.30.0's ClientSession.initialize declares whenever an elicitation callback is set (mcp/client/session.py:166-174)
-DECLARABLE = ({"form": {}}, {"form": {}, "url": {}})
 
 
 class LangchainPy(Mcp1Adapter):
@@ -46,14 +43,10 @@ class LangchainPy(Mcp1Adapter):
     session: ClientSession | None = None
 
     def refusal(self, plan: SessionPlan) -> str | None:
-        declared = plan.capabilities.get("elicitation")
-        if declared is not None and declared not in DECLARABLE:
-            return (f"langchain-mcp-adapters cannot declare elicitation {declared}: client.session() initializes with "
-                    "mcp's own initialize (client.py:160-162), which declares {form, url} whenever a callback is set "
-                    "(mcp/client/session.py:166-174)")
-        # sampling and roots: the framework has no such callback (callbacks.py:97-102): the session declares
-        # neither, as an app's would, and mcp's defaults answer any such request with an error
-        return None
+        # client.session() initializes with mcp's own initialize (client.py:160-162). Sampling and roots: the framework
+        # has no such callback (callbacks.py:97-102): the session declares neither, as an app's would, and mcp's
+        # defaults answer any such request with an error
+        return undeclarable(plan, "langchain-mcp-adapters")
 
     def log(self, events: Events) -> None:
         logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format=f"{self.prog} %(name)s: %(message)s")
@@ -75,14 +68,11 @@ class LangchainPy(Mcp1Adapter):
                           context: CallbackContext) -> types.ElicitResult | types.ErrorData:
         """Callbacks.on_elicitation (callbacks.py:71-84), wrapped into mcp's elicitation_callback by to_mcp_format
         (:124-132): it runs inside 1.30.0's receive loop's await (shared/session.py:376, client/session.py:596-604)."""
-        answer = await self.driver.elicitation(mcp_context.request_id, lambda n: backstopped(n, self.send_nested), self.unplanned)
+        answer = await self.driver.elicitation(mcp_context.request_id, lambda n: backstopped(n, self.send_nested), unsupported)
         if not isinstance(answer, AnswerData):
             return answer
         # Built without validation, as py1's: what refuses a wrong answer is the SDK (client/session.py:596) or the server.
         return types.ElicitResult.model_construct(**answer.fields())
-
-    def unplanned(self) -> types.ErrorData:
-        return types.ErrorData(code=types.INVALID_REQUEST, message="Elicitation not supported")  # mcp's default (:85-92)
 
     async def on_log(self, params: types.LoggingMessageNotificationParams, context: CallbackContext) -> None:
         self.driver.events.write("note", detail={"serverLog": params.data, "level": params.level})

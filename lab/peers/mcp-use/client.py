@@ -33,17 +33,10 @@ sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from lab_backstop import backstopped  # noqa: E402  (the lab's bound where the framework sets none)
 from lab_driver import Connection, Driver, NestedSend, main  # noqa: E402  (the one Python driver)
 from lab_events import Events  # noqa: E402
-from lab_mcp1 import Mcp1Adapter, completion, note_message, synthetic_roots  # noqa: E402  (what the 1.x adapters share)
+from lab_mcp1 import Mcp1Adapter, completion, note_message, refused, synthetic_roots, undeclarable, unsupported  # noqa: E402  (what the 1.x adapters share)
 from lab_plan import AnswerData, CallData, Nested, SessionPlan  # noqa: E402
 
 Context = RequestContext[ClientSession, Any]
-# What 1.30.0's ClientSession.initialize declares whenever an elicitation callback is set (mcp/client/session.py:166-174)
-DECLARABLE = ({"form": {}}, {"form": {}, "url": {}})
-
-
-def refused(what: str) -> Any:
-    """The answer when the call planned no such callback: the SDK's error reply."""
-    return lambda: types.ErrorData(code=types.INVALID_REQUEST, message=f"no {what} planned for this call")
 
 
 class McpUse(Mcp1Adapter):
@@ -54,11 +47,7 @@ class McpUse(Mcp1Adapter):
     session: MCPSession | None = None
 
     def refusal(self, plan: SessionPlan) -> str | None:
-        declared = plan.capabilities.get("elicitation")
-        if declared is not None and declared not in DECLARABLE:
-            return (f"mcp-use cannot declare elicitation {declared}: its session initializes with mcp's own initialize "
-                    "(connectors/base.py:262), which declares {form, url} whenever a callback is set (mcp/client/session.py:166-174)")
-        return None
+        return undeclarable(plan, "mcp-use")  # its session initializes with mcp's own initialize (connectors/base.py:262)
 
     def log(self, events: Events) -> None:
         logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format=f"{self.prog} %(name)s: %(message)s")
@@ -80,13 +69,10 @@ class McpUse(Mcp1Adapter):
     async def elicitation(self, context: Context, params: types.ElicitRequestParams) -> types.ElicitResult | types.ErrorData:
         """mcp's ElicitationFnT, passed to the ClientSession as it is (connectors/stdio.py:88-97): it runs inside
         1.30.0's receive loop's await (shared/session.py:376, client/session.py:596-604)."""
-        answer = await self.driver.elicitation(context.request_id, self.nested_in(context), self.unplanned)
+        answer = await self.driver.elicitation(context.request_id, self.nested_in(context), unsupported)
         if not isinstance(answer, AnswerData):
             return answer
         return types.ElicitResult.model_construct(**answer.fields())  # unvalidated, as py1's
-
-    def unplanned(self) -> types.ErrorData:
-        return types.ErrorData(code=types.INVALID_REQUEST, message="Elicitation not supported")  # mcp's default (:85-92)
 
     async def sampling(self, context: Context, params: types.CreateMessageRequestParams) -> types.CreateMessageResult | types.ErrorData:
         return await self.driver.answer(context.request_id, "sampling/createMessage", self.nested_in(context), completion, refused("sampling"))

@@ -1,9 +1,11 @@
-# What the adapters on mcp 1.x share (py1's and py130's ClientSession, pydantic-ai's MCPToolset over FastMCP 3.x): the
+# What the adapters on mcp 1.x share (py1's and py130's ClientSession, pydantic-ai's MCPToolset over FastMCP 3.x;
+# langchain-mcp-adapters and mcp-use, which initialize with mcp's own initialize): the
 # SDK's framing of a line (as its own stdio transport writes one: JSONRPCMessage, exclude_none,
 # mcp/client/stdio/__init__.py:155/172), its error and its code, what its message handler is handed, and the lab's
 # synthetic answers in its types. Imported by 1.x adapters only.
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from mcp import types
@@ -13,7 +15,7 @@ from mcp.shared.message import SessionMessage
 from lab_driver import Adapter
 from lab_events import Events
 from lab_pipe import Wire
-from lab_plan import SYNTHETIC_MODEL, SYNTHETIC_ROOTS, SYNTHETIC_TEXT
+from lab_plan import SYNTHETIC_MODEL, SYNTHETIC_ROOTS, SYNTHETIC_TEXT, SessionPlan
 
 
 class Mcp1Adapter(Adapter):
@@ -47,3 +49,27 @@ def completion() -> types.CreateMessageResult:
 
 def synthetic_roots() -> list[types.Root]:
     return [types.Root(uri=uri, name=name) for uri, name in SYNTHETIC_ROOTS]
+
+
+# What 1.x's ClientSession.initialize declares whenever an elicitation callback is set (1.30.0: mcp/client/session.py:166-174):
+# a framework that initializes with it (langchain-mcp-adapters, mcp-use) can declare no other.
+DECLARABLE = ({"form": {}}, {"form": {}, "url": {}})
+
+
+def undeclarable(plan: SessionPlan, framework: str) -> str | None:
+    """The refusal of a plan whose elicitation declaration such a framework cannot make; None when it can."""
+    declared = plan.capabilities.get("elicitation")
+    if declared is None or declared in DECLARABLE:
+        return None
+    return (f"{framework} cannot declare elicitation {declared}: it initializes with mcp's own initialize, which declares "
+            "{form, url} whenever a callback is set (mcp/client/session.py:166-174)")
+
+
+def unsupported() -> types.ErrorData:
+    """The SDK's own default elicitation answer (client/session.py:85-92): the callback's when no behaviour is planned."""
+    return types.ErrorData(code=types.INVALID_REQUEST, message="Elicitation not supported")
+
+
+def refused(what: str) -> Callable[[], types.ErrorData]:
+    """The answer when the call planned no such callback: the SDK's error reply."""
+    return lambda: types.ErrorData(code=types.INVALID_REQUEST, message=f"no {what} planned for this call")
