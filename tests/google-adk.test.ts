@@ -8,35 +8,13 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { expectationFor } from "../lab/check/expectations.js";
 import { compareModelWithReal, storyFacts } from "../lab/check/model-vs-real.js";
-import { verify } from "../lab/check/verify.js";
 import { GOOGLE_ADK_CLIENT, GOOGLE_ADK_MCP1_CLIENT } from "../lab/peers/google-adk/index.js";
-import { readVersions } from "../lab/peers/versions.js";
-import type { ClientPeer } from "../lab/plan/peer.js";
-import { runCase, type RunRecord } from "../lab/session/pipeline.js";
-import { findScenario } from "../scenarios/index.js";
 import { needs } from "./support/needs.js";
+import { clientRequests as requests, failedAgainst as failed, failuresOf as failures, movedAfter, nestedRun as real } from "./support/nested-peer.js";
 import { copy, memoryRun } from "./support/runs.js";
 
 const plainTest = needs(GOOGLE_ADK_CLIENT);
 const mcp1Test = needs(GOOGLE_ADK_MCP1_CLIENT);
-const shared = new Map<string, Promise<RunRecord>>();
-const real = (client: ClientPeer): Promise<RunRecord> => {
-  const run = shared.get(client.name) ?? runCase(findScenario("nested")!, "sdk", { client, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions()).then((r) => r.runs[0]!);
-  shared.set(client.name, run);
-  return run;
-};
-
-const failures = (run: RunRecord) => run.verdicts.filter((v) => !v.ok).map((v) => `${v.check}: ${v.details.join("; ")}`);
-const failed = (client: string, run: Pick<RunRecord, "events" | "wire">) =>
-  verify({ events: run.events, wire: run.wire, transport: "stdio" }, expectationFor("nested", "sdk", { client, server: "ts1" })!.expectation).filter((v) => !v.ok).map((v) => v.check);
-const requests = (run: Pick<RunRecord, "wire">, method: string) => run.wire.filter((f) => f.from === "client" && f.label.method === method && f.label.frameType === "request").length;
-/** moves the first event of `kind` to just after `after`, and renumbers the timeline */
-function moveAfter(run: RunRecord, kind: string, after: (e: RunRecord["events"][number]) => boolean): RunRecord {
-  const moved = copy(run);
-  moved.events.find((e) => e.kind === kind)!.t = moved.events.find(after)!.t + 0.01;
-  moved.events.sort((a, b) => a.t - b.t).forEach((e, i) => (e.seq = i));
-  return moved;
-}
 
 test.before(() => {
   const started: Promise<unknown>[] = [];
@@ -77,14 +55,14 @@ mcp1Test("model vs real google-adk-mcp1: every difference is named with its reas
 plainTest("corrupted google-adk evidence is rejected: a nested reply read after the callback answered", async () => {
   const run = await real(GOOGLE_ADK_CLIENT);
   assert.equal(failed("google-adk", run), [], "the real run itself must pass");
-  const late = moveAfter(run, "nested.ok", (e) => e.kind === "callback.left" && e.detail?.call === "first");
+  const late = movedAfter(run, "nested.ok", (e) => e.kind === "callback.left" && e.detail?.call === "first");
   assert.ok(failed("google-adk", late).some((c) => c.startsWith("order: the nested request returns inside the callback")), failed("google-adk", late).join("; "));
 });
 
 mcp1Test("corrupted google-adk-mcp1 evidence is rejected: the callback answering before its nested request failed, a second listing", async () => {
   const run = await real(GOOGLE_ADK_MCP1_CLIENT);
   assert.equal(failed("google-adk-mcp1", run), [], "the real run itself must pass");
-  const early = moveAfter(run, "nested.failed", (e) => e.kind === "callback.left" && e.detail?.call === "first");
+  const early = movedAfter(run, "nested.failed", (e) => e.kind === "callback.left" && e.detail?.call === "first");
   assert.ok(failed("google-adk-mcp1", early).some((c) => c.startsWith("order: the callback answers cancel only after")), failed("google-adk-mcp1", early).join("; "));
   const retried = copy(run);
   const listing = retried.wire.filter((f) => f.from === "client" && f.label.method === "tools/list").at(-1)!;

@@ -9,36 +9,22 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { expectationFor } from "../lab/check/expectations.js";
 import { compareModelWithReal, storyFacts } from "../lab/check/model-vs-real.js";
-import { verify } from "../lab/check/verify.js";
 import { PYDANTIC_AI_CLIENT, PYDANTIC_AI_MCP1_CLIENT, pydanticAiClient } from "../lab/peers/pydantic-ai/index.js";
 import { PYDANTIC_AI_MCP1_ENV } from "../lab/peers/python/envs.js";
 import { TS1_SERVER } from "../lab/peers/ts1/index.js";
-import { readVersions } from "../lab/peers/versions.js";
-import type { ClientPeer } from "../lab/plan/peer.js";
 import type { SessionEvidence } from "../lab/plan/session.js";
-import { runCase, type RunRecord } from "../lab/session/pipeline.js";
 import { runSession } from "../lab/session/session.js";
 import { openProcessTransport } from "../lab/transports/process.js";
 import { findScenario } from "../scenarios/index.js";
 import { needs } from "./support/needs.js";
+import { clientRequests as requests, failedAgainst as failed, failuresOf as failures, nestedRun as real } from "./support/nested-peer.js";
 import { copy, memoryRun } from "./support/runs.js";
 
 const plainTest = needs(PYDANTIC_AI_CLIENT);
 const mcp1Test = needs(PYDANTIC_AI_MCP1_CLIENT);
-const shared = new Map<string, Promise<RunRecord>>();
-const real = (client: ClientPeer): Promise<RunRecord> => {
-  const run = shared.get(client.name) ?? runCase(findScenario("nested")!, "sdk", { client, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions()).then((r) => r.runs[0]!);
-  shared.set(client.name, run);
-  return run;
-};
 const CACHED = pydanticAiClient("pydantic-ai-mcp1-cached", PYDANTIC_AI_MCP1_ENV, "2025-11-25", "the -mcp1 toolset with its default cache_tools=True", true);
 let cached: Promise<SessionEvidence> | undefined;
 const cachedRun = () => (cached ??= runSession(findScenario("nested")!, openProcessTransport, "stdio", { loop: "sdk", client: CACHED, server: TS1_SERVER }));
-
-const failures = (run: RunRecord) => run.verdicts.filter((v) => !v.ok).map((v) => `${v.check}: ${v.details.join("; ")}`);
-const failed = (client: string, run: Pick<RunRecord, "events" | "wire">) =>
-  verify({ events: run.events, wire: run.wire, transport: "stdio" }, expectationFor("nested", "sdk", { client, server: "ts1" })!.expectation).filter((v) => !v.ok).map((v) => v.check);
-const requests = (run: Pick<RunRecord, "wire">, method: string) => run.wire.filter((f) => f.from === "client" && f.label.method === method && f.label.frameType === "request").length;
 
 test.before(() => {
   const started: Promise<unknown>[] = [];

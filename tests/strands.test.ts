@@ -8,28 +8,15 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { nestedCells } from "../lab/check/card.js";
 import { expectationFor } from "../lab/check/expectations.js";
-import { verify } from "../lab/check/verify.js";
 import { HANGS, sessionBoundAt } from "../lab/check/wait-end.js";
 import { STRANDS_CLIENT, STRANDS_SYNC_CLIENT } from "../lab/peers/strands/index.js";
-import { readVersions } from "../lab/peers/versions.js";
-import type { ClientPeer } from "../lab/plan/peer.js";
-import { runCase, type RunRecord } from "../lab/session/pipeline.js";
-import { findScenario } from "../scenarios/index.js";
+import { type RunRecord } from "../lab/session/pipeline.js";
 import { needs } from "./support/needs.js";
+import { clientRequests as requests, failedAgainst as failed, failuresOf as failures, nestedRun as real } from "./support/nested-peer.js";
 import { copy } from "./support/runs.js";
 
 const asyncTest = needs(STRANDS_CLIENT);
 const syncTest = needs(STRANDS_SYNC_CLIENT);
-const shared = new Map<string, Promise<RunRecord>>();
-const real = (client: ClientPeer): Promise<RunRecord> => {
-  const run = shared.get(client.name) ?? runCase(findScenario("nested")!, "sdk", { client, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions()).then((r) => r.runs[0]!);
-  shared.set(client.name, run);
-  return run;
-};
-const failures = (run: RunRecord) => run.verdicts.filter((v) => !v.ok).map((v) => `${v.check}: ${v.details.join("; ")}`);
-const failed = (client: string, run: Pick<RunRecord, "events" | "wire">) =>
-  verify({ events: run.events, wire: run.wire, transport: "stdio" }, expectationFor("nested", "sdk", { client, server: "ts1" })!.expectation).filter((v) => !v.ok).map((v) => v.check);
-const requests = (run: Pick<RunRecord, "wire">, method: string) => run.wire.filter((f) => f.from === "client" && f.label.method === method && f.label.frameType === "request").length;
 const evidence = (run: RunRecord) => ({ events: run.events, wire: run.wire, negotiatedProtocol: "2025-11-25" });
 
 test.before(() => {
