@@ -64,6 +64,9 @@ export const PROBE_TABLE: ProbeRow[] = [
   // semantic-kernel 1.45.0 declares no elicitation (its ClientSession gets a sampling callback only, connectors/mcp.py:334-343),
   // so the form probe is never sent: not_run; its sampling callback is awaited inline by mcp 1.30.0's loop (shared/session.py:376)
   { client: "semantic-kernel", loop: "sdk", verdict: "not_run", sampling: "serial", textOnly: "plugin.call_tool keeps content blocks only (connectors/mcp.py:95-99)" },
+  // fast-agent-mcp 0.2.36 registers no elicitation callback (mcp_agent/mcp/mcp_agent_client_session.py:75-100): not_run. No
+  // sampling verdict: its own model answers sampling (mcp_agent/mcp/sampling.py:63-150), not a callback of the lab's
+  { client: "fast-agent", loop: "sdk", verdict: "not_run" },
   // FastMCP 4.0.10 runs its handler on mcp 2.3.0's dispatcher, which spawns each inbound request (jsonrpc_dispatcher.py:623)
   { client: "fastmcp", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   // pydantic-ai-slim 2.78.0's MCPToolset: FastMCP 4.2.3's Client probes server/discover, ts1 refuses it and the session is
