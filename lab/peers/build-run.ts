@@ -1,7 +1,7 @@
 // Runs builds of lab/peers/builds.ts: each under its lock (build-lock.ts), with one line when it
 // starts ("building rmcp (first use, about 60 s)...": the estimate is its last recorded time in
-// build/, else a rough figure for its kind), a line per step and one every HEARTBEAT_MS while it
-// lasts, and one when it ends (its time, where it went). Several at once where they do not compete
+// build/, else a rough figure for its kind), a line per step and one every HEARTBEAT_MS (later every
+// minute) while it lasts, and one when it ends (its time, where it went). Several at once where they do not compete
 // (one per kind, venvs aside), at most one per core. The set-up (lab/setup.ts) and first use
 // (first-use.ts, which runs this file as a child: --first-use NAME) both come here.
 import { mkdirSync, readFileSync } from "node:fs";
@@ -58,7 +58,13 @@ export async function ensureBuilt(build: PeerBuild, log: Log = console.log): Pro
         }
         log(`building ${build.name} (${reasonOf(why)}, about ${estimateSeconds(build)} s)...`);
         const building = performance.now();
-        const heartbeat = setInterval(() => log(`  ${build.name}: still building (${seconds()} s)`), HEARTBEAT_MS);
+        // every 15 s for the first minute, then every minute: a long cargo build stays a few lines
+        let heartbeat: NodeJS.Timeout;
+        const beat = () => {
+          log(`  ${build.name}: still building (${seconds()} s)`);
+          heartbeat = setTimeout(beat, performance.now() - building < 60_000 ? HEARTBEAT_MS : 4 * HEARTBEAT_MS);
+        };
+        heartbeat = setTimeout(beat, HEARTBEAT_MS);
         try {
           const outcome = await build.build((line) => log(`  ${build.name}: ${line}`));
           if ("skipped" in outcome) {
@@ -69,7 +75,7 @@ export async function ensureBuilt(build: PeerBuild, log: Log = console.log): Pro
           log(`built ${build.name} in ${seconds()} s ${outcome.built}: ${build.where}`);
           return true;
         } finally {
-          clearInterval(heartbeat);
+          clearTimeout(heartbeat);
         }
       },
       (pid) => log(`${build.name}: pid ${pid ?? "?"} is building it; waiting for it`),
