@@ -25,7 +25,7 @@ from mcp import StdioServerParameters
 
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 from lab_driver import Connection, Driver, main  # noqa: E402  (the one Python driver)
-from lab_plan import AnswerData, CallData, Nested, SessionPlan  # noqa: E402
+from lab_plan import AnswerData, CallData, Nested, SessionPlan, undeclarable  # noqa: E402
 
 MCP2 = int(version("mcp").split(".")[0]) >= 2
 if MCP2:
@@ -35,9 +35,6 @@ else:
     from mcp import types  # type: ignore[no-redef]
     from lab_mcp1 import Mcp1Adapter as SdkAdapter, completion  # type: ignore[assignment]  # noqa: E402
 
-# What ClientSession.initialize declares whenever an elicitation callback is set (2.3.0 client/session.py:634-636,
-# 1.30.0 :166-173); ADK's _connect calls that initialize (session_context.py:62) and passes nothing else.
-DECLARABLE = ({"form": {}}, {"form": {}, "url": {}})
 # Why the plan's other capabilities (roots) cannot be declared, noted as semantic-kernel's driver does.
 NOT_DECLARED = ("McpToolset takes elicitation and sampling callbacks only (mcp_toolset.py:175-177) and lets the SDK's "
                 "initialize declare them (session_context.py:62); no roots callback reaches ClientSession (:446-452)")
@@ -66,20 +63,17 @@ class GoogleAdk(SdkAdapter):  # type: ignore[valid-type, misc]
         self.prog = f"{args.peer} client.py"
 
     def refusal(self, plan: SessionPlan) -> str | None:
-        declared = plan.capabilities.get("elicitation")
-        if declared is not None and declared not in DECLARABLE:
-            return (f"McpToolset cannot run it: elicitation capability {declared}: the SDK's initialize declares "
-                    "elicitation {form, url} whenever a callback is set")
-        return None
+        # ADK's _connect calls the SDK's own initialize (session_context.py:62) and passes nothing else
+        return undeclarable(plan, "McpToolset", "mcp/client/session.py:634-636" if MCP2 else "mcp/client/session.py:166-174")
 
     async def send_nested(self, context: Any, nested: Nested) -> set[str]:
         """tools/list through the framework: toolset.get_tools() (mcp_toolset.py:494-520), as an agent lists its
         tools. From inside a callback create_session holds _session_lock only while it finds the pooled session
         (mcp_session_manager.py:1423; one key for stdio, :961), so it is this session. get_tools takes no timeout:
         ADK's own limit is the connection's timeout, the session's read timeout (session_context.py:448) and an
-        asyncio.wait_for around the call (mcp_toolset.py:418), then @retry_on_errors lists once more
-        (mcp_session_manager.py:553-567); the plan's limit is the caller's own scope around the await, as an app
-        would bound it (a cancellation is not retried, :555 catches Exception only). ADK has no ping of its own:
+        asyncio.wait_for around the call (mcp_toolset.py:418); @retry_on_errors lists once more after an
+        McpError, not after a cancellation or wait_for's TimeoutError raised from one (mcp_session_manager.py:229-250,
+        :553-567). The plan's limit is the caller's own scope around the await, as an app would bound it. ADK has no ping of its own:
         a ping goes on the session the SDK hands the callback (context.session)."""
         with anyio.fail_after(nested.timeoutMs / 1000):
             if nested.method == "tools/list":

@@ -16,6 +16,7 @@ from lab_driver import Adapter
 from lab_events import Events
 from lab_pipe import Wire
 from lab_plan import SYNTHETIC_MODEL, SYNTHETIC_ROOTS, SYNTHETIC_TEXT, SessionPlan
+from lab_plan import undeclarable as plan_undeclarable
 
 
 class Mcp1Adapter(Adapter):
@@ -51,18 +52,10 @@ def synthetic_roots() -> list[types.Root]:
     return [types.Root(uri=uri, name=name) for uri, name in SYNTHETIC_ROOTS]
 
 
-# What 1.x's ClientSession.initialize declares whenever an elicitation callback is set (1.30.0: mcp/client/session.py:166-174):
-# a framework that initializes with it (langchain-mcp-adapters, mcp-use) can declare no other.
-DECLARABLE = ({"form": {}}, {"form": {}, "url": {}})
-
-
 def undeclarable(plan: SessionPlan, framework: str) -> str | None:
-    """The refusal of a plan whose elicitation declaration such a framework cannot make; None when it can."""
-    declared = plan.capabilities.get("elicitation")
-    if declared is None or declared in DECLARABLE:
-        return None
-    return (f"{framework} cannot declare elicitation {declared}: it initializes with mcp's own initialize, which declares "
-            "{form, url} whenever a callback is set (mcp/client/session.py:166-174)")
+    """The refusal of a plan whose elicitation declaration a framework initializing with 1.x's own initialize cannot
+    make (langchain-mcp-adapters, mcp-use); None when it can."""
+    return plan_undeclarable(plan, framework, "mcp/client/session.py:166-174")
 
 
 def unsupported() -> types.ErrorData:

@@ -64,3 +64,18 @@ class SessionPlan(_Strict):
     listToolsFirst: bool
     calls: list[CallData] = Field(min_length=1)
     callTimeoutMs: int = Field(ge=1)
+
+
+# What mcp's own ClientSession.initialize declares whenever an elicitation callback is set (1.30.0:
+# mcp/client/session.py:166-174; 2.3.0: :634-636): a client that initializes with it can declare no other.
+DECLARABLE = ({"form": {}}, {"form": {}, "url": {}})
+
+
+def undeclarable(plan: SessionPlan, framework: str, declares: str) -> str | None:
+    """The refusal of a plan whose elicitation declaration `framework` cannot make (`declares`: where its mcp says
+    what it declares); None when it can."""
+    declared = plan.capabilities.get("elicitation")
+    if declared is None or declared in DECLARABLE:
+        return None
+    return (f"{framework} cannot declare elicitation {declared}: it initializes with mcp's own initialize, which declares "
+            f"{{form, url}} whenever a callback is set ({declares})")
