@@ -22,11 +22,11 @@ test("the releases that deadlock as shipped: from the cards, the reconfigured py
   const cards = loadExpectedCards();
   const card = cardFromExpected(cards, { clients: CLIENT_PEERS.map((p) => p.name), servers: [] });
   const shipped = (client: string) => CLIENT_PEERS.find((p) => p.name === client)?.reconfigured === undefined;
-  assert.equal(deadlockingReleases(card, shipped), ["py1", "py130", "rust-mcp-sdk", "kotlin-0.14"]);
+  assert.equal(deadlockingReleases(card, shipped), ["py1", "py130", "pydantic-ai-mcp1", "langchain-py", "mcp-use", "google-adk-mcp1", "rust-mcp-sdk", "kotlin-0.14"]);
   assert.ok(deadlockingReleases(card, () => true).includes("py-inline"), "py-inline deadlocks too, but only as the lab configures it");
   const col = card.columns.find((c) => c.client === "py1" && c.server === "ts2")!;
   col.expected = { ...col.expected, nested: "completes" };
-  assert.equal(deadlockingReleases(card, shipped), ["py130", "rust-mcp-sdk", "kotlin-0.14"]);
+  assert.equal(deadlockingReleases(card, shipped), ["py130", "pydantic-ai-mcp1", "langchain-py", "mcp-use", "google-adk-mcp1", "rust-mcp-sdk", "kotlin-0.14"]);
 });
 
 test("a changed expected card makes the README's block and the card page stale", () => {
