@@ -7,38 +7,31 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { expectationFor } from "../../lab/check/expectations.js";
 import { type Comparison, compareModelWithReal, storyFacts } from "../../lab/check/model-vs-real.js";
-import { verify } from "../../lab/check/verify.js";
 import { waitEnd } from "../../lab/check/wait-end.js";
-import { readVersions } from "../../lab/peers/versions.js";
 import type { ClientPeer } from "../../lab/plan/peer.js";
-import { runCase, type RunRecord } from "../../lab/session/pipeline.js";
-import { findScenario } from "../../scenarios/index.js";
+import type { RunRecord } from "../../lab/session/pipeline.js";
 import { needs } from "./needs.js";
+import { clientRequests, failedAgainst, failuresOf, movedAfter, nestedRun } from "./nested-peer.js";
 import { copy, memoryRun } from "./runs.js";
+
+const ended = (run: Pick<RunRecord, "events" | "wire">) =>
+  waitEnd(run.events.find((e) => e.kind === "nested.failed")!, run.events.find((e) => e.kind === "nested.sent"), run.wire);
 
 export function backstopPeerTests(peer: ClientPeer, comparison: Comparison): void {
   const peerTest = needs(peer);
   const name = peer.name;
-  let shared: Promise<RunRecord> | undefined;
-  const real = (): Promise<RunRecord> =>
-    (shared ??= runCase(findScenario("nested")!, "sdk", { client: peer, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions()).then((r) => r.runs[0]!));
-  const failures = (run: RunRecord) => run.verdicts.filter((v) => !v.ok).map((v) => `${v.check}: ${v.details.join("; ")}`);
-  const failed = (run: Pick<RunRecord, "events" | "wire">) =>
-    verify({ events: run.events, wire: run.wire, transport: "stdio" }, expectationFor("nested", "sdk", { client: name, server: "ts1" })!.expectation).filter((v) => !v.ok).map((v) => v.check);
-  const ended = (run: Pick<RunRecord, "events" | "wire">) => {
-    const failedAt = run.events.find((e) => e.kind === "nested.failed")!;
-    return waitEnd(failedAt, run.events.find((e) => e.kind === "nested.sent"), run.wire);
-  };
+  const real = () => nestedRun(peer);
+  const failed = (run: Pick<RunRecord, "events" | "wire">) => failedAgainst(name, run);
 
   test.before(() => (peerTest.missing ? undefined : real().then(() => undefined, () => undefined)));
 
   peerTest(`${name} nested against ts1: passes expected/nested.sdk.${name}.json; the lab's backstop ended the wait, nothing written`, async () => {
     const run = await real();
     assert.ok(expectationFor("nested", "sdk", { client: name, server: "ts1" })!.file.endsWith(`nested.sdk.${name}.json`));
-    assert.equal(failures(run), []);
+    assert.equal(failuresOf(run), []);
     assert.equal(ended(run)?.by, "backstop");
     assert.is(ended(run)?.configuredMs, 1500);
-    assert.is(run.wire.filter((f) => f.from === "client" && f.label.method === "notifications/cancelled").length, 0);
+    assert.is(clientRequests(run, "notifications/cancelled"), 0);
     assert.not.ok(run.events.some((e) => e.kind === "note" && e.detail?.relay !== undefined), "the framework spawned its server once");
     assert.ok(storyFacts(run).replyBeforeLimit, "the reply is on the wire before the backstop");
   });
@@ -53,9 +46,7 @@ export function backstopPeerTests(peer: ClientPeer, comparison: Comparison): voi
   peerTest(`corrupted ${name} evidence is rejected: the answer before the nested failure; an SDK's 408 read as the SDK's limit`, async () => {
     const run = await real();
     assert.equal(failed(run), [], "the real run itself must pass");
-    const early = copy(run);
-    early.events.find((e) => e.kind === "nested.failed")!.t = early.events.find((e) => e.kind === "callback.left" && e.detail?.call === "first")!.t + 0.01;
-    early.events.sort((a, b) => a.t - b.t).forEach((e, i) => (e.seq = i));
+    const early = movedAfter(run, "nested.failed", (e) => e.kind === "callback.left" && e.detail?.call === "first");
     assert.ok(failed(early).some((c) => c.startsWith("order: the callback answers cancel only after")), failed(early).join("; "));
     const sdk = copy(run);
     Object.assign(sdk.events.find((e) => e.kind === "nested.failed")!.detail!, { type: "McpError", code: 408, message: "Timed out while waiting for response to ClientRequest. Waited 0.5 seconds." });
