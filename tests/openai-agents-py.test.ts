@@ -5,28 +5,22 @@ import "./support/child-pids.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { expectationFor } from "../lab/check/expectations.js";
-import { verify } from "../lab/check/verify.js";
 import { OPENAI_AGENTS_PY_CLIENT } from "../lab/peers/openai-agents-py/index.js";
-import { readVersions } from "../lab/peers/versions.js";
-import { runCase, type RunRecord } from "../lab/session/pipeline.js";
-import { findScenario } from "../scenarios/index.js";
+import type { RunRecord } from "../lab/session/pipeline.js";
 import { needs } from "./support/needs.js";
+import { clientRequests as requests, failedAgainst, failuresOf, nestedRun } from "./support/nested-peer.js";
 import { copy } from "./support/runs.js";
 
 const peerTest = needs(OPENAI_AGENTS_PY_CLIENT);
-let shared: Promise<RunRecord> | undefined;
-const real = () =>
-  (shared ??= runCase(findScenario("nested")!, "sdk", { client: OPENAI_AGENTS_PY_CLIENT, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions()).then((r) => r.runs[0]!));
-const failed = (run: Pick<RunRecord, "events" | "wire">) =>
-  verify({ events: run.events, wire: run.wire, transport: "stdio" }, expectationFor("nested", "sdk", { client: "openai-agents-py", server: "ts1" })!.expectation).filter((v) => !v.ok).map((v) => v.check);
-const requests = (run: Pick<RunRecord, "wire">, method: string) => run.wire.filter((f) => f.from === "client" && f.label.method === method && f.label.frameType === "request").length;
+const real = () => nestedRun(OPENAI_AGENTS_PY_CLIENT);
+const failed = (run: Pick<RunRecord, "events" | "wire">) => failedAgainst("openai-agents-py", run);
 
 test.before(() => (peerTest.missing ? undefined : real().then(() => undefined, () => undefined)));
 
 peerTest("openai-agents-py nested against ts1: passes expected/nested.sdk.openai-agents-py.json; declares no elicitation, so nothing is asked", async () => {
   const run = await real();
   assert.ok(expectationFor("nested", "sdk", { client: "openai-agents-py", server: "ts1" })!.file.endsWith("nested.sdk.openai-agents-py.json"));
-  assert.equal(run.verdicts.filter((v) => !v.ok).map((v) => `${v.check}: ${v.details.join("; ")}`), []);
+  assert.equal(failuresOf(run), []);
   const initialize = run.wire.find((f) => f.from === "client" && f.label.method === "initialize")?.message as { params?: { capabilities?: Record<string, unknown> } };
   assert.equal(initialize.params?.capabilities?.elicitation, undefined);
   assert.is(requests(run, "server/discover"), 1, "mode='auto' probes first (agents/mcp/_compat.py:67-83)");

@@ -10,9 +10,9 @@ import { nestedCells } from "../lab/check/card.js";
 import { expectationFor } from "../lab/check/expectations.js";
 import { HANGS, sessionBoundAt } from "../lab/check/wait-end.js";
 import { STRANDS_CLIENT, STRANDS_SYNC_CLIENT } from "../lab/peers/strands/index.js";
-import { type RunRecord } from "../lab/session/pipeline.js";
+import type { RunRecord } from "../lab/session/pipeline.js";
 import { needs } from "./support/needs.js";
-import { clientRequests as requests, failedAgainst as failed, failuresOf as failures, nestedRun as real } from "./support/nested-peer.js";
+import { clientRequests as requests, failedAgainst as failed, failuresOf as failures, movedAfter, nestedRun as real } from "./support/nested-peer.js";
 import { copy } from "./support/runs.js";
 
 const asyncTest = needs(STRANDS_CLIENT);
@@ -50,9 +50,7 @@ syncTest("strands-sync nested against ts1: the request never leaves; the lab's b
 asyncTest("corrupted strands evidence is rejected: the nested request ending after the callback answered", async () => {
   const run = await real(STRANDS_CLIENT);
   assert.equal(failed("strands", run), [], "the real run itself must pass");
-  const late = copy(run);
-  late.events.find((e) => e.kind === "nested.ok")!.t = late.events.find((e) => e.kind === "callback.left")!.t + 0.01;
-  late.events.sort((a, b) => a.t - b.t).forEach((e, i) => (e.seq = i));
+  const late = movedAfter(run, "nested.ok", (e) => e.kind === "callback.left");
   assert.ok(failed("strands", late).some((c) => c.startsWith("order: the nested request returns inside the callback")));
 });
 
