@@ -2,18 +2,19 @@
 // callback is sampling, so its nested run is sampling-nested (the nested tools/list from inside the kernel service SK's
 // sampling callback awaits). It must pass its hand-written expectation: consent given, the request deadlocked until
 // the SDK's 0.5 s limit (408), nothing written on expiry, the late reply handed to the message handler; and it
-// declares no elicitation. Corrupted copies of that evidence are rejected.
+// declares no elicitation. The serial model is checked against it fact by fact; corrupted copies are rejected.
 import "./support/child-pids.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { expectationFor } from "../lab/check/expectations.js";
+import { compareModelWithReal, storyFacts } from "../lab/check/model-vs-real.js";
 import { verify } from "../lab/check/verify.js";
 import { SEMANTIC_KERNEL_CLIENT } from "../lab/peers/semantic-kernel/index.js";
 import { readVersions } from "../lab/peers/versions.js";
 import { runCase, type RunRecord } from "../lab/session/pipeline.js";
 import { findScenario } from "../scenarios/index.js";
 import { needs } from "./support/needs.js";
-import { copy } from "./support/runs.js";
+import { copy, memoryRun } from "./support/runs.js";
 
 const skTest = needs(SEMANTIC_KERNEL_CLIENT);
 let shared: Promise<RunRecord> | undefined;
@@ -37,6 +38,14 @@ skTest("semantic-kernel sampling-nested against ts1: passes its expectation; 408
   assert.is(requests(run, "prompts/list").length, 1);
   const init = requests(run, "initialize")[0]!.message as unknown as { params: { capabilities: Record<string, unknown> } };
   assert.equal(Object.keys(init.params.capabilities).sort(), ["sampling"]);
+});
+
+skTest("model vs real semantic-kernel (sampling-nested): every difference is named with its reason", async () => {
+  const sampling = "sampling/createMessage";
+  const model = storyFacts(await memoryRun("sampling-nested", "serial"), sampling);
+  const verdict = compareModelWithReal(model, storyFacts(await real(), sampling), "model-vs-semantic-kernel");
+  assert.ok(verdict.ok, JSON.stringify(verdict.facts, null, 2));
+  assert.equal(verdict.facts.filter((f) => !f.same).map((f) => f.fact), ["errorCode", "cancelNotice", "lateReply", "clientFrames"]);
 });
 
 skTest("corrupted semantic-kernel evidence is rejected: the callback answering before its nested request failed, a second prompts/list", async () => {

@@ -41,9 +41,10 @@ function lateReplyEvent(client: TimelineEvent[], read: TimelineEvent | undefined
   return undefined;
 }
 
-export function storyFacts(run: { events: TimelineEvent[]; wire: WireFrame[] }): StoryFacts {
+/** `method`: the server request whose callback nests (a form; sampling for a client whose only callback is sampling). */
+export function storyFacts(run: { events: TimelineEvent[]; wire: WireFrame[] }, method = "elicitation/create"): StoryFacts {
   const failed = run.events.find((e) => e.kind === "nested.failed");
-  const elicit = run.wire.find((f) => f.from === "server" && isRequest(f.label) && f.label.method === "elicitation/create");
+  const elicit = run.wire.find((f) => f.from === "server" && isRequest(f.label) && f.label.method === method);
   const nested = run.wire.find((f) => elicit && f.index > elicit.index && f.from === "client" && isRequest(f.label) && f.label.method === "tools/list");
   const reply = nested && replyTo(run.wire, nested);
   const client = run.events.filter((e) => e.side === "client");
@@ -67,7 +68,7 @@ export function storyFacts(run: { events: TimelineEvent[]; wire: WireFrame[] }):
 }
 
 /** The named comparisons: which run stands for what, and what each side takes from its own SDK. */
-export type Comparison = "model-vs-py1" | "py-inline-vs-py1" | "model-vs-py-inline" | "model-vs-kotlin-0.14" | "model-vs-pydantic-ai-mcp1" | "model-vs-google-adk-mcp1" | "model-vs-rust-mcp-sdk" | "model-vs-langchain-py" | "model-vs-mcp-use";
+export type Comparison = "model-vs-py1" | "py-inline-vs-py1" | "model-vs-py-inline" | "model-vs-kotlin-0.14" | "model-vs-pydantic-ai-mcp1" | "model-vs-google-adk-mcp1" | "model-vs-rust-mcp-sdk" | "model-vs-langchain-py" | "model-vs-mcp-use" | "model-vs-semantic-kernel";
 export const COMPARISON_LABEL: Record<Comparison, string> = {
   "model-vs-py1": "the serial model (ts1 under serial) against the thing it models (py1: Python SDK 1.29.0 as shipped)",
   "py-inline-vs-py1": "py-inline (Python SDK 2.3.0, inline elicitation) against py1 (Python SDK 1.29.0 as shipped)",
@@ -78,6 +79,7 @@ export const COMPARISON_LABEL: Record<Comparison, string> = {
   "model-vs-google-adk-mcp1": "the serial model (ts1 under serial) against a framework on mcp 1.30.0 (google-adk-mcp1: google-adk 2.13.0's McpToolset beside langchain-mcp-adapters)",
   "model-vs-langchain-py": "the serial model (ts1 under serial) against a framework on mcp 1.30.0 (langchain-py: langchain-mcp-adapters 0.3.2's client.session())",
   "model-vs-mcp-use": "the serial model (ts1 under serial) against a framework on mcp 1.30.0 (mcp-use: mcp-use 1.7.1's MCPClient and MCPSession)",
+  "model-vs-semantic-kernel": "the serial model (ts1 under serial) against a framework on mcp 1.30.0 whose one callback is sampling (semantic-kernel 1.45.0's MCP plugin), sampling-nested",
 };
 
 const TS_TIMEOUT = "The model keeps the TS SDK 1.32.2's request(): on its timeout it rejects with McpError -32001 and sends notifications/cancelled first (shared/protocol.js); 1.29.0's send_request raises McpError(408, httpx.codes.REQUEST_TIMEOUT) from anyio.fail_after and writes nothing (mcp/shared/session.py:290-314).";
@@ -106,6 +108,7 @@ const HANDLER_LATE = (handler: string) =>
 /** Frames a real client sends that the model's does not, each once and for a reason: removed before clientFrames are compared. */
 const EXTRA_FRAMES: Partial<Record<Comparison, { frames: string[]; why: string }>> = {
   "model-vs-mcp-use": { frames: ["tools/list request"], why: "mcp-use's connector lists the tools once right after initialize when the server offers tools (connectors/base.py:262-271)" },
+  "model-vs-semantic-kernel": { frames: ["prompts/list request"], why: "semantic-kernel's plugin lists prompts at connect whatever the server offers (connectors/mcp.py:363-364); its tools/list there stands for the plan's list-first" },
 };
 const NO_CANCEL = (why: string) => `the only difference in the client's frames is the notifications/cancelled that 1.29.0 does not send. ${why}`;
 /** A reason, or a reason that holds only for one value of the real side (the late reply's fate). */
@@ -162,6 +165,12 @@ const ALLOWED: Record<Comparison, Partial<Record<keyof StoryFacts, Allowance>>> 
     cancelNotice: MCP_USE_TIMEOUT,
     clientFrames: `${NO_CANCEL(MCP_USE_TIMEOUT)} Besides: ${EXTRA_FRAMES["model-vs-mcp-use"]!.why}.`,
     lateReply: { real: "handed to the message handler", why: HANDLER_LATE("mcp-use's _internal_message_handler, which calls the driver's (connectors/base.py:167-180)") },
+  },
+  "model-vs-semantic-kernel": {
+    errorCode: TS_TIMEOUT.replace("1.29.0", "1.30.0"),
+    cancelNotice: TS_TIMEOUT.replace("1.29.0", "1.30.0"),
+    clientFrames: `${NO_CANCEL(TS_TIMEOUT.replace("1.29.0", "1.30.0"))} Besides: ${EXTRA_FRAMES["model-vs-semantic-kernel"]!.why}.`,
+    lateReply: { real: "handed to the message handler", why: HANDLER_LATE("the plugin's message_handler, which logs it (connectors/mcp.py:520-522) and which the driver wraps to note it") },
   },
   "model-vs-py-inline": {
     lateReply: {
