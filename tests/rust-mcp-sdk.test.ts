@@ -6,36 +6,28 @@
 import "./support/child-pids.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { expectationFor } from "../lab/check/expectations.js";
 import { compareModelWithReal, storyFacts } from "../lab/check/model-vs-real.js";
-import { replyTo, resultsOf, verify } from "../lab/check/verify.js";
+import { replyTo, resultsOf } from "../lab/check/verify.js";
 import type { WireFrame } from "../lab/history/timeline.js";
 import { waitEnd } from "../lab/check/wait-end.js";
 import { RUST_MCP_SDK_CLIENT } from "../lab/peers/rust-mcp-sdk/index.js";
-import { TS1_SERVER } from "../lab/peers/ts1/index.js";
-import { readVersions } from "../lab/peers/versions.js";
-import { runCase, type RunRecord } from "../lab/session/pipeline.js";
-import { findScenario } from "../scenarios/index.js";
+import { failedAgainst, failuresOf, movedAfter, nestedRun } from "./support/nested-peer.js";
 import { copy, memoryRun } from "./support/runs.js";
-import { sharedRuns } from "./support/shared-runs.js";
 import { needs } from "./support/needs.js";
 
 /** a test that needs the cargo build (npm run setup): without it, a named skip (under CI=true, a failure) */
 const rustTest = needs(RUST_MCP_SDK_CLIENT);
-const runs = sharedRuns<RunRecord>(1);
-const run = () =>
-  runs.get("nested", () => runCase(findScenario("nested")!, "sdk", { client: RUST_MCP_SDK_CLIENT, server: TS1_SERVER, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions()).then((c) => c.runs[0]!));
+const run = () => nestedRun(RUST_MCP_SDK_CLIENT);
 /** the reply to the nested tools/list: the client's first tools/list after the first elicitation/create */
 function nestedReply(wire: WireFrame[]): WireFrame {
   const elicit = wire.find((f) => f.from === "server" && f.label.method === "elicitation/create")!;
   const nested = wire.find((f) => f.index > elicit.index && f.from === "client" && f.label.method === "tools/list")!;
   return replyTo(wire, nested)!;
 }
-const failures = (r: RunRecord) => r.verdicts.filter((v) => !v.ok).map((v) => `${v.check}: ${v.details.join("; ")}`);
 
 rustTest("rust-mcp-sdk -> ts1 (nested, stdio): passes expected/nested.sdk.rust-mcp-sdk.json; the wait ends at the SDK's own limit, -32001, nothing cancelled", async () => {
   const r = await run();
-  assert.equal(failures(r), []);
+  assert.equal(failuresOf(r), []);
   assert.is(r.fault, undefined);
   assert.equal(resultsOf(r.events), { first: { status: "cancelled", computed: false, value: null }, recovery: { status: "calculated", computed: true, value: 21 } });
   const failed = r.events.find((e) => e.kind === "nested.failed")!;
@@ -53,16 +45,12 @@ rustTest("rust-mcp-sdk -> ts1 (nested, stdio): passes expected/nested.sdk.rust-m
 
 rustTest("rust-mcp-sdk: the expectation rejects the real run with the nested request passed, or the callback leaving before it failed", async () => {
   const r = await run();
-  const { expectation } = expectationFor("nested", "sdk", { client: "rust-mcp-sdk", server: "ts1" })!;
-  const failed = (events: typeof r.events) => verify({ events, wire: r.wire, transport: "stdio" }, expectation).filter((v) => !v.ok).map((v) => v.check);
-  assert.equal(failed(r.events), [], "the real run itself must pass");
-  const passed = copy(r.events).map((e) => (e.kind === "nested.failed" ? { ...e, kind: "nested.ok" as const, detail: undefined } : e));
-  assert.ok(failed(passed).includes("nested requests"), "a nested request that passed was accepted");
-  const early = copy(r.events);
-  const left = early.find((e) => e.kind === "callback.left" && e.detail?.call === "first")!;
-  const nested = early.find((e) => e.kind === "nested.failed")!;
-  [left.seq, nested.seq] = [nested.seq, left.seq];
-  assert.ok(failed(early).some((c) => c.startsWith("order: the callback gives up only after the nested request failed")), "a callback that left before its nested request failed was accepted");
+  assert.equal(failedAgainst("rust-mcp-sdk", r), [], "the real run itself must pass");
+  const passed = copy(r);
+  passed.events = passed.events.map((e) => (e.kind === "nested.failed" ? { ...e, kind: "nested.ok" as const, detail: undefined } : e));
+  assert.ok(failedAgainst("rust-mcp-sdk", passed).includes("nested requests"), "a nested request that passed was accepted");
+  const early = movedAfter(r, "nested.failed", (e) => e.kind === "callback.left" && e.detail?.call === "first");
+  assert.ok(failedAgainst("rust-mcp-sdk", early).some((c) => c.startsWith("order: the callback gives up only after the nested request failed")), "a callback that left before its nested request failed was accepted");
 });
 
 rustTest("model-vs-rust-mcp-sdk: the serial model tells the real run's story; only the courtesy cancel and the late reply's telling differ, each with its reason", async () => {

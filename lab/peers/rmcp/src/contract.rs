@@ -1,5 +1,6 @@
-// The driver contract: the SessionPlan as read from JSON (strict), its bounds, and the one writer
-// of driver events (lab/plan/driver-events.ts). Included into main.rs (one module).
+// The driver contract: the SessionPlan as read from JSON (strict), its bounds, what a form callback
+// decides, and the one writer of driver events (lab/plan/driver-events.ts). Included into main.rs (one
+// module) of both Rust drivers (rmcp, rust-mcp-sdk): nothing of either SDK is in it.
 #[derive(Deserialize, Clone)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct SessionPlan { scenario: String, capabilities: Map<String, Value>, list_tools_first: bool, calls: Vec<CallData>, call_timeout_ms: u64 }
@@ -31,6 +32,22 @@ struct AnswerData { action: Action, content: Option<Map<String, Value>> }
 #[derive(Deserialize, Clone, Copy)]
 #[serde(rename_all = "lowercase")]
 enum Action { Accept, Decline, Cancel }
+
+/// What a form callback answers (lab/plan/behaviour.ts): the plan's think time, its nested request through
+/// `nest` (None: it failed, and the callback answers `otherwise`), then `answer` unless it needs a tool
+/// that neither `listed` nor the nested tools/list names.
+async fn decide<F: std::future::Future<Output = Option<HashSet<String>>>>(b: &Behaviour, listed: HashSet<String>, nest: impl FnOnce(Nested) -> F) -> AnswerData {
+    let otherwise = b.otherwise.clone().unwrap_or(AnswerData { action: Action::Cancel, content: None });
+    if let Some(ms) = b.delay_ms.filter(|ms| *ms > 0) { tokio::time::sleep(Duration::from_millis(ms)).await; }
+    let mut known = listed;
+    if let Some(nested) = &b.nested {
+        match nest(nested.clone()).await {
+            None => return otherwise,
+            Some(names) => if nested.method == NestedMethod::ToolsList { known = names },
+        }
+    }
+    match &b.need_tool { Some(tool) if !known.contains(tool) => otherwise, _ => b.answer.clone() }
+}
 
 /// The zod bounds serde cannot say (behaviour.ts): one line naming the first field that breaks one.
 fn check_plan(p: &SessionPlan) -> Result<(), String> {

@@ -112,16 +112,8 @@ impl ClientHandler for Client {
 }
 
 async fn behave(st: &State, peer: &Peer<RoleClient>, b: &Behaviour) -> AnswerData {
-    let otherwise = b.otherwise.clone().unwrap_or(AnswerData { action: Action::Cancel, content: None });
-    if let Some(ms) = b.delay_ms.filter(|ms| *ms > 0) { tokio::time::sleep(Duration::from_millis(ms)).await; } // the plan's think time
-    let mut known = st.listed.lock().unwrap().clone();
-    if let Some(nested) = &b.nested {
-        match send_nested(st, peer, nested).await {
-            None => return otherwise,
-            Some(names) => if nested.method == NestedMethod::ToolsList { known = names },
-        }
-    }
-    match &b.need_tool { Some(tool) if !known.contains(tool) => otherwise, _ => b.answer.clone() }
+    let listed = st.listed.lock().unwrap().clone();
+    decide(b, listed, |nested| async move { send_nested(st, peer, &nested).await }).await
 }
 
 fn with_timeout(ms: u64) -> PeerRequestOptions { let mut o = PeerRequestOptions::no_options(); o.timeout = Some(Duration::from_millis(ms)); o }

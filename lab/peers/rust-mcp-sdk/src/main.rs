@@ -131,16 +131,8 @@ fn enter(st: &State, method: &str) -> (String, Option<Value>, Value) {
 fn with(where_: &Value, extra: Value) -> Option<Value> { let mut d = where_.clone(); d.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone()); Some(d) }
 
 async fn behave(st: &State, runtime: &dyn McpClient, b: &Behaviour) -> AnswerData {
-    let otherwise = b.otherwise.clone().unwrap_or(AnswerData { action: Action::Cancel, content: None });
-    if let Some(ms) = b.delay_ms.filter(|ms| *ms > 0) { tokio::time::sleep(Duration::from_millis(ms)).await; } // the plan's think time
-    let mut known = st.listed.lock().unwrap().clone();
-    if let Some(nested) = &b.nested {
-        match send_nested(st, runtime, nested).await {
-            None => return otherwise,
-            Some(names) => if nested.method == NestedMethod::ToolsList { known = names },
-        }
-    }
-    match &b.need_tool { Some(tool) if !known.contains(tool) => otherwise, _ => b.answer.clone() }
+    let listed = st.listed.lock().unwrap().clone();
+    decide(b, listed, |nested| async move { send_nested(st, runtime, &nested).await }).await
 }
 
 /// sampling/createMessage and roots/list: enter, think, the planned nested request, leave (as rmcp's sampling.rs).
