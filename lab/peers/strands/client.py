@@ -32,13 +32,11 @@ from lab_driver import Connection, Driver, main  # noqa: E402  (the one Python d
 from lab_events import bound_ended  # noqa: E402
 from lab_mcp2 import Mcp2Adapter, send_nested  # noqa: E402  (what the 2.x adapters share)
 from lab_pipe import own_stdio  # noqa: E402
-from lab_plan import CallData, Nested, SessionPlan  # noqa: E402
+from lab_plan import CallData, Nested, SessionPlan, undeclarable  # noqa: E402
 
 APPLICATION = "reentrancy-lab-client-strands"  # clientInfo.name (strands sends it only when given, :1488-1495)
 # Past the plan's nested limit, the lab's backstop (as the kotlin driver's BACKSTOP_MS, lab/peers/jvm/kotlin/Main.kt)
 BACKSTOP_S = 1.0
-# What ClientSession declares whenever an elicitation callback is set (mcp/client/session.py:640-643); strands passes no other.
-DECLARABLE = ({"form": {}}, {"form": {}, "url": {}})
 WEDGED = ("list_tools_sync() blocks, with no timeout (strands mcp_client.py:757), the background loop its request "
           "must be sent from and the callback runs on, so no SDK limit can fire")
 
@@ -64,11 +62,8 @@ class StrandsClient(Mcp2Adapter):
         if others:
             return (f"strands' MCPClient cannot run it: capabilities {others}: it takes an elicitation_callback only "
                     "(strands/tools/mcp/mcp_client.py:318, handed to ClientSession at :1483-1487)")
-        declared = plan.capabilities.get("elicitation")
-        if declared is not None and declared not in DECLARABLE:
-            return (f"strands' MCPClient cannot run it: elicitation capability {declared}: ClientSession declares "
-                    "{form, url} whenever a callback is set (mcp/client/session.py:640-643)")
-        return None
+        # strands' negotiate_session runs the SDK's own initialize (_compat.py:541-548)
+        return undeclarable(plan, "strands' MCPClient", "mcp/client/session.py:640-643")
 
     async def send_nested(self, context: ClientRequestContext, nested: Nested) -> set[str]:
         if not self.sync:
