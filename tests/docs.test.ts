@@ -12,6 +12,10 @@ import { CARD_EXPECTED_DIR, cardFromExpected, loadExpectedCards } from "../lab/c
 import { CLIENT_PEERS } from "../lab/peers/registry.js";
 import { deadlockingReleases } from "../lab/render/card-summary.js";
 import { PROJECT_ROOT } from "../lab/paths.js";
+import { stackPageRows } from "../lab/check/python-stacks.js";
+import { pythonDist } from "../lab/peers/installed.js";
+import { GOOGLE_ADK_MCP1_ENV, LANGCHAIN_PY_ENV } from "../lab/peers/python/envs.js";
+import { envStaleness } from "../lab/peers/python/setup.js";
 
 test("every generated part of the docs is current (npx tsx lab/run.ts docs)", () => {
   const stale = generatedDocs().filter(({ file, text }) => readFileSync(file, "utf8") !== text).map(({ file }) => relative(PROJECT_ROOT, file));
@@ -43,6 +47,30 @@ test("a changed expected card makes the README's block and the card page stale",
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("the Python stacks page: a changed framework card makes it stale; its versions and pins are the venvs' own", () => {
+  const dir = mkdtempSync(join(tmpdir(), "lab-docs-"));
+  try {
+    cpSync(CARD_EXPECTED_DIR, dir, { recursive: true });
+    const file = join(dir, "langchain-py.sdk.ts1.json");
+    const card = JSON.parse(readFileSync(file, "utf8")) as { cells: Record<string, unknown> };
+    card.cells.nested = "completes";
+    writeFileSync(file, JSON.stringify(card));
+    const stale = generatedDocs(dir).filter(({ file, text }) => readFileSync(file, "utf8") !== text).map(({ file }) => relative(PROJECT_ROOT, file));
+    assert.ok(stale.includes("notebooks/reference/python-stacks.md"), stale.join(", "));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const rows = stackPageRows(loadExpectedCards());
+  const row = (peer: string) => rows.find((r) => r.peer === peer)!;
+  for (const { peer, env } of [{ peer: "google-adk-mcp1", env: GOOGLE_ADK_MCP1_ENV }, { peer: "langchain-py", env: LANGCHAIN_PY_ENV }]) {
+    if (envStaleness(env) !== undefined) continue; // a venv not built reads "not installed": nothing to compare
+    assert.equal(row(peer).mcpResolved, pythonDist(env, "mcp")().installed);
+  }
+  assert.match(row("google-adk-mcp1").verdict, /^deadlocks/);
+  assert.match(row("google-adk").verdict, /^completes/);
+  assert.match(row("langchain-py").todo, /none yet/);
 });
 
 test("a changed option makes notebooks/reference/cli.md stale, and only it; the page shows each option's help", () => {

@@ -2,22 +2,28 @@
 // never edited by hand: the README's card block (one word per client and question, each linking to
 // the client's row of the card page), notebooks/reference/card.md (every client's full values,
 // then the whole expected card) and notebooks/reference/cli.md (every command's options, from
-// lab/cli/commands.ts). --check writes nothing and exits 1 naming each stale part;
+// lab/cli/commands.ts), and notebooks/reference/python-stacks.md (each framework peer's venv and card,
+// lab/check/python-stacks.ts). --check writes nothing and exits 1 naming each stale part;
 // tests/docs.test.ts runs it.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { cardFromExpected, loadExpectedCards } from "../check/card-expected.js";
+import { stackPageRows } from "../check/python-stacks.js";
 import { NOTEBOOKS_DIR, PROJECT_ROOT } from "../paths.js";
 import { sdkText } from "../plan/peer.js";
 import { CLIENT_PEERS, SERVER_PEERS } from "../peers/registry.js";
 import { renderCardMarkdown } from "../render/card.js";
 import { renderClientRows, renderCompactCard } from "../render/card-summary.js";
 import { read, UsageError, type Parsed } from "./args.js";
+import { renderStackPage } from "../render/python-stacks.js";
+import { PYTHON_ENVS } from "../peers/python/envs.js";
+import { envProblem } from "../peers/python/setup.js";
 import { renderCliReference } from "./cli-reference.js";
 
 export const README_FILE = join(PROJECT_ROOT, "README.md");
 export const CARD_PAGE = join(NOTEBOOKS_DIR, "reference", "card.md");
 export const CLI_PAGE = join(NOTEBOOKS_DIR, "reference", "cli.md");
+export const STACKS_PAGE = join(NOTEBOOKS_DIR, "reference", "python-stacks.md");
 const BLOCK = /(<!-- card:begin -->\n)[\s\S]*?(<!-- card:end -->)/;
 
 const CARD_PAGE_HEAD = `# The report card, every pairing
@@ -37,7 +43,8 @@ each value names the servers it holds for.
 /** Each generated file with the text it must have. */
 export function generatedDocs(cardsDir?: string): { file: string; text: string }[] {
   const order = { clients: CLIENT_PEERS.map((p) => p.name), servers: SERVER_PEERS.map((p) => p.name) };
-  const card = cardFromExpected(loadExpectedCards(cardsDir), order);
+  const cards = loadExpectedCards(cardsDir);
+  const card = cardFromExpected(cards, order);
   const peer = (client: string) => CLIENT_PEERS.find((p) => p.name === client);
   const sdk = (client: string) => sdkText(peer(client)?.sdk ?? "?");
   const readme = readFileSync(README_FILE, "utf8");
@@ -48,10 +55,13 @@ export function generatedDocs(cardsDir?: string): { file: string; text: string }
     { file: README_FILE, text: readme.replace(BLOCK, (_all, begin: string, end: string) => `${begin}${compact}\n${end}`) },
     { file: CARD_PAGE, text: `${CARD_PAGE_HEAD}\n${renderClientRows(card, sdk)}\n\n## Every pairing, by server\n\n${renderCardMarkdown(card, { links: false }).trim()}\n` },
     { file: CLI_PAGE, text: renderCliReference() },
+    { file: STACKS_PAGE, text: renderStackPage(stackPageRows(cards)) },
   ];
 }
 
 export async function main(args: Parsed): Promise<number> {
+  // the stacks page reads versions from the framework venvs: build each one missing (first use, as a session would)
+  for (const env of PYTHON_ENVS) envProblem(env);
   const stale = generatedDocs().filter(({ file, text }) => !existsSync(file) || readFileSync(file, "utf8") !== text);
   if (read.flag(args, "check")) {
     for (const { file } of stale) console.error(`stale: ${relative(PROJECT_ROOT, file)} (run npx tsx lab/run.ts docs)`);

@@ -84,14 +84,29 @@ function sitePackages(venv: string): string | undefined {
     .find((d) => existsSync(d));
 }
 
+/** The METADATA file of `dist`'s dist-info in a venv, if it is installed there. */
+export function distMetadata(venv: string, dist: string): string | undefined {
+  const site = sitePackages(venv);
+  const folder = new RegExp(`^${escape(dist.replace(/-/g, "_"))}-[^-]+\\.dist-info$`, "i");
+  const info = site && readdirSync(site).find((d) => folder.test(d));
+  return site && info ? join(site, info, "METADATA") : undefined;
+}
+
+/** What `dist`'s METADATA in a venv requires of `on`: its Requires-Dist specifiers, the unconditional
+ *  ones when it has any, else those behind an extra; [] when it names none (or is not installed). */
+export function requiresOf(venv: string, dist: string, on: string): string[] {
+  const metadata = distMetadata(venv, dist);
+  const text = (metadata && readText(metadata)) ?? "";
+  const lines = [...text.matchAll(new RegExp(`^Requires-Dist: ${escape(on)}(?![-\\w.])\\s*([^;\\n]*)(;[^\\n]*)?$`, "gmi"))];
+  const plain = lines.filter((m) => m[2] === undefined);
+  return [...new Set((plain.length > 0 ? plain : lines).map((m) => m[1]!.trim()))];
+}
+
 /** A distribution in a venv: `dist==X` in the requirements file, Version: in its dist-info's METADATA. */
 export function pythonDist(env: { dir: string; requirements: string }, dist: string): VersionSource {
   return once(() => {
     const pinned = readText(env.requirements)?.match(new RegExp(`^${escape(dist)}==([^\\s\\\\;]+)`, "mi"))?.[1];
-    const site = sitePackages(env.dir);
-    const folder = new RegExp(`^${escape(dist.replace(/-/g, "_"))}-[^-]+\\.dist-info$`, "i");
-    const info = site && readdirSync(site).find((d) => folder.test(d));
-    const metadata = site && info ? join(site, info, "METADATA") : undefined;
+    const metadata = distMetadata(env.dir, dist);
     const installed = metadata && readText(metadata)?.match(/^Version: (\S+)$/m)?.[1];
     return { package: dist, pinned, pinnedIn: shown(env.requirements), installed, installedIn: shown(metadata ?? env.dir), absent: "not installed" };
   });

@@ -2,7 +2,7 @@
 // one peer per mcp generation the set can resolve: the same framework runs the 1.x serial loop or
 // the 2.x concurrent one depending on its neighbours' pins. A peer named here may not exist yet
 // (issue 42 §2 adds them); `stack` then says "no adapter yet".
-import type { FrameworkPeers } from "../plan/python-stack.js";
+import type { FrameworkPeers, StackPagePeer } from "../plan/python-stack.js";
 
 export const FRAMEWORK_PEERS: readonly FrameworkPeers[] = [
   { dist: "mcp", what: "the Python SDK itself (ClientSession)", mcp2: "py", mcp1: "py130" },
@@ -22,3 +22,20 @@ export const FRAMEWORK_PEERS: readonly FrameworkPeers[] = [
 export function frameworkPeer(entry: FrameworkPeers, mcpMajor: number): string | undefined {
   return mcpMajor >= 2 ? entry.mcp2 : entry.mcp1;
 }
+
+/** The page "Which Python agent stacks deadlock today", one row per framework peer. `instead` is what
+ *  the lab's own venvs show: the twin resolved without the `mcp<2` neighbour, or the framework's other API. */
+export const STACK_PAGE_PEERS: readonly StackPagePeer[] = [
+  { peer: "py130", env: "py130", dist: "mcp", instead: { peer: "py", change: "drop the `mcp<2` pin" } },
+  { peer: "pydantic-ai", env: "pydantic-ai", dist: "pydantic-ai-slim", pinVia: "fastmcp-slim" },
+  { peer: "pydantic-ai-mcp1", env: "pydantic-ai-mcp1", dist: "pydantic-ai-slim", pinVia: "fastmcp-slim", instead: { peer: "pydantic-ai", change: "drop the `mcp<2` pin" } },
+  { peer: "google-adk", env: "google-adk", dist: "google-adk" },
+  { peer: "google-adk-mcp1", env: "google-adk-mcp1", dist: "google-adk", instead: { peer: "google-adk", change: "drop langchain-mcp-adapters", neighbour: "langchain-mcp-adapters" } },
+  { peer: "strands", env: "strands", dist: "strands-agents" },
+  { peer: "strands-sync", env: "strands", dist: "strands-agents", instead: { peer: "strands", change: "send the nested request through the session the callback is handed (`context.session`), not `list_tools_sync()`" } },
+  { peer: "langchain-py", env: "langchain-py", dist: "langchain-mcp-adapters" },
+  { peer: "mcp-use", env: "mcp-use", dist: "mcp-use" },
+  { peer: "semantic-kernel", env: "semantic-kernel", dist: "semantic-kernel" },
+  { peer: "openai-agents-py", env: "openai-agents-py", dist: "openai-agents" },
+  { peer: "fast-agent", env: "fast-agent", dist: "fast-agent-mcp" },
+];

@@ -39,3 +39,27 @@ export interface FrameworkPeers {
   mcp2?: string;
   mcp1?: string;
 }
+
+/** A framework peer's row on the page "Which Python agent stacks deadlock today" (`docs`): which
+ *  venv it runs in and what the page reads there. Every version and pin is read, never typed. */
+export interface StackPagePeer {
+  peer: string;
+  /** the PythonEnv (lab/peers/python/envs.ts) by name */
+  env: string;
+  /** the framework's distribution, whose version and Requires-Dist the row shows */
+  dist: string;
+  /** the distribution that carries the mcp requirement when the framework states none itself */
+  pinVia?: string;
+  /** a neighbouring row that does not deadlock, and the change that leads there */
+  instead?: { peer: string; change: string; neighbour?: string };
+}
+
+/** One row of that page, as text. */
+export interface StackPageRow {
+  peer: string;
+  framework: string;
+  mcpPin: string;
+  mcpResolved: string;
+  verdict: string;
+  todo: string;
+}
