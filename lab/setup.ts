@@ -1,7 +1,7 @@
-// `npm ci`'s set-up (prepare; also `npm run setup`): the driver schemas and the builds the README's
+// `npm ci`'s set-up (prepare): the driver schemas and the builds the README's
 // first run needs (the TypeScript stdio children and the py1 venv), each only when its inputs
 // changed, one line per build with its time. Every other peer builds on its first use;
-// `npx tsx lab/run.ts setup [--strict] [PEER...]` builds them all (or those named) now.
+// `npx tsx lab/run.ts setup [--strict] [PEER...]` (`npm run setup`) builds them all (or those named) now.
 import { setup } from "./cli/setup.js";
 
 if (import.meta.url === `file://${process.argv[1]}`) {
