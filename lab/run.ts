@@ -65,9 +65,6 @@ export async function main(argv: string[]): Promise<number> {
       console.log(command ? renderHelp(spec) : topUsage());
       return 0;
     }
-    // a peer about to run whose build is missing or stale is built first (lab/peers/first-use.ts);
-    // `peers` only reports, `list` and the rest never ask a peer
-    if (name !== "peers" && name !== "list") (await import("./peers/first-use.js")).buildOnFirstUse(true);
     if (command) return await command(args);
     // checked before the runner loads; once it has, without an await (the runner re-exports it)
     const run = (runner ?? (await import("./cli/run-first.js"))).checkRun(args, Object.keys(COMMANDS));
@@ -101,5 +98,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         process.exit(code);
       });
   }
+  // As a command, a peer about to run whose build is missing or stale is built first (its own check,
+  // lab/peers/first-use.ts); `peers` only reports. main() called in a process (the tests) builds nothing.
+  if (!["peers", "list", "--help"].includes(process.argv[2] ?? "")) (await import("./peers/first-use.js")).buildOnFirstUse(true);
   process.exitCode = await main(process.argv.slice(2));
 }
