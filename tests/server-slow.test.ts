@@ -1,10 +1,12 @@
-// A session is repeated only when its nested request failed with no reply on the wire (the server
-// was slow), never when the reply was there (a deadlock): real runs, and real passing runs
-// corrupted into a slow server's, each classified; the repeat is bounded and keeps every attempt.
+// A session is repeated only when the server was slow: its nested request failed with no reply on
+// the wire, or a form was withdrawn only after its callback answered; never when the reply was
+// there (a deadlock): real runs, and real passing runs corrupted into a slow server's, each
+// classified; the repeat is bounded and keeps every attempt.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { serverSlow, SERVER_SLOW } from "../lab/check/server-slow.js";
+import { NESTED_LATE, serverSlow, WITHDRAWAL_LATE } from "../lab/check/server-slow.js";
 import { nestedOutcome } from "../lab/check/card-requests.js";
+import { cancelledRequestId } from "../lab/history/frames.js";
 import { MAX_ATTEMPTS, repeatedSessions, runConclusive } from "../lab/session/attempts.js";
 import type { SessionEvidence } from "../lab/plan/session.js";
 import { copy, memoryRun } from "./support/runs.js";
@@ -47,9 +49,31 @@ test("a passing run corrupted (its nested reply gone from the wire, or after the
     const passing = await memoryRun(name, "sdk");
     const gone = serverSlow(slowed(passing, NESTING[name]));
     assert.equal(gone && { callback: gone.callback, nested: gone.nested }, { callback: NESTING[name], nested: "tools/list" }, name);
-    assert.match(gone!.why, `no reply came: ${SERVER_SLOW}`);
-    assert.match(serverSlow(slowed(passing, NESTING[name], true))!.why, `its reply came only after the callback gave up: ${SERVER_SLOW}`);
+    assert.match(gone!.why, `no reply came: ${NESTED_LATE}`);
+    assert.match(serverSlow(slowed(passing, NESTING[name], true))!.why, `its reply came only after the callback gave up: ${NESTED_LATE}`);
   }
+});
+
+test("cancellation runs stand; a withdrawal moved after the callback's answer (or after it left) is a slow server's", async () => {
+  for (const name of ["call-cancelled", "server-withdraws"] as const) {
+    for (const loop of ["sdk", "serial"] as const) assert.is(serverSlow(await memoryRun(name, loop)), undefined, `${name} ${loop}`);
+  }
+  const real = await memoryRun("server-withdraws", "sdk");
+  const notice = real.wire.find((f) => f.from === "server" && f.label.method === "notifications/cancelled")!;
+  const id = cancelledRequestId(notice.message);
+  const left = real.events.find((e) => e.kind === "callback.left" && e.id === id)!;
+  assert.ok(left.t > notice.t, "the real withdrawal came while the callback ran");
+  // the callback left before the notice reached the wire
+  const leftEarly = copy(real);
+  leftEarly.events.find((e) => e.kind === "callback.left" && e.id === id)!.t = notice.t - 1;
+  assert.is(serverSlow(leftEarly)!.why, `elicitation/create #${String(id)}: ${WITHDRAWAL_LATE}`);
+  // the answer on the wire before the notice (frames reordered, indexes kept in order)
+  const answered = copy(real);
+  const at = answered.wire.findIndex((f) => f.index === notice.index);
+  const [moved] = answered.wire.splice(at, 1);
+  answered.wire.push(moved!);
+  answered.wire.forEach((f, i) => (f.index = i));
+  assert.is(serverSlow(answered)?.nested, "notifications/cancelled");
 });
 
 test("not repeated when the session failed otherwise (an error, a hidden crash), nor when the nested request never reached the wire", async () => {
@@ -74,7 +98,7 @@ test(`the repeat: at most ${MAX_ATTEMPTS} attempts, each one kept; a deadlock or
   const last = await runConclusive(always.next);
   assert.is(always.asked(), MAX_ATTEMPTS);
   assert.is(last.earlierAttempts?.length, MAX_ATTEMPTS - 1);
-  assert.ok(last.earlierAttempts!.every((a) => a.evidence === slow && a.why.endsWith(SERVER_SLOW)));
+  assert.ok(last.earlierAttempts!.every((a) => a.evidence === slow && a.why.endsWith(NESTED_LATE)));
   assert.equal(repeatedSessions([last, passing], () => "nested"), [{ session: "nested", attempts: MAX_ATTEMPTS, why: last.earlierAttempts!.map((a) => a.why) }]);
 
   const once = feed([slow, passing]);

@@ -1,21 +1,26 @@
-// Whether a session's nested request says anything about the client. A callback's nested request
-// that failed with no reply on the wire (none came, or it came only after the callback gave up)
-// says only that the server had not answered within the nested limit, as on a busy machine: the
-// attempt is inconclusive and is run again (lab/session/attempts.ts). A deadlock is the reply on
-// the wire before the failure, left unread by the client's loop: no load can fake that order, and
-// such a session is never run again. Pure: reads the evidence, returns data.
+// Whether a session says anything about the client, or only that the server was slow, as on a busy
+// machine. Two cases, each an order on the wire: a callback's nested request that failed with no
+// reply on the wire (none came, or it came only after the callback gave up): the server had not
+// answered within the nested limit; and a form the server withdrew only after the client's
+// callback had answered it: the withdrawal while the callback runs, which the cancellation
+// scenarios ask for, never happened. Such an attempt is run again (lab/session/attempts.ts). A
+// deadlock is the reply on the wire before the failure, left unread by the client's loop: no load
+// can fake that order, and such a session is never run again. Pure: reads the evidence, returns data.
 import type { SessionEvidence } from "../plan/session.js";
+import { cancelledRequestId, isRequest } from "../history/frames.js";
 import { nestedOutcome } from "./card-requests.js";
 import { driverFault } from "./driver-fault.js";
+import { replyTo } from "./verify.js";
 
 /** The server-to-client requests whose callbacks nest (nested, sampling-nested, roots-nested). */
 const CALLBACK_METHODS = ["elicitation/create", "sampling/createMessage", "roots/list"] as const;
 
-/** The one reason an attempt is set aside, as the reports say it. */
-export const SERVER_SLOW = "the server had not replied within the nested limit";
+/** Why an attempt is set aside, as the reports say it. */
+export const NESTED_LATE = "the server had not replied within the nested limit";
+export const WITHDRAWAL_LATE = "the server had not withdrawn the form before the callback answered it";
 
 export interface ServerSlow {
-  /** the callback's method, and the method of the request it nested */
+  /** the callback's method, and the method of the request it nested (or the withdrawal) */
   callback: string;
   nested: string;
   /** in words, for the evidence */
@@ -25,7 +30,8 @@ export interface ServerSlow {
 type Run = Pick<SessionEvidence, "events" | "wire" | "errors" | "transportEvidence">;
 
 /** Undefined when the attempt stands as it is: its nested requests completed, deadlocked or were
- *  answered with an error, or the session failed for another reason (which a repeat would hide). */
+ *  answered with an error, its withdrawals came while the callbacks ran, or the session failed
+ *  for another reason (which a repeat would hide). */
 export function serverSlow(run: Run): ServerSlow | undefined {
   if (run.errors.length > 0 || driverFault(run) !== undefined) return undefined;
   for (const callback of CALLBACK_METHODS) {
@@ -37,7 +43,23 @@ export function serverSlow(run: Run): ServerSlow | undefined {
     if (o.deadlock) continue;
     const nested = String(o.request.label.method);
     const seen = o.reply === undefined ? "no reply came" : "its reply came only after the callback gave up";
-    return { callback, nested, why: `${callback}'s nested ${nested} failed and ${seen}: ${SERVER_SLOW}` };
+    return { callback, nested, why: `${callback}'s nested ${nested} failed and ${seen}: ${NESTED_LATE}` };
+  }
+  return lateWithdrawal(run);
+}
+
+/** A server's notifications/cancelled for a form whose answer was already on the wire, or whose
+ *  callback had already left: whatever the client did with it says nothing of a withdrawal. */
+function lateWithdrawal(run: Run): ServerSlow | undefined {
+  for (const notice of run.wire.filter((f) => f.from === "server" && f.label.method === "notifications/cancelled")) {
+    const id = cancelledRequestId(notice.message);
+    const asked = run.wire.find((f) => f.index < notice.index && f.from === "server" && isRequest(f.label) && f.label.method === "elicitation/create" && f.label.id === id);
+    if (!asked) continue;
+    const answer = replyTo(run.wire, asked);
+    const left = run.events.find((e) => e.side === "client" && e.kind === "callback.left" && e.method === "elicitation/create" && e.id === id);
+    if ((answer !== undefined && answer.index < notice.index) || (left !== undefined && left.t < notice.t)) {
+      return { callback: "elicitation/create", nested: "notifications/cancelled", why: `elicitation/create #${String(id)}: ${WITHDRAWAL_LATE}` };
+    }
   }
   return undefined;
 }

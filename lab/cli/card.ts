@@ -74,7 +74,7 @@ async function runColumn(column: Column, outDir: string, want: ExpectedCard | un
   const unclaimed = new Set(Object.entries(REQUEST_ROW_SCENARIO).filter(([row]) => want?.cells[row as RowId] === undefined).map(([, scenario]) => scenario));
   const run = (scenario: Scenario) =>
     session(async () => {
-      // repeated while the server had not replied within the nested limit (lab/session/attempts.ts)
+      // repeated while the server was slow: a nested reply or a withdrawal too late (lab/session/attempts.ts)
       const evidence = await runConclusive(() => runSession(scenario, TRANSPORTS.stdio!.open, "stdio", { loop: column.loop, client: column.client, server: column.server }));
       const name = `${cardKey({ client: column.client.name, loop: column.loop, server: column.server.name })}.${scenario.name}`;
       runs[scenario.name] = evidence;

@@ -60,8 +60,9 @@ export interface SessionEvidence {
   transportEvidence: TransportEvidence;
   events: TimelineEvent[];
   wire: WireFrame[];
-  /** attempts run before this one and set aside, each kept whole: its nested request failed with
-   *  no reply on the wire, which says only that the server was slow (lab/check/server-slow.ts) */
+  /** attempts run before this one and set aside, each kept whole: a nested request failed with no
+   *  reply on the wire, or a form was withdrawn only after its callback answered, which says only
+   *  that the server was slow (lab/check/server-slow.ts) */
   earlierAttempts?: EarlierAttempt[];
 }
 

@@ -1,5 +1,6 @@
-// A session whose nested request failed with no reply on the wire said nothing about the client,
-// only that the server was slow (lab/check/server-slow.ts): it is run again, up to MAX_ATTEMPTS in
+// A session whose nested request failed with no reply on the wire, or whose form was withdrawn only
+// after its callback answered, said nothing about the client, only that the server was slow
+// (lab/check/server-slow.ts): it is run again, up to MAX_ATTEMPTS in
 // all, every attempt kept in the last one's evidence (earlierAttempts). Repeating rather than
 // scaling the limit: the cell's meaning stays "this client, this 0.5 s limit", a deadlock stays as
 // long as the SDK's limit makes it, and no factor of the load average is needed or trusted. A

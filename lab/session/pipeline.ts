@@ -119,7 +119,7 @@ export async function runCase(
       const transport = TRANSPORTS[name];
       if (!transport) throw new Error(`unknown transport ${name}`);
       const bound = options.sessionBoundMs === undefined ? {} : { boundMs: options.sessionBoundMs };
-      // repeated while the server had not replied within the nested limit (./attempts.ts)
+      // repeated while the server was slow: a nested reply or a withdrawal too late (./attempts.ts)
       const evidence = await runConclusive(() => runSession(scenario, transport.open, name, { loop, onDeadlock: options.onDeadlock, client, server, ...bound }, repeat));
       const errors = [...evidence.errors, ...transport.problems(evidence.transportEvidence)];
       // A server in another process kept its own record (lab/transports/stdio.ts serverRecord).
