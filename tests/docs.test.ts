@@ -33,35 +33,27 @@ test("the releases that deadlock as shipped: from the cards, the reconfigured py
   assert.equal(deadlockingReleases(card, shipped), ["py130", "pydantic-ai-mcp1", "langchain-py", "mcp-use", "google-adk-mcp1", "rust-mcp-sdk", "kotlin-0.14"]);
 });
 
-test("a changed expected card makes the README's block and the card page stale", () => {
+/** The generated files made stale by changing one expected card's cells (in a copy of expected/card/). */
+function staleAfter(cardFile: string, cells: Record<string, unknown>): string[] {
   const dir = mkdtempSync(join(tmpdir(), "lab-docs-"));
   try {
     cpSync(CARD_EXPECTED_DIR, dir, { recursive: true });
-    const file = join(dir, "ts1.sdk.ts1.json");
+    const file = join(dir, cardFile);
     const card = JSON.parse(readFileSync(file, "utf8")) as { cells: Record<string, unknown> };
-    card.cells.nested = "deadlocks until the SDK's request limit";
-    card.cells.ping = "answered only after the callback answers";
-    writeFileSync(file, JSON.stringify(card));
-    const stale = generatedDocs(dir).filter(({ file, text }) => readFileSync(file, "utf8") !== text).map(({ file }) => relative(PROJECT_ROOT, file));
-    assert.equal(stale.sort(), ["README.md", "notebooks/reference/card.md"]);
+    writeFileSync(file, JSON.stringify({ ...card, cells: { ...card.cells, ...cells } }));
+    return generatedDocs(dir).filter(({ file, text }) => readFileSync(file, "utf8") !== text).map(({ file }) => relative(PROJECT_ROOT, file)).sort();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+test("a changed expected card makes the README's block and the card page stale", () => {
+  const stale = staleAfter("ts1.sdk.ts1.json", { nested: "deadlocks until the SDK's request limit", ping: "answered only after the callback answers" });
+  assert.equal(stale, ["README.md", "notebooks/reference/card.md"]);
 });
 
 test("the Python stacks page: a changed framework card makes it stale; its versions and pins are the venvs' own", () => {
-  const dir = mkdtempSync(join(tmpdir(), "lab-docs-"));
-  try {
-    cpSync(CARD_EXPECTED_DIR, dir, { recursive: true });
-    const file = join(dir, "langchain-py.sdk.ts1.json");
-    const card = JSON.parse(readFileSync(file, "utf8")) as { cells: Record<string, unknown> };
-    card.cells.nested = "completes";
-    writeFileSync(file, JSON.stringify(card));
-    const stale = generatedDocs(dir).filter(({ file, text }) => readFileSync(file, "utf8") !== text).map(({ file }) => relative(PROJECT_ROOT, file));
-    assert.ok(stale.includes("notebooks/reference/python-stacks.md"), stale.join(", "));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  assert.equal(staleAfter("langchain-py.sdk.ts1.json", { nested: "completes" }), ["README.md", "notebooks/reference/card.md", "notebooks/reference/python-stacks.md"]);
   const rows = stackPageRows(loadExpectedCards());
   const row = (peer: string) => rows.find((r) => r.peer === peer)!;
   for (const { peer, env } of [{ peer: "google-adk-mcp1", env: GOOGLE_ADK_MCP1_ENV }, { peer: "langchain-py", env: LANGCHAIN_PY_ENV }]) {

@@ -3,13 +3,16 @@
 // beside langchain-mcp-adapters (mcp<2) the same google-adk gets mcp 1.30.0 and the serial loop;
 // an unresolvable set, an unknown name and no index are one line, exit 2. A first run asks the
 // index (pip's own bound, RESOLVE_BOUND_MS, limits each); build/stack/ answers the second, except
-// for the unreachable index, which is never cached (one short pip run each time).
+// for the unreachable index, which is never cached (one short pip run each time). Unless --no-run, the set is
+// installed (build/stack/venvs/, by its hash: a second run starts at once) and each framework's adapter runs on it.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { runCli, runMain } from "./support/cli.js";
 import { cachedOutcome, stackCacheFile, STACK_CACHE_DIR, type CachedOutcome } from "../lab/peers/pip-resolve.js";
 import { columnFor } from "../lab/cli/stack.js";
+import { findClient } from "../lab/peers/registry.js";
+import { onInterpreter, stackRequirements, stackVenvDir } from "../lab/peers/stack-venv.js";
 
 const DAY_MS = 24 * 3600_000;
 const oneLine = (text: string) => text.trim().split("\n").length === 1;
@@ -21,6 +24,9 @@ test("google-adk[mcp] alone resolves mcp 2.x: the concurrent loop, the py column
   assert.ok(mcp && Number(mcp[1]) >= 2, r.stdout);
   assert.match(r.stdout, /behaves like the card's py column \(loop sdk\): nested: completes/);
   assert.match(r.stdout, /google-adk \S+\s+google-adk( \(no adapter yet\))? · /);
+  assert.match(r.stdout, /^probe: build\/stack\/venvs\/[0-9a-f]{24}, the \d+ packages installed by uv, every file checked against the sha256/m);
+  assert.match(r.stdout, /^  google-adk's adapter, a nested request from inside the form callback \(scenario nested, ts1 server, stdio\): does not deadlock: the nested request got its reply/m);
+  assert.not.match(r.stdout, /deadlocks: the nested/);
 });
 
 test("beside langchain-mcp-adapters the same google-adk resolves mcp 1.30.0: the serial loop, the mcp1 adapters", async () => {
@@ -30,6 +36,39 @@ test("beside langchain-mcp-adapters the same google-adk resolves mcp 1.30.0: the
   assert.match(r.stdout, new RegExp(`behaves like the card's ${columnFor("1.30.0").client} column \\(loop sdk\\): nested: deadlocks until`));
   assert.match(r.stdout, /google-adk \S+\s+google-adk-mcp1( \(no adapter yet\))? · /);
   assert.match(r.stdout, /langchain-mcp-adapters \S+\s+langchain-py( \(no adapter yet\))? · /);
+  // the run, on the set installed: each framework's own client deadlocks, and says which limit ended the wait
+  assert.match(r.stdout, /^  google-adk-mcp1's adapter, [^\n]*: your stack deadlocks: the nested request's reply sat on the wire, unread, until the callback's own limit ended the wait/m);
+  assert.match(r.stdout, /^  langchain-py's adapter, [^\n]*: your stack deadlocks: the nested request's reply sat on the wire, unread, until the lab's backstop ended the wait/m);
+  assert.not.match(r.stdout, /does not deadlock/);
+});
+
+test("--no-run: the resolution only, no venv made and no adapter run", async () => {
+  const r = await runMain(["stack", "--python", "google-adk[mcp]", "--no-run"]);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^mcp 2\./m);
+  assert.not.match(r.stdout, /^probe:/m);
+});
+
+test("the venv of a resolved set: hash-pinned when every file has its sha256, else plain pins; its folder is the set's", () => {
+  const sha = "a".repeat(64);
+  const hashed = stackRequirements([{ name: "mcp", version: "1.30.0", sha256: sha }]);
+  assert.equal(hashed, { text: `mcp==1.30.0 \\\n    --hash=sha256:${sha}\n`, hashed: true });
+  const plain = stackRequirements([{ name: "mcp", version: "1.30.0", sha256: sha }, { name: "anyio", version: "4.0.0" }]);
+  assert.equal(plain, { text: "mcp==1.30.0\nanyio==4.0.0\n", hashed: false });
+  assert.is(stackVenvDir([{ name: "mcp", version: "1.30.0" }]), stackVenvDir([{ name: "mcp", version: "1.30.0" }]));
+  assert.is.not(stackVenvDir([{ name: "mcp", version: "1.30.0" }]), stackVenvDir([{ name: "mcp", version: "2.3.0" }]));
+});
+
+test("an adapter on the stack's venv: its own program and flags, only the interpreter changed, spawned fresh", () => {
+  const peer = findClient("google-adk-mcp1")!;
+  const moved = onInterpreter(peer, "/nowhere/bin/python");
+  if (peer.driver.kind !== "process" || moved.driver.kind !== "process") throw new Error("google-adk-mcp1 runs as a process");
+  const own = peer.driver.command("p.json", "e.jsonl");
+  const on = moved.driver.command("p.json", "e.jsonl");
+  assert.is(on.command, "/nowhere/bin/python");
+  assert.equal(on.args, own.args);
+  assert.is(on.fork, undefined);
+  assert.is(moved.unavailable(), "/nowhere/bin/python is missing");
 });
 
 test("an unresolvable set is one line naming the conflict as pip states it, exit 2", async () => {
@@ -60,7 +99,7 @@ test("a cached outcome answers within a day and not after; the command says it w
   mkdirSync(STACK_CACHE_DIR, { recursive: true });
   writeFileSync(file, JSON.stringify(planted));
   try {
-    const r = await runMain(["stack", "--python", set[0]!]);
+    const r = await runMain(["stack", "--python", set[0]!, "--no-run"]);
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stdout, /\(cached under build\/stack\/\): 1 packages\nmcp 1\.30\.0: /);
     assert.equal(cachedOutcome(file, at + DAY_MS / 2), planted.outcome);

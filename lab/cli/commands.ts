@@ -151,11 +151,13 @@ export const COMMAND_SPECS: CommandSpec[] = [
     name: "stack",
     operands: "",
     positionals: { min: 0, max: 0 },
-    summary: "Your Python agent stack as pip resolves it for CPython 3.11 (nothing installed): which mcp it got, which card column that mcp behaves like (1.x: the serial loop; 2.x: the concurrent one), and which of the lab's framework adapters match its packages. Exit 0 when it resolves; 2, in one line, for an unknown package, a set that does not resolve (the conflict as pip states it) or no package index.",
-    about: "Resolutions are cached for a day under build/stack/ by the set's text and the index asked.",
-    options: [{ name: "python", value: { kind: "text", placeholder: "REQUIREMENTS" }, help: 'the requirements, as you would give them to pip install, in one argument: "google-adk[mcp] langchain-mcp-adapters" (required)' }],
+    summary: "Your Python agent stack as pip resolves it for CPython 3.11: which mcp it got, which card column that mcp behaves like (1.x: the serial loop; 2.x: the concurrent one), which of the lab's framework adapters match its packages; then the set installed in a venv of its own and each adapter run on it, a nested request sent from inside its callback against the ts1 server: deadlocks (and what ended the wait) or not. Exit 0 when it resolves and runs; 2, in one line, for an unknown package, a set that does not resolve (the conflict as pip states it), no package index, or an install that fails.",
+    about: "Resolutions are cached for a day under build/stack/ by the set's text and the index asked; venvs under build/stack/venvs/ by the resolved set's hash.",
+    options: [{ name: "python", value: { kind: "text", placeholder: "REQUIREMENTS" }, help: 'the requirements, as you would give them to pip install, in one argument: "google-adk[mcp] langchain-mcp-adapters" (required)' },
+      { name: "no-run", value: { kind: "switch" }, help: "resolve only: install nothing and run no adapter" },
+    ],
   },
-  { name: "docs", operands: "", positionals: { min: 0, max: 0 }, summary: "Writes the generated parts of the docs: the README's card table and notebooks/reference/card.md from expected/card/, and notebooks/reference/cli.md from these option tables.", options: [{ name: "check", value: { kind: "switch" }, help: "write nothing; exit 1 naming each stale part" }] },
+  { name: "docs", operands: "", positionals: { min: 0, max: 0 }, summary: "Writes the generated parts of the docs: the README's card table and notebooks/reference/card.md from expected/card/, notebooks/reference/cli.md from these option tables, and notebooks/reference/python-stacks.md from the framework peers' venvs and cards (building a missing venv first).", options: [{ name: "check", value: { kind: "switch" }, help: "write nothing; exit 1 naming each stale part" }] },
 ];
 
 export function commandSpec(name: string): CommandSpec | undefined {

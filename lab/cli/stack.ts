@@ -1,13 +1,15 @@
 // `stack --python "<requirements>"`: the user's own Python agent stack as pip resolves it for
 // CPython 3.11: which `mcp` it got, which card column that mcp behaves like (its nested row read
 // from the hand-written card, never typed here), and which of the lab's framework adapters match
-// the packages in the set. Bad input, a set that does not resolve, no index: one line, exit 2.
+// the packages in the set; then, unless --no-run, runs those adapters on the set installed (lab/cli/stack-probe.ts).
+// Bad input, a set that does not resolve, no index, an install that fails: one line, exit 2.
 import { read, UsageError, type Parsed } from "./args.js";
 import { cardKey, loadExpectedCards } from "../check/card-expected.js";
 import { badRequirement, resolvePythonStack } from "../peers/pip-resolve.js";
 import { FRAMEWORK_PEERS, frameworkPeer } from "../peers/python-frameworks.js";
 import { findClient } from "../peers/registry.js";
 import type { StackResolution } from "../plan/python-stack.js";
+import { probeStack } from "./stack-probe.js";
 
 /** The card column a resolved mcp behaves like: the serial 1.x loop or the concurrent 2.x one. */
 export function columnFor(mcpVersion: string): { client: string; loop: string } {
@@ -67,8 +69,13 @@ export async function main(args: Parsed): Promise<number> {
   console.log(rows.length === 0 ? "framework adapters: none of the lab's frameworks is in this set" : "framework adapters:");
   const width = Math.max(0, ...rows.map((r) => `${r.dist} ${r.version}`.length)) + 2;
   for (const r of rows) console.log(`  ${`${r.dist} ${r.version}`.padEnd(width)}${r.peer} · ${r.what}`);
-  // The seam for issue 42 §3: once the adapters exist, build this set's venv (hash-pinned, as the
-  // peers' are) and run the probe (`serve --once`) against the client each matching row names.
-  console.log("probe: not run against this stack yet (it needs the framework adapters above)");
+  if (read.flag(args, "no-run")) return 0;
+  try {
+    await probeStack(outcome, major, (line) => console.log(line));
+  } catch (error) {
+    // an install that fails (a wheel gone from the index, no uv, no network) is the user's environment: one line
+    console.error(`error: stack: could not install the resolved set to run it: ${String((error as Error).message ?? error).split("\n")[0]}`);
+    return 2;
+  }
   return 0;
 }

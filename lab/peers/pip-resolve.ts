@@ -1,9 +1,9 @@
 // Resolves a user's Python requirement set for CPython 3.11 as pip would install it, without
 // installing anything: a throwaway venv (no pip of its own, so it is made in a moment), a pinned
 // pip run from its wheel (pip-resolve.requirements.txt; the interpreter's bundled pip fetches it),
-// `install --dry-run --ignore-installed --report`. An outcome is cached under build/stack/ by the set's text and the index it asked,
-// for a day (the index changes; a cached answer says when it was resolved). A failure to reach
-// the index is never cached.
+// `install --dry-run --ignore-installed --report`, keeping each file's sha256 the report gives (`stack` installs
+// the set with them). An outcome is cached under build/stack/ by the set's text and the index it asked, for a
+// day (the index changes; a cached answer says when it was resolved). A failure to reach the index is never cached.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -29,7 +29,7 @@ export function badRequirement(requirements: readonly string[]): string | undefi
 }
 
 /** A CPython 3.11 and the pip wheel it bundles, or why there is none (one line). */
-function python311(): { python: string; pipWheel: string } | string {
+export function python311(): { python: string; pipWheel: string } | string {
   const probe = [
     "import sys, os, glob, platform, ensurepip",
     "ok = sys.version_info[:2] == (3, 11) and platform.python_implementation() == 'CPython'",
@@ -85,7 +85,7 @@ const indexOf = (env: NodeJS.ProcessEnv) => [env.PIP_INDEX_URL ?? "", env.PIP_EX
 
 /** Where a set's outcome is cached: by its text and the index it asked. */
 export const stackCacheFile = (requirements: readonly string[], env: NodeJS.ProcessEnv = process.env): string =>
-  join(STACK_CACHE_DIR, `${createHash("sha256").update(JSON.stringify({ requirements, index: indexOf(env) })).digest("hex").slice(0, 32)}.json`);
+  join(STACK_CACHE_DIR, `${createHash("sha256").update(JSON.stringify({ requirements, index: indexOf(env), format: 2 })).digest("hex").slice(0, 32)}.json`);
 
 export interface CachedOutcome {
   outcome: StackOutcome;
@@ -107,7 +107,7 @@ export function cachedOutcome(file: string, now: number): StackOutcome | undefin
 interface PipReport {
   pip_version: string;
   environment: { python_full_version: string };
-  install: { metadata: { name: string; version: string } }[];
+  install: { metadata: { name: string; version: string }; download_info?: { archive_info?: { hashes?: { sha256?: string }; hash?: string } } }[];
 }
 
 /** The one line a failed pip run comes down to, from its output. */
@@ -166,7 +166,10 @@ function resolveNow(requirements: string[], env: NodeJS.ProcessEnv, now: number)
     if (r.error || r.signal) return { kind: "refused", requirements, line: `pip did not finish within ${RESOLVE_BOUND_MS / 1000} s (${r.error?.message ?? r.signal})` };
     if (r.status !== 0 || !existsSync(report)) return refusalOf(requirements, `${r.stdout}\n${r.stderr}`);
     const parsed = JSON.parse(readFileSync(report, "utf8")) as PipReport;
-    const packages: ResolvedPackage[] = parsed.install.map((i) => ({ name: normalName(i.metadata.name), version: i.metadata.version })).sort((a, b) => a.name.localeCompare(b.name));
+    const sha256 = (i: PipReport["install"][number]) => i.download_info?.archive_info?.hashes?.sha256 ?? i.download_info?.archive_info?.hash?.match(/^sha256=([0-9a-f]{64})$/)?.[1];
+    const packages: ResolvedPackage[] = parsed.install
+      .map((i) => ({ name: normalName(i.metadata.name), version: i.metadata.version, ...(sha256(i) && { sha256: sha256(i) }) }))
+      .sort((a, b) => a.name.localeCompare(b.name));
     return { kind: "resolved", requirements, python: parsed.environment.python_full_version, pip: parsed.pip_version, resolvedAt: new Date(now).toISOString(), packages };
   } finally {
     rmSync(dir, { recursive: true, force: true });

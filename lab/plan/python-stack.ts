@@ -5,6 +5,8 @@
 export interface ResolvedPackage {
   name: string;
   version: string;
+  /** the sha256 of the file pip chose, where its report gives one (the index's URL fragment) */
+  sha256?: string;
 }
 
 /** A requirement set pip resolved for CPython 3.11: every package it would install. */

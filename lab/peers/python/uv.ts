@@ -37,16 +37,18 @@ export function ensureUv(python: string): Promise<string> {
 }
 
 /** A venv at `dir` holding exactly `requirements`'s hash-pinned packages, made by uv or by pip
- *  (`vars`: more of the tools' environment, e.g. a cache of their own for `bench`). */
-export async function makeVenv(tool: "uv" | "pip", python: string, dir: string, requirements: string, uv = UV_BINARY, vars: Record<string, string> = {}): Promise<void> {
+ *  (`vars`: more of the tools' environment, e.g. a cache of their own for `bench`; `hashes` false: a
+ *  user's stack whose resolution gave no hash for some file, `stack` says so). */
+export async function makeVenv(tool: "uv" | "pip", python: string, dir: string, requirements: string, uv = UV_BINARY, vars: Record<string, string> = {}, hashes = true): Promise<void> {
   const venvPython = join(dir, "bin", "python");
+  const require = hashes ? ["--require-hashes"] : [];
   if (tool === "uv") {
     await runCommand("uv venv", uv, ["venv", "--quiet", "--python", python, dir], { env: { ...QUIET_UV, ...vars }, boundMs: BOUND_MS });
     // --compile-bytecode: as pip does by default. The programs run with -B (no .pyc written), so a venv without them
     // compiles every module on each start: semantic-kernel's warm host then took over SPAWN_BOUND_MS on a loaded machine.
-    await runCommand("uv pip", uv, ["pip", "install", "--quiet", "--compile-bytecode", "--require-hashes", "--no-deps", "-r", requirements, "--python", venvPython], { env: { ...QUIET_UV, ...vars }, boundMs: BOUND_MS });
+    await runCommand("uv pip", uv, ["pip", "install", "--quiet", "--compile-bytecode", ...require, "--no-deps", "-r", requirements, "--python", venvPython], { env: { ...QUIET_UV, ...vars }, boundMs: BOUND_MS });
     return;
   }
   await runCommand("venv", python, ["-m", "venv", dir], { boundMs: BOUND_MS });
-  await runCommand("pip", venvPython, ["-m", "pip", "install", "--quiet", "--retries", "0", "--require-hashes", "--no-deps", "-r", requirements], { env: { ...QUIET_PIP, ...vars }, boundMs: BOUND_MS });
+  await runCommand("pip", venvPython, ["-m", "pip", "install", "--quiet", "--retries", "0", ...require, "--no-deps", "-r", requirements], { env: { ...QUIET_PIP, ...vars }, boundMs: BOUND_MS });
 }
