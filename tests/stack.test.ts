@@ -111,6 +111,25 @@ test("a cached outcome answers within a day and not after; the command says it w
   }
 });
 
+test("a resolved set that does not install (a file gone from the index): one line from uv, exit 2, no venv kept", async () => {
+  const set = ["lab-stack-planted-gone"];
+  const at = Date.now();
+  const packages = [{ name: "mcp", version: "1.30.0" }, { name: "lab-stack-no-such-package-42", version: "1.0" }];
+  const planted: CachedOutcome = { at: new Date(at).toISOString(), outcome: { kind: "resolved", requirements: set, python: "3.11.7", pip: "26.3", resolvedAt: new Date(at).toISOString(), packages } };
+  const file = stackCacheFile(set);
+  mkdirSync(STACK_CACHE_DIR, { recursive: true });
+  writeFileSync(file, JSON.stringify(planted));
+  try {
+    const r = await runMain(["stack", "--python", set[0]!]);
+    assert.is(r.code, 2, r.stderr);
+    assert.ok(oneLine(r.stderr), r.stderr);
+    assert.match(r.stderr, /^error: stack: could not install the resolved set to run it: error: [^\n]*; cause: [^\n]*lab-stack-no-such-package-42/);
+    assert.not.ok(existsSync(stackVenvDir(packages)), "a venv half made is removed");
+  } finally {
+    rmSync(file, { force: true });
+  }
+});
+
 test("no package index: one line on stderr, exit 2, no stack trace, and nothing cached", () => {
   const saved = process.env.PIP_INDEX_URL;
   // a closed port: a real refused connection, the index unreachable

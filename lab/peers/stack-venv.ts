@@ -54,10 +54,21 @@ export async function stackVenv(stack: StackResolution): Promise<StackVenv> {
     mkdirSync(STACK_VENVS_DIR, { recursive: true });
     const requirements = `${dir}.requirements.txt`;
     writeFileSync(requirements, text);
-    await makeVenv("uv", py.python, dir, requirements, await ensureUv(py.python), {}, hashed);
+    await makeVenv("uv", py.python, dir, requirements, await ensureUv(py.python), {}, hashed).catch((error: Error) => {
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(uvSays(error.message));
+    });
     writeStamp(stamp, hashOf(text));
     return venv(false);
   });
+}
+
+/** What uv's failure comes down to, in one line: its `error:` and `cause:` lines (runCommand's message
+ *  starts with the command, a path of this machine, and is left out). */
+export function uvSays(message: string): string {
+  const lines = message.split("\n").slice(1).map((l) => l.trim()).filter(Boolean);
+  const said = lines.filter((l) => /^(error|cause|hint):/.test(l));
+  return (said.length > 0 ? said : lines.slice(-1)).join("; ") || "uv failed without a message";
 }
 
 /** `peer` with its driver run by `python` (the stack's venv) instead of its own venv's: the same program and flags,
