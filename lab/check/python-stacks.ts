@@ -62,6 +62,12 @@ function todoOf(entry: StackPagePeer, env: PythonEnv, verdict: string, cards: Ma
   return `upgrade: none yet; ${FIX_04}`;
 }
 
+/** The venvs the page reads: each row's and each twin's it names (`docs` builds those missing first). */
+export function stackPageEnvs(entries: readonly StackPagePeer[] = STACK_PAGE_PEERS): PythonEnv[] {
+  const names = new Set(entries.flatMap((e) => [e.env, ...(e.instead ? [entries.find((p) => p.peer === e.instead!.peer)?.env ?? e.instead.peer] : [])]));
+  return PYTHON_ENVS.filter((env) => names.has(env.name));
+}
+
 /** Every row of the page, in STACK_PAGE_PEERS' order. */
 export function stackPageRows(cards: Map<string, ExpectedCard>, entries: readonly StackPagePeer[] = STACK_PAGE_PEERS): StackPageRow[] {
   return entries.map((entry) => {

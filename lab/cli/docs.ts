@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { cardFromExpected, loadExpectedCards } from "../check/card-expected.js";
-import { stackPageRows } from "../check/python-stacks.js";
+import { stackPageEnvs, stackPageRows } from "../check/python-stacks.js";
 import { NOTEBOOKS_DIR, PROJECT_ROOT } from "../paths.js";
 import { sdkText } from "../plan/peer.js";
 import { CLIENT_PEERS, SERVER_PEERS } from "../peers/registry.js";
@@ -16,7 +16,6 @@ import { renderCardMarkdown } from "../render/card.js";
 import { renderClientRows, renderCompactCard } from "../render/card-summary.js";
 import { read, UsageError, type Parsed } from "./args.js";
 import { renderStackPage } from "../render/python-stacks.js";
-import { PYTHON_ENVS } from "../peers/python/envs.js";
 import { envProblem } from "../peers/python/setup.js";
 import { renderCliReference } from "./cli-reference.js";
 
@@ -61,7 +60,7 @@ export function generatedDocs(cardsDir?: string): { file: string; text: string }
 
 export async function main(args: Parsed): Promise<number> {
   // the stacks page reads versions from the framework venvs: build each one missing (first use, as a session would)
-  for (const env of PYTHON_ENVS) envProblem(env);
+  for (const env of stackPageEnvs()) envProblem(env);
   const stale = generatedDocs().filter(({ file, text }) => !existsSync(file) || readFileSync(file, "utf8") !== text);
   if (read.flag(args, "check")) {
     for (const { file } of stale) console.error(`stale: ${relative(PROJECT_ROOT, file)} (run npx tsx lab/run.ts docs)`);
