@@ -1,0 +1,50 @@
+// A history's ranges, and its cells against the hand-written ranges (expected/history/<sdk>.json): pure functions.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { EXPECTED_DIR } from "../paths.js";
+import { compareReleases, type ExpectedHistory, type HistoryDifference, type HistoryRange, type HistoryRow } from "../plan/history.js";
+import { ExpectationError } from "./expectations.js";
+
+export const HISTORY_EXPECTED_DIR = join(EXPECTED_DIR, "history");
+
+/** The row's cells, in release order, as ranges of one outcome. */
+export function rangesOf(row: HistoryRow): HistoryRange[] {
+  const ranges: HistoryRange[] = [];
+  for (const cell of [...row.cells].sort((a, b) => compareReleases(a.release, b.release))) {
+    const last = ranges.at(-1);
+    if (last && last.outcome === cell.outcome) last.to = cell.release;
+    else ranges.push({ outcome: cell.outcome, from: cell.release, to: cell.release });
+  }
+  return ranges;
+}
+
+/** "deadlocks 1.10.0-1.30.0, completes 2.0.0-2.3.0" */
+export const rangesText = (ranges: readonly HistoryRange[]): string =>
+  ranges.map((r) => `${r.outcome} ${r.from === r.to ? r.from : `${r.from}-${r.to}`}`).join(", ");
+
+/** The outcome the expectation gives a release, or undefined when no range holds it. */
+export function expectedOutcome(expected: ExpectedHistory, behaviour: string, release: string): string | undefined {
+  return expected.behaviours[behaviour]?.ranges.find((r) => compareReleases(release, r.from) >= 0 && compareReleases(release, r.to) <= 0)?.outcome;
+}
+
+/** Every cell whose outcome is not the expected one (a cell no range holds differs too). */
+export function historyDifferences(rows: readonly HistoryRow[], expected: ExpectedHistory): HistoryDifference[] {
+  return rows.flatMap((row) =>
+    row.cells.flatMap((cell) => {
+      const want = expectedOutcome(expected, row.id, cell.release) ?? "no expected range";
+      return want === cell.outcome ? [] : [{ behaviour: row.id, release: cell.release, expected: want, actual: `${cell.outcome} (${cell.detail})` }];
+    }),
+  );
+}
+
+/** expected/history/<sdk>.json, checked for shape: every range names an outcome, its bounds and its source. */
+export function loadExpectedHistory(sdk: string, dir = HISTORY_EXPECTED_DIR): ExpectedHistory | undefined {
+  const file = join(dir, `${sdk}.json`);
+  if (!existsSync(file)) return undefined;
+  const data = JSON.parse(readFileSync(file, "utf8")) as ExpectedHistory;
+  for (const [id, b] of Object.entries(data.behaviours ?? {}))
+    for (const r of b.ranges ?? [])
+      if (![r.outcome, r.from, r.to, r.source].every((v) => typeof v === "string" && v.length > 0) || compareReleases(r.from, r.to) > 0)
+        throw new ExpectationError(`${file}: ${id}: a range needs outcome, from <= to and source`);
+  return data;
+}
