@@ -157,6 +157,20 @@ export const COMMAND_SPECS: CommandSpec[] = [
       { name: "no-run", value: { kind: "switch" }, help: "resolve only: install nothing and run no adapter" },
     ],
   },
+  {
+    name: "history",
+    operands: "",
+    positionals: { min: 0, max: 0 },
+    summary: "Which releases deadlock: every release of a client's SDK the package index serves, each installed once under build/history/ and run against the ts1 server (a nested tools/list in an elicitation, a sampling and a roots callback); prints the ranges in which each outcome holds, compares them with expected/history/<client>.json (a difference fails, naming the release), writes history.md and history.svg. Exit 2, in one line, for a client with no history, --versions matching nothing or no package index.",
+    about: "The release list is cached for a day under build/history/ by the index asked; a release that cannot install or run here is a cell \"not run: why\".",
+    options: [
+      { name: "client", value: { kind: "names" }, help: "the SDK's client: py (required)" },
+      { name: "versions", value: { kind: "text", placeholder: "A..B" }, defaultNote: "every release", help: "only the releases from A to B, both included; either end may be left out" },
+      { name: "transport", value: { kind: "names" }, default: "stdio", help: "stdio (no process client has an HTTP driver yet)" },
+      out(),
+      expected("read expectations from DIR/history/ instead of expected/history/"),
+    ],
+  },
   { name: "docs", operands: "", positionals: { min: 0, max: 0 }, summary: "Writes the generated parts of the docs: the README's card table and notebooks/reference/card.md from expected/card/, notebooks/reference/cli.md from these option tables, and notebooks/reference/python-stacks.md from the framework peers' venvs and cards (building a missing venv first).", options: [{ name: "check", value: { kind: "switch" }, help: "write nothing; exit 1 naming each stale part" }] },
 ];
 

@@ -10,7 +10,10 @@ from typing import Any
 
 from mcp import types
 from mcp.shared.exceptions import McpError
-from mcp.shared.message import SessionMessage
+try:
+    from mcp.shared.message import SessionMessage
+except ImportError:  # before 1.8.0 the streams carry JSONRPCMessage itself (lab/peers/py1/history.py wraps them)
+    SessionMessage = None  # type: ignore[assignment,misc]
 
 from lab_driver import Adapter
 from lab_events import Events
