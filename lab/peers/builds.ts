@@ -6,6 +6,8 @@ import { relative } from "node:path";
 import { PROJECT_ROOT } from "../paths.js";
 import { buildCached, buildStaleness, type BuildOutcome, type CachedBuild } from "./cached-build.js";
 import { GO_BUILD } from "./go/index.js";
+import { hostBuild } from "./hosts/install.js";
+import { HOST_SPECS } from "./hosts/specs.js";
 import { JVM_BUILD } from "./jvm/build.js";
 import { JVM_CDS_BUILD } from "./jvm/cds.js";
 import { LANGCHAIN_BUILD } from "./langchain/index.js";
@@ -94,6 +96,8 @@ export const ALL_BUILDS: readonly PeerBuild[] = [
   cached(JVM_CDS_BUILD, [JVM_BUILD.name, TS1_CHILD.name]),
   cached(MASTRA_BUILD),
   cached(LANGCHAIN_BUILD),
+  // the hosts (100-480 MB each): installed on first use of `hosts`, or by `setup -- host-<name>`
+  ...HOST_SPECS.map((spec) => cached(hostBuild(spec.name, spec.pkg))),
 ];
 
 /** What `npm ci` builds: the README's first run (py1 against the ts1 stdio server) and the other TypeScript child. */

@@ -1,0 +1,68 @@
+// How each host is run headless against the scripted model and the lab's one MCP server: its
+// config files in a fresh HOME, its arguments and environment. Every setting that could reach the
+// network is off; the model's base URL is 127.0.0.1. Each line says what it is for.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { SERVER_NAME, type HostContext, type HostSpec } from "./host-session.js";
+
+const json = (file: string, value: unknown) => writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+/** TOML's basic string is JSON's string for what the lab writes (paths, URLs, words) */
+const toml = (value: string) => JSON.stringify(value);
+
+/** `claude -p`: Messages API with stream:true; its headless default answers a form itself. */
+export const CLAUDE_CODE: HostSpec = {
+  name: "claude-code",
+  pkg: "@anthropic-ai/claude-code",
+  bin: "node_modules/.bin/claude",
+  api: "messages",
+  launch(ctx: HostContext) {
+    const config = join(ctx.home, "mcp.json");
+    json(config, { mcpServers: { [SERVER_NAME]: { type: "stdio", command: ctx.server.command, args: ctx.server.args } } });
+    const args = ["-p", ctx.prompt, "--mcp-config", config, "--strict-mcp-config", "--allowedTools", `mcp__${SERVER_NAME}__${ctx.tool}`, "--output-format", "stream-json", "--verbose"];
+    const env = {
+      ANTHROPIC_BASE_URL: ctx.modelUrl,
+      // a key must be set; the scripted model reads none
+      ANTHROPIC_API_KEY: "lab-scripted-model-no-key",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      DISABLE_AUTOUPDATER: "1",
+      DISABLE_TELEMETRY: "1",
+      DISABLE_ERROR_REPORTING: "1",
+      // else MCP tools hide behind a tool-search tool and the model is offered that instead
+      ENABLE_TOOL_SEARCH: "false",
+    };
+    return { args, env };
+  },
+};
+
+/** `codex exec`: Responses API over SSE; MCP tools arrive as the namespace tool `mcp__lab`. */
+export const CODEX: HostSpec = {
+  name: "codex",
+  pkg: "@openai/codex",
+  bin: "node_modules/.bin/codex",
+  api: "responses",
+  launch(ctx: HostContext) {
+    const codexHome = join(ctx.home, ".codex");
+    const lines = [
+      `model = "scripted"`,
+      `model_provider = "lab"`,
+      `[model_providers.lab]`,
+      `name = "lab scripted model"`,
+      `base_url = ${toml(`${ctx.modelUrl}/v1`)}`,
+      `wire_api = "responses"`,
+      `env_key = "LAB_SCRIPTED_MODEL_KEY"`,
+      // one request per turn: a retry would be a second exchange the plan did not ask for
+      `request_max_retries = 0`,
+      `stream_max_retries = 0`,
+      `[mcp_servers.${SERVER_NAME}]`,
+      `command = ${toml(ctx.server.command)}`,
+      `args = [${ctx.server.args.map(toml).join(", ")}]`,
+      `default_tools_approval_mode = "approve"`,
+    ];
+    mkdirSync(codexHome, { recursive: true });
+    writeFileSync(join(codexHome, "config.toml"), `${lines.join("\n")}\n`);
+    return { args: ["exec", "--skip-git-repo-check", "--color", "never", ctx.prompt], env: { CODEX_HOME: codexHome, LAB_SCRIPTED_MODEL_KEY: "no-key" } };
+  },
+};
+
+/** every host, in the order `hosts` runs them */
+export const HOST_SPECS: readonly HostSpec[] = [CLAUDE_CODE, CODEX];
