@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { runCli, runMain } from "./support/cli.js";
 import { cachedOutcome, stackCacheFile, STACK_CACHE_DIR, type CachedOutcome } from "../lab/peers/pip-resolve.js";
 import { columnFor } from "../lab/cli/stack.js";
+import { probeVerdict } from "../lab/cli/stack-probe.js";
 import { findClient } from "../lab/peers/registry.js";
 import { onInterpreter, stackRequirements, stackVenvDir } from "../lab/peers/stack-venv.js";
 
@@ -57,6 +58,18 @@ test("the venv of a resolved set: hash-pinned when every file has its sha256, el
   assert.equal(plain, { text: "mcp==1.30.0\nanyio==4.0.0\n", hashed: false });
   assert.is(stackVenvDir([{ name: "mcp", version: "1.30.0" }]), stackVenvDir([{ name: "mcp", version: "1.30.0" }]));
   assert.is.not(stackVenvDir([{ name: "mcp", version: "1.30.0" }]), stackVenvDir([{ name: "mcp", version: "2.3.0" }]));
+});
+
+test("the answer in words: which limit ended a deadlock's wait, a hang, a completion; never 'does not deadlock' for a deadlock", () => {
+  const backstop = "deadlocks until the lab's backstop: no SDK limit on this path";
+  assert.is(
+    probeVerdict(backstop, `${backstop} (LabBound, limit 1500 ms; waited 1502 ms)`),
+    "your stack deadlocks: the nested request's reply sat on the wire, unread, until the lab's backstop ended the wait (no SDK limit on this path; LabBound, limit 1500 ms; waited 1502 ms)",
+  );
+  assert.is(probeVerdict("deadlocks until the SDK's request limit", "deadlocks until the SDK's request limit"), "your stack deadlocks: the nested request's reply sat on the wire, unread, until the SDK's request limit ended the wait");
+  assert.match(probeVerdict("hangs, no limit", "hangs, no limit: the lab's bound ended the session"), /^your stack hangs: /);
+  assert.is(probeVerdict("completes", "completes in 3 ms"), "does not deadlock: the nested request got its reply (completes in 3 ms)");
+  assert.is(probeVerdict(undefined, undefined), "no nested request seen");
 });
 
 test("an adapter on the stack's venv: its own program and flags, only the interpreter changed, spawned fresh", () => {

@@ -41,6 +41,21 @@ function nestedRowOf(peer: string): (typeof NESTED_ROWS)[number] | undefined {
   return NESTED_ROWS.find(({ row }) => cells[row] !== undefined && compactWord(cells[row]!, `${peer}'s card`) !== "n/a");
 }
 
+/** The answer, from the nested row's cell of the run: its value (the card's words) and its text (the value and,
+ *  in brackets, the error, the limit and the measured wait). */
+export function probeVerdict(cellValue: string | number | undefined, cellText: string | undefined): string {
+  const value = String(cellValue ?? "no nested request seen");
+  const detail = cellText ?? value;
+  if (value === "completes") return `does not deadlock: the nested request got its reply (${detail})`;
+  if (value.startsWith("hangs")) return `your stack hangs: ${detail}`;
+  if (!value.startsWith("deadlocks until ")) return detail;
+  const inner = detail.slice(value.length).trim().replace(/^\(|\)$/g, "");
+  // "deadlocks until the lab's backstop: no SDK limit on this path": the limit, then what the card adds
+  const [limit, note] = value.slice("deadlocks until ".length).split(": ");
+  const why = [note, inner].filter(Boolean).join("; ");
+  return `your stack deadlocks: the nested request's reply sat on the wire, unread, until ${limit} ended the wait${why ? ` (${why})` : ""}`;
+}
+
 /** One line: what the run shows. */
 async function probeOne(peerName: string, python: string, log: (line: string) => void): Promise<void> {
   const registered = findClient(peerName)!;
@@ -56,17 +71,7 @@ async function probeOne(peerName: string, python: string, log: (line: string) =>
   if (!run) return log(`${head} did not run (${report.summary})`);
   const outcome = nestedOutcome(run, row.method);
   if (run.fault) return log(`${head} the adapter failed on this stack: ${run.fault}`);
-  const value = String(outcome?.cell.value ?? "no nested request seen");
-  const detail = outcome?.cell.text ?? value;
-  // the cell's text is its value and, in brackets, the error, the limit and the measured wait
-  const inner = detail.slice(value.length).trim().replace(/^\(|\)$/g, "");
-  // "deadlocks until the lab's backstop: no SDK limit on this path": the limit, then what the card adds
-  const [limit, note] = value.slice("deadlocks until ".length).split(": ");
-  const why = [note, inner].filter(Boolean).join("; ");
-  if (value.startsWith("deadlocks until ")) log(`${head} your stack deadlocks: the nested request's reply sat on the wire, unread, until ${limit} ended the wait${why ? ` (${why})` : ""}`);
-  else if (value.startsWith("hangs")) log(`${head} your stack hangs: ${detail}`);
-  else if (value === "completes") log(`${head} does not deadlock: the nested request got its reply (${detail})`);
-  else log(`${head} ${detail}`);
+  log(`${head} ${probeVerdict(outcome?.cell.value, outcome?.cell.text)}`);
 }
 
 /** Installs the set (or finds it installed) and runs each adapter on it; every line through `log`. */
