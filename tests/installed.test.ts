@@ -14,14 +14,14 @@ import { binarySection, classStrings, jarEntry } from "../lab/peers/artefacts.js
 import { JAVA_CLIENT, KOTLIN_014_CLIENT } from "../lab/peers/jvm/index.js";
 import { jvmJar } from "../lab/peers/jvm/build.js";
 import { PY1_CLIENT } from "../lab/peers/py1/index.js";
-import { CLIENT_PEERS, registerClient, SERVER_PEERS } from "../lab/peers/registry.js";
+import { LISTED_CLIENT_PEERS, registerClient, SERVER_PEERS } from "../lab/peers/registry.js";
 import { RMCP_CLIENT } from "../lab/peers/rmcp/index.js";
 import { TS1_CLIENT } from "../lab/peers/ts1/index.js";
 import { sdkText, type ClientPeer } from "../lab/plan/peer.js";
 import { runMain } from "./support/cli.js";
 import { needs } from "./support/needs.js";
 
-const REAL = [...CLIENT_PEERS.map((p) => ({ role: "client", name: p.name, sdk: p.sdk })), ...SERVER_PEERS.map((p) => ({ role: "server", name: p.name, sdk: p.sdk }))];
+const REAL = [...LISTED_CLIENT_PEERS.map((p) => ({ role: "client", name: p.name, sdk: p.sdk })), ...SERVER_PEERS.map((p) => ({ role: "server", name: p.name, sdk: p.sdk }))];
 const RMCP_BINARY = join(BUILD_DIR, "rmcp-target", "release", "rmcp-client");
 const KOTLIN_LIB_VERSION = "io/modelcontextprotocol/kotlin/sdk/LibVersionKt.class";
 
