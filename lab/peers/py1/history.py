@@ -40,7 +40,10 @@ API = (
     ((1, 8, 0), "send_request", "metadata"),  # and the streams carry SessionMessage (mcp/shared/message.py)
     ((1, 10, 0), "ClientSession", "elicitation_callback"),
 )
+# 1.4.0 alone: the streams carry types.MessageFrame(message, raw) (mcp/types.py:186, shared/session.py:324); 1.4.1 reverts.
+FRAMED = ((1, 4, 0), (1, 4, 1))
 RELEASE = tuple(int(part) for part in version("mcp").split(".")[:3])
+IS_FRAMED = FRAMED[0] <= RELEASE < FRAMED[1]
 PARAMS = {"ClientSession": inspect.signature(ClientSession.__init__).parameters,
           "send_request": inspect.signature(BaseSession.send_request).parameters}
 
@@ -53,6 +56,8 @@ def has(name: str) -> bool:
 def api_mismatch() -> str | None:
     wrong = [f"{name} (table: from {'.'.join(map(str, first))}; installed: {'present' if name in PARAMS[where] else 'absent'})"
              for first, where, name in API if (name in PARAMS[where]) != (RELEASE >= first)]
+    if hasattr(types, "MessageFrame") != IS_FRAMED:
+        wrong.append(f"MessageFrame (table: 1.4.0 only; installed: {'present' if hasattr(types, 'MessageFrame') else 'absent'})")
     return f"the API table disagrees with mcp {version('mcp')}: {', '.join(wrong)}" if wrong else None
 
 
@@ -80,7 +85,9 @@ class History(Mcp1Adapter):
     description = f"mcp {version('mcp')} history client driver for the reentrancy lab"
     driver: Driver
     client_info = types.Implementation(name="reentrancy-lab-client-history", version="0.1.0")
-    if not has("metadata"):  # before 1.8.0: the read stream carries the message itself, not a SessionMessage
+    if IS_FRAMED:  # the writer's items have .message already
+        wire = Wire(parse=Mcp1Adapter.wire.parse, dump=Mcp1Adapter.wire.dump, session_message=lambda message: types.MessageFrame(message=message, raw=None))
+    elif not has("metadata"):  # before 1.8.0: the read stream carries the message itself, not a SessionMessage
         wire = Wire(parse=Mcp1Adapter.wire.parse, dump=Mcp1Adapter.wire.dump, session_message=lambda message: message)
 
     def refusal(self, plan: Any) -> str | None:
@@ -117,7 +124,7 @@ class History(Mcp1Adapter):
     async def connect(self, driver: Driver, read: Any, write: Any) -> AsyncIterator[Connection]:
         self.driver = driver
         async with anyio.create_task_group() as group:
-            if not has("metadata"):  # the pipe's writer reads item.message: wrap what the session writes
+            if not has("metadata") and not IS_FRAMED:  # the pipe's writer reads item.message: wrap what the session writes
                 send, receive = anyio.create_memory_object_stream(0)
                 group.start_soon(forward, receive, write)
                 write = send
