@@ -1,6 +1,6 @@
 // A host (Codex, Claude Code, opencode, Qwen Code, Gemini CLI) is installed on its first use, never
 // by `npm ci` (100-480 MB each): its exact version and lockfile are in lab/peers/hosts/<name>/, and
-// its build copies them into build/hosts/<name> and runs `npm ci --prefix` there, under the
+// its build copies them into build/hosts/<name> and runs `npm install --prefix` there, under the
 // set-up's lock and bound like every other build (lab/peers/builds.ts, first-use.ts).
 import { join } from "node:path";
 import { BUILD_DIR, PROJECT_ROOT } from "../../paths.js";
@@ -25,8 +25,11 @@ export function hostBuild(name: string, pkg: string): CachedBuild {
     steps: [
       { command: "mkdir", args: ["-p", out] },
       { command: "cp", args: [join(pins, "package.json"), join(pins, "package-lock.json"), out] },
-      // scripts stay on: a host may pick its platform's binary in a postinstall (opencode-ai)
-      { command: "npm", args: ["ci", "--prefix", out, "--no-audit", "--no-fund", "--loglevel=error"] },
+      // install, not ci: opencode-ai and qwen-code list optional per-platform packages that the
+      // registry does not serve, so their lockfiles lack them and `npm ci` refuses ("Missing: ...
+      // from lock file"); install keeps every locked version. Scripts stay on: a host may pick its
+      // platform's binary in a postinstall (opencode-ai)
+      { command: "npm", args: ["install", "--prefix", out, "--no-audit", "--no-fund", "--loglevel=error"] },
     ],
     boundMs: 600_000,
   };

@@ -64,5 +64,69 @@ export const CODEX: HostSpec = {
   },
 };
 
+/** `opencode run`: an OpenAI-compatible provider (Chat Completions); its MCP server a local one. */
+export const OPENCODE: HostSpec = {
+  name: "opencode",
+  pkg: "opencode-ai",
+  bin: "node_modules/.bin/opencode",
+  api: "chat",
+  launch(ctx: HostContext) {
+    const config = join(ctx.home, "opencode.json");
+    json(config, {
+      provider: { lab: { npm: "@ai-sdk/openai-compatible", name: "lab scripted model", options: { baseURL: `${ctx.modelUrl}/v1`, apiKey: "no-key" }, models: { scripted: { name: "scripted" } } } },
+      model: "lab/scripted",
+      small_model: "lab/scripted",
+      mcp: { [SERVER_NAME]: { type: "local", command: [ctx.server.command, ...ctx.server.args], enabled: true } },
+      permission: { "*": "allow" },
+      autoupdate: false,
+      share: "disabled",
+    });
+    const env = { OPENCODE_CONFIG: config, OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1", OPENCODE_DISABLE_LSP_DOWNLOAD: "1", OPENCODE_DISABLE_SHARE: "1" };
+    return { args: ["run", "--model", "lab/scripted", ctx.prompt], env };
+  },
+};
+
+/** `qwen -p`: OpenAI auth (Chat Completions) at the scripted model; the lab's server trusted. */
+export const QWEN_CODE: HostSpec = {
+  name: "qwen-code",
+  pkg: "@qwen-code/qwen-code",
+  bin: "node_modules/.bin/qwen",
+  api: "chat",
+  launch(ctx: HostContext) {
+    mkdirSync(join(ctx.home, ".qwen"), { recursive: true });
+    json(join(ctx.home, ".qwen", "settings.json"), {
+      mcpServers: { [SERVER_NAME]: { command: ctx.server.command, args: ctx.server.args, trust: true } },
+      tools: { toolSearch: { enabled: false } },
+      telemetry: { enabled: false },
+      privacy: { usageStatisticsEnabled: false },
+      general: { disableAutoUpdate: true, disableUpdateNag: true },
+    });
+    const env = { OPENAI_BASE_URL: `${ctx.modelUrl}/v1`, OPENAI_API_KEY: "no-key", OPENAI_MODEL: "scripted" };
+    return { args: ["-p", ctx.prompt, "--auth-type", "openai", "--model", "scripted", "--yolo"], env };
+  },
+};
+
+/** `gemini -p`: generateContent streamed over SSE at GOOGLE_GEMINI_BASE_URL; the server trusted. */
+export const GEMINI_CLI: HostSpec = {
+  name: "gemini-cli",
+  pkg: "@google/gemini-cli",
+  bin: "node_modules/.bin/gemini",
+  api: "gemini",
+  launch(ctx: HostContext) {
+    mkdirSync(join(ctx.home, ".gemini"), { recursive: true });
+    json(join(ctx.home, ".gemini", "settings.json"), {
+      mcpServers: { [SERVER_NAME]: { command: ctx.server.command, args: ctx.server.args, trust: true } },
+      security: { auth: { selectedType: "gemini-api-key" } },
+      telemetry: { enabled: false },
+      privacy: { usageStatisticsEnabled: false },
+      general: { disableAutoUpdate: true, disableUpdateNag: true },
+    });
+    const env = { GOOGLE_GEMINI_BASE_URL: ctx.modelUrl, GEMINI_API_KEY: "no-key" };
+    // a fresh HOME trusts no folder: headless, gemini exits 55 unless told to skip the check
+    // a model named: with none, "auto" first asks a router model for a JSON score, which plain text fails
+    return { args: ["-p", ctx.prompt, "--yolo", "--skip-trust", "--model", "gemini-2.5-flash"], env };
+  },
+};
+
 /** every host, in the order `hosts` runs them */
-export const HOST_SPECS: readonly HostSpec[] = [CLAUDE_CODE, CODEX];
+export const HOST_SPECS: readonly HostSpec[] = [CLAUDE_CODE, CODEX, OPENCODE, QWEN_CODE, GEMINI_CLI];
