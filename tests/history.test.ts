@@ -1,0 +1,85 @@
+// `history --client py` (issue 46): a sample of three releases run for real (the first with elicitation, 1.10.0,
+// installed under build/history/py/; the last 1.x, 1.30.0, and 2.3.0 from the lab's own venvs), their ranges
+// against expected/history/py.json, a corrupted expectation rejected naming its release, and bad input.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runCli, runMain } from "./support/cli.js";
+import { pickReleases, runHistory } from "../lab/cli/history.js";
+import { historyDifferences, loadExpectedHistory, rangesOf, rangesText } from "../lab/check/history.js";
+import type { ExpectedHistory, HistoryData } from "../lab/plan/history.js";
+import { historyEnv } from "../lab/peers/python/history.js";
+import { PY130_ENV, PY_ENV } from "../lab/peers/python/envs.js";
+
+const SAMPLE = ["1.10.0", "1.30.0", "2.3.0"];
+let sample: HistoryData | undefined;
+const out = mkdtempSync(join(tmpdir(), "lab-history-"));
+
+async function ran(): Promise<HistoryData> {
+  return (sample ??= await runHistory({ releases: SAMPLE, listed: "test", outDir: out, expectedDir: join(process.cwd(), "expected") + "/history" }));
+}
+
+test.after(() => rmSync(out, { recursive: true, force: true }));
+
+test("the sample reuses the lab's venvs where the release matches: 1.30.0 is py130's, 2.3.0 is py's", () => {
+  assert.is(historyEnv("1.30.0").dir, PY130_ENV.dir);
+  assert.is(historyEnv("2.3.0").dir, PY_ENV.dir);
+  assert.match(historyEnv("1.10.0").dir, /build\/history\/py\/1\.10\.0$/);
+});
+
+test("three releases: every cell as expected/history/py.json says; the nested row deadlocks on 1.x and completes on 2.3.0", async () => {
+  const data = await ran();
+  assert.equal(data.differences, [], JSON.stringify(data.differences));
+  const nested = data.rows.find((r) => r.id === "nested.stdio")!;
+  assert.is(rangesText(rangesOf(nested)), "deadlocks 1.10.0-1.30.0, completes 2.3.0");
+  for (const id of ["samplingNested.stdio", "rootsNested.stdio"]) assert.is(rangesText(data.ranges[id]!), "deadlocks 1.10.0-1.30.0, completes 2.3.0", id);
+});
+
+test("a boundary moved in the expectation fails, naming the release that differs", async () => {
+  const data = await ran();
+  const expected = loadExpectedHistory("py")!;
+  const moved: ExpectedHistory = structuredClone(expected);
+  const ranges = moved.behaviours["nested.stdio"]!.ranges;
+  ranges.find((r) => r.outcome === "deadlocks")!.to = "1.29.1";
+  ranges.find((r) => r.outcome === "completes")!.from = "1.30.0";
+  const differs = historyDifferences(data.rows, moved);
+  assert.equal(differs.map((d) => `${d.behaviour} ${d.release} ${d.expected}`), ["nested.stdio 1.30.0 completes"]);
+  // a release no range holds differs too
+  const cut: ExpectedHistory = structuredClone(expected);
+  cut.behaviours["rootsNested.stdio"]!.ranges = cut.behaviours["rootsNested.stdio"]!.ranges.filter((r) => r.outcome !== "completes");
+  assert.equal(historyDifferences(data.rows, cut).map((d) => `${d.release} ${d.expected}`), ["2.3.0 no expected range"]);
+});
+
+test("--versions: both ends included, either may be left out; nothing matched or a bad shape is a usage error", () => {
+  const all = ["1.9.4", "1.10.0", "1.30.0", "2.0.0"];
+  assert.equal(pickReleases(all, "1.10.0..1.30.0"), ["1.10.0", "1.30.0"]);
+  assert.equal(pickReleases(all, "2.0.0.."), ["2.0.0"]);
+  assert.equal(pickReleases(all, "..1.9.4"), ["1.9.4"]);
+  assert.throws(() => pickReleases(all, "3.0.0..3.1.0"), /matches no release of mcp/);
+  assert.throws(() => pickReleases(all, "latest"), /takes A\.\.B/);
+});
+
+test("bad input is one line and exit 2: a client with no history, --versions matching nothing, no package index", async () => {
+  const cli = runCli(["history", "--client", "ts1"]);
+  assert.is(cli.code, 2);
+  assert.is(cli.stderr.trim().split("\n").length, 1, cli.stderr);
+  assert.match(cli.stderr, /client 'ts1' has no history/);
+  const none = await runMain(["history", "--client", "py", "--versions", "9.0.0..9.1.0"]);
+  assert.is(none.code, 2);
+  assert.match(none.stderr, /matches no release of mcp|no package index/);
+  const saved = process.env.PIP_INDEX_URL;
+  process.env.PIP_INDEX_URL = "http://127.0.0.1:9/simple"; // a port nothing listens on: an index of its own, never cached
+  try {
+    const r = await runMain(["history", "--client", "py"]);
+    assert.is(r.code, 2);
+    assert.is(r.stderr.trim().split("\n").length, 1, r.stderr);
+    assert.match(r.stderr, /no package index: pip index versions mcp could not reach http:\/\/127\.0\.0\.1:9\/simple/);
+  } finally {
+    if (saved === undefined) delete process.env.PIP_INDEX_URL;
+    else process.env.PIP_INDEX_URL = saved;
+  }
+});
+
+test.run();
