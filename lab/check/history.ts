@@ -7,6 +7,12 @@ import { ExpectationError } from "./expectations.js";
 
 export const HISTORY_EXPECTED_DIR = join(EXPECTED_DIR, "history");
 
+/** The card's ping values (lab/check/card.ts pingCell) as a history's words: the one place they are mapped. */
+export const PING_WORD: Readonly<Record<string, string>> = {
+  "answered while the callback runs": "answers",
+  "answered only after the callback answers": "waits",
+};
+
 /** The row's cells, in release order, as ranges of one outcome. */
 export function rangesOf(row: HistoryRow): HistoryRange[] {
   const ranges: HistoryRange[] = [];

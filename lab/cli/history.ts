@@ -1,14 +1,14 @@
 // tsx lab/run.ts history --client py [--versions A..B] [--transport stdio] [--out DIR] [--expected DIR]
 // Every release of an SDK's client the index serves (issue 46): each installed once (build/history/), each run
-// against the ts1 server (nested in an elicitation, a sampling and a roots callback), the ranges in which each
+// against the ts1 server (nested in an elicitation, a sampling and a roots callback; a ping during a form), the ranges in which each
 // outcome holds printed and compared with expected/history/<sdk>.json (a difference fails, naming the release);
 // writes history.json, history.md and history.svg. Bad input, no index: one line, exit 2.
 import { join } from "node:path";
 import { compactWord } from "../check/card-words.js";
-import { nestedCells } from "../check/card.js";
+import { nestedCells, pingCell } from "../check/card.js";
 import { requestCells, REQUEST_ROW_SCENARIO } from "../check/card-requests.js";
 import { driverFault } from "../check/driver-fault.js";
-import { historyDifferences, HISTORY_EXPECTED_DIR, loadExpectedHistory, rangesOf, rangesText } from "../check/history.js";
+import { historyDifferences, HISTORY_EXPECTED_DIR, PING_WORD, loadExpectedHistory, rangesOf, rangesText } from "../check/history.js";
 import { atLeast, compareReleases, NOT_RUN, type HistoryCell, type HistoryData, type HistoryRow } from "../plan/history.js";
 import type { SessionEvidence } from "../plan/session.js";
 import { FIRST_WITH_ELICITATION, historyClient, installRelease, pyReleases } from "../peers/python/history.js";
@@ -36,6 +36,7 @@ const BEHAVIOURS = [
   { id: "nested", scenario: "nested", title: "nested tools/list in an elicitation callback", from: FIRST_WITH_ELICITATION },
   { id: "samplingNested", scenario: REQUEST_ROW_SCENARIO.samplingNested, title: "nested tools/list in a sampling callback", from: undefined },
   { id: "rootsNested", scenario: REQUEST_ROW_SCENARIO.rootsNested, title: "nested tools/list in a roots callback", from: undefined },
+  { id: "ping", scenario: "liveness", title: "the server's ping while an elicitation callback runs", from: FIRST_WITH_ELICITATION },
 ] as const;
 
 /** --versions A..B (either end may be left open): the releases within, in order; none is a usage error. */
@@ -53,6 +54,10 @@ function cellOf(run: SessionEvidence, behaviour: (typeof BEHAVIOURS)[number], re
   const fault = [...run.errors, ...[driverFault(run)].filter((f) => f !== undefined)];
   if (fault.length > 0) return { release, outcome: NOT_RUN, detail: `the session failed: ${String(fault[0]).slice(0, 160)}` };
   const at = { events: run.events, wire: run.wire, negotiatedProtocol: negotiatedProtocol(run) };
+  if (behaviour.id === "ping") {
+    const ping = pingCell(at);
+    return { release, outcome: PING_WORD[String(ping.value)] ?? NOT_RUN, detail: ping.text };
+  }
   const value = behaviour.id === "nested" ? nestedCells(at).nested : requestCells({ [behaviour.scenario]: at })[behaviour.id];
   if (!value) return { release, outcome: NOT_RUN, detail: "no card value" };
   return { release, outcome: compactWord(value.value, `history py ${release} ${behaviour.id}`), detail: value.text };
