@@ -30,6 +30,7 @@ const COMMANDS: Record<string, Command> = {
   clean: async (args) => (await import("./cli/store.js")).cleanMain(args),
   stack: async (args) => (await import("./cli/stack.js")).main(args),
   history: async (args) => (await import("./cli/history.js")).main(args),
+  hosts: async (args) => (await import("./cli/hosts.js")).main(args),
 };
 
 /** The top-level --help: scenario runs' options, then every command in one line each. */

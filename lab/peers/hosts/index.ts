@@ -2,13 +2,34 @@
 // scripted model asking for the scenario's first tool, and the host's MCP client talking to the
 // session's server through the lab's bridge, so the wire, the server's probe and its verdict are
 // the lab's as for any other peer. What the host printed and what the model got is kept per peer.
-import type { ClientPeer } from "../../plan/peer.js";
+import type { ClientPeer, ServerPeer } from "../../plan/peer.js";
 import type { ModelPlan } from "../../plan/model-plan.js";
-import type { Scenario } from "../../plan/scenario.js";
+import { FORM_CAPABILITY, type Scenario } from "../../plan/scenario.js";
+import { CHILD_BUNDLE, ensureChildBuilt } from "../ts1/child-build.js";
 import { buildProblem } from "../cached-build.js";
 import { HOST_BOUND_MS, runHost, type HostRun, type HostSpec } from "./host-session.js";
 import { hostBuild, hostLabel } from "./install.js";
 import { HOST_SPECS } from "./specs.js";
+
+/** The host's session: the scripted model asks for probe_receive_loop once. The capabilities are
+ *  the host's own: the scenario's are what the lab would ask of a client it drives, never sent. */
+export const HOST_SCENARIO: Scenario = {
+  name: "host-probe",
+  summary: "the scripted model asks the host to call probe_receive_loop once",
+  capabilities: FORM_CAPABILITY,
+  listToolsFirst: false,
+  calls: [{ label: "loop", tool: "probe_receive_loop", args: {} }],
+};
+
+/** The lab's probe server as a fresh stdio child (node build/child-server.cjs, `serve`'s built form):
+ *  one fresh child per host session, as `serve` gives it to any MCP client. */
+export const HOST_SERVER: ServerPeer = {
+  name: "serve",
+  sdk: "@modelcontextprotocol/sdk (the lab's ts1 server with the probe tools)",
+  meaning: "node build/child-server.cjs: calculate and the probe tools",
+  unavailable: () => undefined,
+  child: { prepare: ensureChildBuilt, writesEvents: false, command: () => ({ command: process.execPath, args: [CHILD_BUNDLE] }) },
+};
 
 const lastRuns = new Map<string, HostRun>();
 /** the last run of host `name` in this process (its output and the model's evidence) */

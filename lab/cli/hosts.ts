@@ -1,0 +1,66 @@
+// `hosts`: every host peer (lab/peers/hosts/) run once headless against the lab's probe server with
+// the scripted model asking for probe_receive_loop; a missing host is installed first (one line, its
+// time). Prints one line per host as it ends, then the table, compared with expected/hosts/;
+// writes hosts.md and hosts.json to the store. Exit 1 when a cell differs from its card, or a host
+// whose card says it runs did not; a host with no card, or whose card says it does not run, is shown.
+import { join } from "node:path";
+import { read, type Parsed } from "./args.js";
+import { openInvocation, writeStoreIndex } from "./store.js";
+import { writeAtomic, writeJsonAtomic } from "./output.js";
+import { cardDifferences, cellsOf } from "../check/host-row.js";
+import { loadHostCards } from "../check/host-cards.js";
+import { HOST_PEERS, HOST_SERVER, lastHostRun, planFor, HOST_SCENARIO } from "../peers/hosts/index.js";
+import { HOST_BOUND_MS } from "../peers/hosts/host-session.js";
+import { sdkText, type ClientPeer } from "../plan/peer.js";
+import type { HostRow } from "../plan/host-card.js";
+import { renderHostsMarkdown, renderHostsText, type HostLine } from "../render/hosts-table.js";
+import { runSession } from "../session/session.js";
+import { openStdioTransport } from "../transports/stdio.js";
+import { RUN_OUTPUT_DIR } from "../paths.js";
+
+/** the version the label shows ("<pkg> 1.2.3"), or undefined when not installed */
+const versionOf = (peer: ClientPeer) => /\s(\d[\w.+-]*)$/.exec(sdkText(peer.sdk))?.[1];
+
+/** One host: installed on first use (its own check), run once, its row read from the wire. */
+export async function hostRow(peer: ClientPeer): Promise<HostRow> {
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  const why = peer.unavailable();
+  if (why !== undefined) return { host: peer.name, notRun: why, modelPhases: [], seconds: seconds() };
+  const evidence = await runSession(HOST_SCENARIO, openStdioTransport, "stdio", { loop: "sdk", client: peer, server: HOST_SERVER, boundMs: HOST_BOUND_MS + 30_000 });
+  const run = lastHostRun(peer.name);
+  const modelPhases = run?.model.exchanges.map((e) => `${e.phase}${e.calledAs ? ` ${e.calledAs}` : ""}`) ?? [];
+  const base = { host: peer.name, version: versionOf(peer), modelPhases, seconds: seconds() };
+  if (evidence.errors.length > 0) return { ...base, notRun: evidence.errors[0]! };
+  const read = cellsOf(evidence.wire, planFor(HOST_SCENARIO).tool);
+  if ("why" in read) return { ...base, notRun: read.why };
+  return { ...base, cells: read.cells, ...(read.triedFirst && { triedFirst: read.triedFirst }), ...(read.pingsWhileOpen && { pingsWhileOpen: read.pingsWhileOpen }) };
+}
+
+export async function main(args: Parsed): Promise<number> {
+  const cards = loadHostCards();
+  const named = read.list(args, "client");
+  const peers = named && !named.includes("all") ? HOST_PEERS.filter((p) => named.includes(p.name)) : HOST_PEERS;
+  const unknown = (named ?? []).filter((n) => n !== "all" && !HOST_PEERS.some((p) => p.name === n));
+  if (unknown.length > 0) {
+    console.error(`hosts: no host named ${unknown.join(", ")} (the hosts: ${HOST_PEERS.map((p) => p.name).join(", ")})`);
+    return 2;
+  }
+  const inv = openInvocation(read.text(args, "out") ?? RUN_OUTPUT_DIR, "hosts");
+  const lines: HostLine[] = [];
+  for (const peer of peers) {
+    const row = await hostRow(peer);
+    const card = cards.get(peer.name);
+    const differs = row.cells && card ? cardDifferences(row.cells, card) : [];
+    lines.push({ row, ...(card && { card }), differs });
+    const what = row.cells ? `form: ${row.cells.formGot}, receive loop: ${row.cells.verdict}` : `not run: ${row.notRun}`;
+    console.log(`${peer.name} ${row.version ?? ""}: ${what} (${row.seconds.toFixed(1)} s)`.replace("  ", " "));
+  }
+  console.log(`\n${renderHostsText(lines)}`);
+  writeJsonAtomic(join(inv.dir, "hosts.json"), lines);
+  writeAtomic(join(inv.dir, "hosts.md"), renderHostsMarkdown(lines));
+  writeStoreIndex(inv.root);
+  console.log(`\nwrote ${join(inv.dir, "hosts.md")}`);
+  const failed = lines.filter((l) => l.differs.length > 0 || (l.row.cells === undefined && l.card?.runs === true));
+  return failed.length > 0 ? 1 : 0;
+}

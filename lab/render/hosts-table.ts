@@ -1,0 +1,60 @@
+// The hosts table, as text for the terminal and as the page `hosts` writes: one row per host,
+// each cell from its run, and where the run and the hand-written card differ. Renders only.
+import type { HostCard, HostRow } from "../plan/host-card.js";
+
+export interface HostLine {
+  row: HostRow;
+  card?: HostCard;
+  /** cells that differ from the card ("<cell>: card says X, the run showed Y") */
+  differs: string[];
+}
+
+const HEAD = ["host", "version", "form", "url", "sampling", "roots", "protocol", "a form gets (headless)", "receive loop", "forms at once", "card"];
+const yes = (b: boolean) => (b ? "yes" : "no");
+
+function cellsOf(line: HostLine): string[] {
+  const { row } = line;
+  const card = line.card === undefined ? "no card" : line.differs.length === 0 ? "matches" : `${line.differs.length} differ`;
+  if (!row.cells) return [row.host, row.version ?? "-", `not run: ${row.notRun ?? "?"}`, "", "", "", "", "", "", "", card];
+  const c = row.cells;
+  return [row.host, row.version ?? "-", yes(c.declares.form), yes(c.declares.url), yes(c.declares.sampling), yes(c.declares.roots), c.protocol, c.formGot, c.verdict, String(c.formsAtOnce), card];
+}
+
+/** The table as aligned text, then each difference and each host not run on a line of its own. */
+export function renderHostsText(lines: readonly HostLine[]): string {
+  const rows = [HEAD, ...lines.map(cellsOf)];
+  const widths = HEAD.map((_, i) => Math.max(...rows.filter((r) => !(r[2] ?? "").startsWith("not run") || i < 2).map((r) => (r[i] ?? "").length)));
+  const text = rows.map((r) => ((r[2] ?? "").startsWith("not run") ? r.slice(0, 3).map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c)).join("  ") : r.map((c, i) => c.padEnd(widths[i]!)).join("  ")).trimEnd());
+  const notes = lines.flatMap((l) => l.differs.map((d) => `${l.row.host}: ${d}`));
+  return [...text, ...(notes.length ? ["", ...notes] : [])].join("\n");
+}
+
+const md = (s: string) => s.replace(/\|/g, "\\|");
+
+/** The page: the table, then per host what it sent first, the pings while a form was open, what
+ *  the scripted model was asked, and where its card's claims are read. */
+export function renderHostsMarkdown(lines: readonly HostLine[]): string {
+  const out = [
+    "# What your users' hosts do with your form",
+    "",
+    "Each host runs headless with a fresh HOME, pointed at the lab's scripted model on 127.0.0.1, which asks it to call the probe's",
+    "`probe_receive_loop`; the host's one MCP server is the lab's stdio server, through the lab's recording bridge. Each cell is read",
+    "from that run's wire and compared with the host's hand-written card (`expected/hosts/<host>.json`).",
+    "",
+    `| ${HEAD.join(" | ")} |`,
+    `|${HEAD.map(() => "---").join("|")}|`,
+    ...lines.map((l) => `| ${cellsOf(l).map(md).join(" | ")} |`),
+    "",
+  ];
+  for (const l of lines) {
+    out.push(`## ${l.row.host}`, "");
+    if (l.row.notRun) out.push(`Not run: ${md(l.row.notRun)}`, "");
+    if (l.row.triedFirst) out.push(`Before initialize it sent: ${l.row.triedFirst}.`, "");
+    if (l.row.pingsWhileOpen) out.push(`Pings while the form was open: ${l.row.pingsWhileOpen.sent}, answered before the form: ${l.row.pingsWhileOpen.answeredFirst}.`, "");
+    out.push(`The scripted model was asked ${l.row.modelPhases.length} times: ${l.row.modelPhases.join(", ") || "never"}. Ran in ${l.row.seconds.toFixed(1)} s.`, "");
+    for (const d of l.differs) out.push(`- differs from its card: ${md(d)}`);
+    if (l.card) out.push(...l.card.sources.map((s) => `- card, ${s.for}: \`${s.file}\` says \`${md(s.says)}\``));
+    out.push("");
+  }
+  return `${out.join("\n").trimEnd()}\n`;
+}
