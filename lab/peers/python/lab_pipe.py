@@ -38,6 +38,17 @@ def own_fds() -> tuple[int, int]:
     return wire_in, wire_out
 
 
+async def write_all(fd: int, data: bytes) -> None:
+    """Writes all of data to a non-blocking fd, awaiting it on the loop."""
+    view = memoryview(data)
+    while view:
+        await anyio.wait_writable(fd)
+        try:
+            view = view[os.write(fd, view):]
+        except BlockingIOError:
+            continue
+
+
 @asynccontextmanager
 async def own_stdio(wire: Wire) -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream[Any]]]:
     """The process's own stdin/stdout as SessionMessage streams. Not the SDK's stdio_server(): its reader
@@ -74,13 +85,7 @@ async def own_stdio(wire: Wire) -> AsyncIterator[tuple[MemoryObjectReceiveStream
         try:
             async with write_recv:
                 async for item in write_recv:
-                    data = (wire.dump(item.message) + "\n").encode()
-                    while data:
-                        await anyio.wait_writable(wire_out)
-                        try:
-                            data = data[os.write(wire_out, data):]
-                        except BlockingIOError:
-                            continue
+                    await write_all(wire_out, (wire.dump(item.message) + "\n").encode())
         finally:
             written.set()
 

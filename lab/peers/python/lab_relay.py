@@ -50,7 +50,7 @@ async def relayed_command(events: Any) -> AsyncIterator[list[str]]:
     """The argv a framework spawns as its server, joined to this process's own stdin/stdout while the block runs."""
     import anyio  # the driver's venvs have it; the child above must start without site-packages
 
-    from lab_pipe import own_fds
+    from lab_pipe import own_fds, write_all
 
     wire_in, wire_out = own_fds()
     folder = tempfile.mkdtemp(prefix="lab-relay-")
@@ -73,13 +73,7 @@ async def relayed_command(events: Any) -> AsyncIterator[list[str]]:
 
         async def up() -> None:  # what the framework's SDK writes, to the lab
             async for chunk in stream:
-                view = memoryview(chunk)
-                while view:
-                    await anyio.wait_writable(wire_out)
-                    try:
-                        view = view[os.write(wire_out, view):]
-                    except BlockingIOError:
-                        continue
+                await write_all(wire_out, chunk)
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(down)
