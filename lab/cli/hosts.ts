@@ -10,7 +10,8 @@ import { writeAtomic, writeJsonAtomic } from "./output.js";
 import { cardDifferences, cellsOf } from "../check/host-row.js";
 import { loadHostCards } from "../check/host-cards.js";
 import { HOST_PEERS, HOST_SERVER, lastHostRun, planFor, HOST_SCENARIO } from "../peers/hosts/index.js";
-import { HOST_BOUND_MS } from "../peers/hosts/host-session.js";
+import { HOST_BOUND_MS, type HostRun } from "../peers/hosts/host-session.js";
+import type { SessionEvidence } from "../plan/session.js";
 import { sdkText, type ClientPeer } from "../plan/peer.js";
 import type { HostRow } from "../plan/host-card.js";
 import { renderHostsMarkdown, renderHostsText, type HostLine } from "../render/hosts-table.js";
@@ -21,20 +22,31 @@ import { RUN_OUTPUT_DIR } from "../paths.js";
 /** the version the label shows ("<pkg> 1.2.3"), or undefined when not installed */
 const versionOf = (peer: ClientPeer) => /\s(\d[\w.+-]*)$/.exec(sdkText(peer.sdk))?.[1];
 
-/** One host: installed on first use (its own check), run once, its row read from the wire. */
+/** One host: installed on first use (its own check), run once, its row read from the wire; the
+ *  session's evidence and the host's run (with the scripted model's) are kept with it. */
 export async function hostRow(peer: ClientPeer): Promise<HostRow> {
+  return (await hostRun(peer)).row;
+}
+
+export async function hostRun(peer: ClientPeer): Promise<{ row: HostRow; evidence?: SessionEvidence; run?: HostRun }> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   const why = peer.unavailable();
-  if (why !== undefined) return { host: peer.name, notRun: why, modelPhases: [], seconds: seconds() };
+  if (why !== undefined) return { row: { host: peer.name, notRun: why, modelPhases: [], seconds: seconds() } };
   const evidence = await runSession(HOST_SCENARIO, openStdioTransport, "stdio", { loop: "sdk", client: peer, server: HOST_SERVER, boundMs: HOST_BOUND_MS + 30_000 });
   const run = lastHostRun(peer.name);
   const modelPhases = run?.model.exchanges.map((e) => `${e.phase}${e.calledAs ? ` ${e.calledAs}` : ""}`) ?? [];
   const base = { host: peer.name, version: versionOf(peer), modelPhases, seconds: seconds() };
-  if (evidence.errors.length > 0) return { ...base, notRun: evidence.errors[0]! };
+  const kept = { evidence, ...(run && { run }) };
+  if (evidence.errors.length > 0) return { row: { ...base, notRun: evidence.errors[0]! }, ...kept };
   const read = cellsOf(evidence.wire, planFor(HOST_SCENARIO).tool);
-  if ("why" in read) return { ...base, notRun: read.why };
-  return { ...base, cells: read.cells, ...(read.triedFirst && { triedFirst: read.triedFirst }), ...(read.pingsWhileOpen && { pingsWhileOpen: read.pingsWhileOpen }) };
+  if ("why" in read) return { row: { ...base, notRun: read.why }, ...kept };
+  return { row: { ...base, cells: read.cells, ...(read.triedFirst && { triedFirst: read.triedFirst }), ...(read.pingsWhileOpen && { pingsWhileOpen: read.pingsWhileOpen }) }, ...kept };
+}
+
+/** 1 when a cell differs from its card, or a host whose card says it runs did not; else 0. */
+export function hostsExit(lines: readonly HostLine[]): number {
+  return lines.some((l) => l.differs.length > 0 || (l.row.cells === undefined && l.card?.runs === true)) ? 1 : 0;
 }
 
 export async function main(args: Parsed): Promise<number> {
@@ -49,7 +61,10 @@ export async function main(args: Parsed): Promise<number> {
   const inv = openInvocation(read.text(args, "out") ?? RUN_OUTPUT_DIR, "hosts");
   const lines: HostLine[] = [];
   for (const peer of peers) {
-    const row = await hostRow(peer);
+    const { row, evidence, run } = await hostRun(peer);
+    // the wire between host and server, and what the scripted model got and answered
+    if (evidence) writeJsonAtomic(join(inv.dir, `${peer.name}.wire.json`), { events: evidence.events, wire: evidence.wire, errors: evidence.errors });
+    if (run) writeJsonAtomic(join(inv.dir, `${peer.name}.host.json`), run);
     const card = cards.get(peer.name);
     const differs = row.cells && card ? cardDifferences(row.cells, card) : [];
     lines.push({ row, ...(card && { card }), differs });
@@ -61,6 +76,5 @@ export async function main(args: Parsed): Promise<number> {
   writeAtomic(join(inv.dir, "hosts.md"), renderHostsMarkdown(lines));
   writeStoreIndex(inv.root);
   console.log(`\nwrote ${join(inv.dir, "hosts.md")}`);
-  const failed = lines.filter((l) => l.differs.length > 0 || (l.row.cells === undefined && l.card?.runs === true));
-  return failed.length > 0 ? 1 : 0;
+  return hostsExit(lines);
 }

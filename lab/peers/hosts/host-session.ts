@@ -5,7 +5,7 @@
 // id); the scripted model stops with the session. What it printed and what the model got is kept.
 import { spawn } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { SCRATCH_DIR } from "../../scratch.js";
 import type { ModelApi, ModelEvidence, ModelPlan } from "../../plan/model-plan.js";
@@ -40,7 +40,7 @@ export interface HostSpec {
   name: string;
   /** its npm package */
   pkg: string;
-  /** its command, relative to its install (build/hosts/<name>) */
+  /** its command, relative to its install (build/hosts/<name>), or an absolute path */
   bin: string;
   /** the model API it calls */
   api: ModelApi;
@@ -90,7 +90,7 @@ export async function runHost(spec: HostSpec, plan: ModelPlan, transport: Transp
   let run: Omit<HostRun, "model"> | undefined;
   try {
     const { args, env } = spec.launch({ home, work, modelUrl: model.url, server: { command: bridge.command, args: bridge.args }, tool: plan.tool, prompt });
-    run = await runGroup(spec.name, join(hostDir(spec.name), spec.bin), args, { ...freshEnv(home), ...env }, work, boundMs);
+    run = await runGroup(spec.name, isAbsolute(spec.bin) ? spec.bin : join(hostDir(spec.name), spec.bin), args, { ...freshEnv(home), ...env }, work, boundMs);
   } finally {
     await bridge.close().catch(() => undefined);
     const evidence = await model.stop();
