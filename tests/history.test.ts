@@ -1,6 +1,7 @@
 // `history --client py` (issue 46): a sample of three releases run for real (the first with elicitation, 1.10.0,
 // installed under build/history/py/; the last 1.x, 1.30.0, and 2.3.0 from the lab's own venvs), their ranges
-// against expected/history/py.json, a corrupted expectation rejected naming its release, and bad input.
+// (nested in three callbacks, a ping during a form) against expected/history/py.json, a corrupted expectation
+// rejected naming its release, and bad input.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -35,6 +36,7 @@ test("three releases: every cell as expected/history/py.json says; the nested ro
   const nested = data.rows.find((r) => r.id === "nested.stdio")!;
   assert.is(rangesText(rangesOf(nested)), "deadlocks 1.10.0-1.30.0, completes 2.3.0");
   for (const id of ["samplingNested.stdio", "rootsNested.stdio"]) assert.is(rangesText(data.ranges[id]!), "deadlocks 1.10.0-1.30.0, completes 2.3.0", id);
+  assert.is(rangesText(data.ranges["ping.stdio"]!), "waits 1.10.0-1.30.0, answers 2.3.0");
 });
 
 test("a boundary moved in the expectation fails, naming the release that differs", async () => {

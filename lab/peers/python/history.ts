@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { BUILD_DIR } from "../../paths.js";
 import type { ClientPeer } from "../../plan/peer.js";
 import { atLeast, compareReleases } from "../../plan/history.js";
+import { withBuildLock } from "../build-lock.js";
 import { runCommand, writeStamp } from "../cached-build.js";
 import type { PythonEnv } from "./envs.js";
 import { PY130_ENV, PY1_ENV, PY_ENV } from "./envs.js";
@@ -72,7 +73,13 @@ export async function installRelease(version: string): Promise<string | undefine
   if (!atLeast(version, FIRST_WITH_CALLBACKS)) return `no callback API: ClientSession takes no sampling_callback or list_roots_callback before ${FIRST_WITH_CALLBACKS}`;
   const env = historyEnv(version);
   const wanted = requirementsOf(version).join(" ");
-  if (EXISTING.includes(env) || (existsSync(stampOf(env)) && readFileSync(stampOf(env), "utf8").trim() === wanted)) return undefined;
+  const current = () => EXISTING.includes(env) || (existsSync(stampOf(env)) && readFileSync(stampOf(env), "utf8").trim() === wanted);
+  if (current()) return undefined;
+  // one install per release across processes (npm test and a history run at once): re-checked under the lock
+  return withBuildLock(`history-py-${version}`, async () => (current() ? undefined : install(version, env, wanted)));
+}
+
+async function install(version: string, env: PythonEnv, wanted: string): Promise<string | undefined> {
   const python = basePython();
   if (!python) return "no Python >= 3.10 here";
   try {
