@@ -11,7 +11,7 @@ import { driverFault } from "../check/driver-fault.js";
 import { historyDifferences, HISTORY_EXPECTED_DIR, PING_WORD, loadExpectedHistory, rangesOf, rangesText } from "../check/history.js";
 import { atLeast, compareReleases, NOT_RUN, type HistoryCell, type HistoryData, type HistoryRow } from "../plan/history.js";
 import type { SessionEvidence } from "../plan/session.js";
-import { FIRST_WITH_ELICITATION, historyClient, installRelease, pyReleases } from "../peers/python/history.js";
+import { CONSTRAINTS, FIRST_WITH_ELICITATION, historyClient, installRelease, pyReleases } from "../peers/python/history.js";
 import { TS1_SERVER } from "../peers/ts1/index.js";
 import { RUN_OUTPUT_DIR } from "../paths.js";
 import { renderHistoryMarkdown, renderHistorySvg } from "../render/history.js";
@@ -96,7 +96,9 @@ export async function runHistory(options: HistoryOptions, progress: (line: strin
   for (const row of rows) row.cells.sort((a, b) => compareReleases(a.release, b.release));
   const expected = loadExpectedHistory("py", options.expectedDir);
   const differences = expected ? historyDifferences(rows, expected) : rows.map((r) => ({ behaviour: r.id, release: options.releases[0]!, expected: `a hand-written expected/history/py.json`, actual: "none" }));
-  return { sdk: "py", listed: options.listed, releases: options.releases, rows, ranges: Object.fromEntries(rows.map((r) => [r.id, rangesOf(r)])), differences };
+  const constraints = CONSTRAINTS.map((c) => `${c.requirement} before ${c.before}`).join(", ");
+  const installNote = `Each in its own venv under build/history/py/ (or the lab's own where its mcp is the release), resolved at install: unpinned except mcp itself${constraints ? ` (and ${constraints})` : ""}.`;
+  return { sdk: "py", listed: options.listed, releases: options.releases, install: installNote, rows, ranges: Object.fromEntries(rows.map((r) => [r.id, rangesOf(r)])), differences };
 }
 
 export async function main(args: Parsed): Promise<number> {

@@ -56,6 +56,8 @@ export interface HistoryData {
   /** when the release list was read from the index, and whether it came from the cache */
   listed: string;
   releases: string[];
+  /** how each release's venv was resolved, in one sentence for the page */
+  install: string;
   rows: HistoryRow[];
   ranges: Record<string, HistoryRange[]>;
   differences: HistoryDifference[];

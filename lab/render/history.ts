@@ -22,8 +22,7 @@ export function renderHistoryMarkdown(data: HistoryData): string {
   const lines = [
     `# mcp (Python SDK): ${data.releases.length} releases, ${data.releases[0]} to ${data.releases.at(-1)}`,
     "",
-    `Every release the package index listed on ${data.listed}, each in its own venv under build/history/py/, resolved at`,
-    "install: unpinned except mcp itself (and pydantic<2.12 before 1.21.1); each against the lab's ts1 server over stdio.",
+    `Every release the package index listed on ${data.listed}, each against the lab's ts1 server over stdio. ${data.install}`,
     "",
     "![the history](history.svg)",
     "",
