@@ -6,6 +6,8 @@ import * as assert from "uvu/assert";
 import type { ModelApi, ModelPlan } from "../lab/plan/model-plan.js";
 import { startModelServer } from "../lab/peers/hosts/model-server.js";
 import { isListening } from "../lab/transports/listening.js";
+import { networkTries } from "../lab/peers/hosts/host-session.js";
+import { request } from "node:http";
 
 const PLAN: ModelPlan = { tool: "probe_receive_loop", arguments: { pings: 3 }, final: "all done", plain: "a title" };
 const SCHEMA = { type: "object", properties: {} };
@@ -115,6 +117,31 @@ test("a path no API answers, a body that is not JSON, a missing tool: refused wi
     assert.equal(exchanges.map((e) => [e.phase, e.status]), [["refused", 404], ["refused", 400], ["refused", 400]]);
     assert.equal(exchanges[1]!.request, "hello");
     assert.match(exchanges[2]!.refusal!, /probe_receive_loop is not among the 1 tools offered \(Bash\)/);
+  } finally {
+    await model.stop();
+  }
+});
+
+test("as a proxy: a CONNECT or an absolute URL elsewhere is refused at once and recorded as a network attempt", async () => {
+  const model = await startModelServer(PLAN, 20_000);
+  try {
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port: model.port, method: "CONNECT", path: "example.org:443", timeout: 10_000 });
+      req.on("connect", (res, socket) => (socket.destroy(), resolve(res.statusCode)));
+      req.on("error", reject);
+      req.on("timeout", () => req.destroy(new Error("no answer to CONNECT")));
+      req.end();
+    });
+    assert.equal(status, 403);
+    const plain = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port: model.port, method: "GET", path: "http://example.org/x?y=1", timeout: 10_000 }, (res) => (res.resume(), resolve(res.statusCode)));
+      req.on("error", reject);
+      req.end();
+    });
+    assert.equal(plain, 403);
+    const { exchanges } = await model.stop();
+    assert.equal(exchanges.map((e) => [e.method, e.phase, e.status]), [["CONNECT", "refused", 403], ["GET", "refused", 403]]);
+    assert.equal(networkTries({ model: { plan: PLAN, port: 0, exchanges } }), ["example.org:443", "http://example.org/x"]);
   } finally {
     await model.stop();
   }

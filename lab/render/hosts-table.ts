@@ -25,7 +25,7 @@ export function renderHostsText(lines: readonly HostLine[]): string {
   const rows = [HEAD, ...lines.map(cellsOf)];
   const widths = HEAD.map((_, i) => Math.max(...rows.filter((r) => !(r[2] ?? "").startsWith("not run") || i < 2).map((r) => (r[i] ?? "").length)));
   const text = rows.map((r) => ((r[2] ?? "").startsWith("not run") ? r.slice(0, 3).map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c)).join("  ") : r.map((c, i) => c.padEnd(widths[i]!)).join("  ")).trimEnd());
-  const notes = lines.flatMap((l) => l.differs.map((d) => `${l.row.host}: ${d}`));
+  const notes = lines.flatMap((l) => [...l.differs.map((d) => `${l.row.host}: ${d}`), ...(l.row.triedNetwork ? [`${l.row.host} tried the network (refused): ${l.row.triedNetwork.join(", ")}`] : [])]);
   return [...text, ...(notes.length ? ["", ...notes] : [])].join("\n");
 }
 
@@ -50,6 +50,7 @@ export function renderHostsMarkdown(lines: readonly HostLine[]): string {
     out.push(`## ${l.row.host}`, "");
     if (l.row.notRun) out.push(`Not run: ${md(l.row.notRun)}`, "");
     if (l.row.triedFirst) out.push(`Before initialize it sent: ${l.row.triedFirst}.`, "");
+    if (l.row.triedNetwork) out.push(`A finding: it tried to reach ${l.row.triedNetwork.map((t) => `\`${t}\``).join(", ")}; the lab's proxy refused it.`, "");
     if (l.row.pingsWhileOpen) out.push(`Pings while the form was open: ${l.row.pingsWhileOpen.sent}, answered before the form: ${l.row.pingsWhileOpen.answeredFirst}.`, "");
     out.push(`The scripted model was asked ${l.row.modelPhases.length} times: ${l.row.modelPhases.join(", ") || "never"}. Ran in ${l.row.seconds.toFixed(1)} s.`, "");
     for (const d of l.differs) out.push(`- differs from its card: ${md(d)}`);

@@ -77,6 +77,16 @@ export function freshEnv(home: string): Record<string, string> {
   };
 }
 
+/** The scripted model as every proxy: what a host tries to reach beyond loopback is refused there
+ *  and recorded (a finding), never reached, and never left to hang on a timeout. */
+export function proxyEnv(modelUrl: string): Record<string, string> {
+  const loopback = "127.0.0.1,localhost,::1";
+  return { HTTPS_PROXY: modelUrl, HTTP_PROXY: modelUrl, https_proxy: modelUrl, http_proxy: modelUrl, ALL_PROXY: modelUrl, NO_PROXY: loopback, no_proxy: loopback };
+}
+
+/** what a run tried to reach beyond loopback, from the model's refusals */
+export const networkTries = (run: Pick<HostRun, "model">): string[] => run.model.exchanges.filter((e) => e.refusal?.startsWith("network:")).map((e) => e.path.split("?")[0]!);
+
 const tail = (text: string) => (text.length > KEEP_CHARS ? text.slice(-KEEP_CHARS) : text);
 
 /** Runs `spec` once: the model asks for `plan.tool`, the host calls it through the bridge. */
@@ -90,7 +100,7 @@ export async function runHost(spec: HostSpec, plan: ModelPlan, transport: Transp
   let run: Omit<HostRun, "model"> | undefined;
   try {
     const { args, env } = spec.launch({ home, work, modelUrl: model.url, server: { command: bridge.command, args: bridge.args }, tool: plan.tool, prompt });
-    run = await runGroup(spec.name, isAbsolute(spec.bin) ? spec.bin : join(hostDir(spec.name), spec.bin), args, { ...freshEnv(home), ...env }, work, boundMs);
+    run = await runGroup(spec.name, isAbsolute(spec.bin) ? spec.bin : join(hostDir(spec.name), spec.bin), args, { ...freshEnv(home), ...proxyEnv(model.url), ...env }, work, boundMs);
   } finally {
     await bridge.close().catch(() => undefined);
     const evidence = await model.stop();

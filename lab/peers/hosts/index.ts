@@ -45,7 +45,8 @@ export function planFor(scenario: Scenario): ModelPlan {
 /** One line for a run that did not call the tool, or undefined when it did. */
 export function notCalled(run: HostRun): string | undefined {
   if (run.model.exchanges.some((e) => e.phase === "tool-call")) return undefined;
-  const refused = run.model.exchanges.find((e) => e.phase === "refused");
+  const refusals = run.model.exchanges.filter((e) => e.phase === "refused");
+  const refused = refusals.find((e) => !e.refusal?.startsWith("network:")) ?? refusals[0];
   if (refused) return `the scripted model refused ${refused.method} ${refused.path}: ${refused.refusal}`;
   if (run.stoppedByLab) return `it did not call the tool within its bound (${HOST_BOUND_MS / 1000} s)`;
   if (run.model.exchanges.length === 0) return `it exited (${run.exitCode ?? run.signal}) without asking the model: ${lastLine(run.stderr) ?? lastLine(run.stdout) ?? "no output"}`;

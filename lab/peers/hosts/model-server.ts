@@ -5,6 +5,7 @@
 // that reaches it is on this machine; it stops by its handle or when its bound expires.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import type { ModelApi, ModelEvidence, ModelExchange, ModelPlan } from "../../plan/model-plan.js";
 import { apiOf, errorBody, holdsResult, modelOf, offered, planTool, render, wantsStream, type Reply } from "./model-apis.js";
 
@@ -37,6 +38,7 @@ interface Answer {
 export function answerFor(plan: ModelPlan, method: string, path: string, request: unknown, seq: number): Answer {
   const api = apiOf(method, path);
   const refuse = (status: number, why: string): Answer => refusal(api, status, why);
+  if (api === undefined && /^https?:\/\//.test(path)) return refuse(403, `network: the host tried to reach ${path.split("?")[0]} (refused: the lab runs hosts offline)`);
   if (api === undefined) return refuse(404, `no such API: ${method} ${path.split("?")[0]} (it answers POST chat/completions, responses, messages, models/M:streamGenerateContent)`);
   if (request === null || typeof request !== "object" || Array.isArray(request)) return refuse(400, "the request body is not a JSON object");
   const body = request as Record<string, unknown>;
@@ -85,6 +87,14 @@ export async function startModelServer(plan: ModelPlan, boundMs: number): Promis
     res.end(answer.body);
   }
 
+  // A host is given this server as its HTTP(S) proxy too: a request for any other address comes
+  // here as CONNECT (or an absolute URL) and is refused at once, recorded as a network attempt.
+  server.on("connect", (req: IncomingMessage, socket: Duplex) => {
+    const why = `network: the host tried to reach ${req.url ?? "?"} (refused: the lab runs hosts offline)`;
+    exchanges.push({ seq: exchanges.length + 1, method: "CONNECT", path: req.url ?? "", request: undefined, remote: req.socket.remoteAddress ?? "", phase: "refused", status: 403, streamed: false, answer: "", refusal: why });
+    socket.on("error", () => undefined);
+    socket.end("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n");
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve());
