@@ -86,6 +86,19 @@ export const OPENCODE: HostSpec = {
   },
 };
 
+/** Qwen Code is a fork of Gemini CLI: one settings.json shape in ~/<dir>/, the lab's server
+ *  trusted (its tools run unasked), telemetry, usage statistics and updates off. */
+function geminiStyleSettings(ctx: HostContext, dir: string, own: Record<string, unknown>): void {
+  mkdirSync(join(ctx.home, dir), { recursive: true });
+  json(join(ctx.home, dir, "settings.json"), {
+    mcpServers: { [SERVER_NAME]: { command: ctx.server.command, args: ctx.server.args, trust: true } },
+    telemetry: { enabled: false },
+    privacy: { usageStatisticsEnabled: false },
+    general: { disableAutoUpdate: true, disableUpdateNag: true },
+    ...own,
+  });
+}
+
 /** `qwen -p`: OpenAI auth (Chat Completions) at the scripted model; the lab's server trusted. */
 export const QWEN_CODE: HostSpec = {
   name: "qwen-code",
@@ -93,14 +106,7 @@ export const QWEN_CODE: HostSpec = {
   bin: "node_modules/.bin/qwen",
   api: "chat",
   launch(ctx: HostContext) {
-    mkdirSync(join(ctx.home, ".qwen"), { recursive: true });
-    json(join(ctx.home, ".qwen", "settings.json"), {
-      mcpServers: { [SERVER_NAME]: { command: ctx.server.command, args: ctx.server.args, trust: true } },
-      tools: { toolSearch: { enabled: false } },
-      telemetry: { enabled: false },
-      privacy: { usageStatisticsEnabled: false },
-      general: { disableAutoUpdate: true, disableUpdateNag: true },
-    });
+    geminiStyleSettings(ctx, ".qwen", { tools: { toolSearch: { enabled: false } } });
     const env = { OPENAI_BASE_URL: `${ctx.modelUrl}/v1`, OPENAI_API_KEY: "no-key", OPENAI_MODEL: "scripted" };
     return { args: ["-p", ctx.prompt, "--auth-type", "openai", "--model", "scripted", "--yolo"], env };
   },
@@ -113,14 +119,7 @@ export const GEMINI_CLI: HostSpec = {
   bin: "node_modules/.bin/gemini",
   api: "gemini",
   launch(ctx: HostContext) {
-    mkdirSync(join(ctx.home, ".gemini"), { recursive: true });
-    json(join(ctx.home, ".gemini", "settings.json"), {
-      mcpServers: { [SERVER_NAME]: { command: ctx.server.command, args: ctx.server.args, trust: true } },
-      security: { auth: { selectedType: "gemini-api-key" } },
-      telemetry: { enabled: false },
-      privacy: { usageStatisticsEnabled: false },
-      general: { disableAutoUpdate: true, disableUpdateNag: true },
-    });
+    geminiStyleSettings(ctx, ".gemini", { security: { auth: { selectedType: "gemini-api-key" } } });
     const env = { GOOGLE_GEMINI_BASE_URL: ctx.modelUrl, GEMINI_API_KEY: "no-key" };
     // a fresh HOME trusts no folder: headless, gemini exits 55 unless told to skip the check
     // a model named: with none, "auto" first asks a router model for a JSON score, which plain text fails
