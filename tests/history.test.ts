@@ -4,10 +4,11 @@
 // rejected naming its release, and bad input.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCli, runMain } from "./support/cli.js";
+import { ROOT, runCli, runMain } from "./support/cli.js";
 import { pickReleases, runHistory } from "../lab/cli/history.js";
 import { historyDifferences, loadExpectedHistory, rangesOf, rangesText } from "../lab/check/history.js";
 import type { ExpectedHistory, HistoryData } from "../lab/plan/history.js";
@@ -19,7 +20,7 @@ let sample: HistoryData | undefined;
 const out = mkdtempSync(join(tmpdir(), "lab-history-"));
 
 async function ran(): Promise<HistoryData> {
-  return (sample ??= await runHistory({ releases: SAMPLE, listed: "test", outDir: out, expectedDir: join(process.cwd(), "expected") + "/history" }));
+  return (sample ??= await runHistory({ releases: SAMPLE, listed: "test", outDir: out, expectedDir: join(ROOT, "expected", "history") }));
 }
 
 test.after(() => rmSync(out, { recursive: true, force: true }));
@@ -52,6 +53,17 @@ test("a boundary moved in the expectation fails, naming the release that differs
   const cut: ExpectedHistory = structuredClone(expected);
   cut.behaviours["rootsNested.stdio"]!.ranges = cut.behaviours["rootsNested.stdio"]!.ranges.filter((r) => r.outcome !== "completes");
   assert.equal(historyDifferences(data.rows, cut).map((d) => `${d.release} ${d.expected}`), ["2.3.0 no expected range"]);
+});
+
+test("the history adapter's API table is checked against the installed SDK: a row moved past 1.30.0 is refused", () => {
+  const probe = (corrupt: string) => spawnSync(PY130_ENV.python, ["-B", "-c", [
+    "import sys; sys.path.insert(0, 'lab/peers/py1'); import history as h",
+    corrupt,
+    "print(h.api_mismatch())",
+  ].join("\n")], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+  assert.is(probe("").stdout.trim(), "None");
+  const moved = probe("h.API = h.API[:-1] + (((1, 31, 0), 'ClientSession', 'elicitation_callback'),)");
+  assert.is(moved.stdout.trim(), "the API table disagrees with mcp 1.30.0: elicitation_callback (table: from 1.31.0; installed: present)", moved.stderr);
 });
 
 test("--versions: both ends included, either may be left out; nothing matched or a bad shape is a usage error", () => {
