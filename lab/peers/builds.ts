@@ -12,6 +12,7 @@ import { JVM_BUILD } from "./jvm/build.js";
 import { JVM_CDS_BUILD } from "./jvm/cds.js";
 import { LANGCHAIN_BUILD } from "./langchain/index.js";
 import { MASTRA_BUILD } from "./mastra/index.js";
+import { MCP_GO_BUILD } from "./mcp-go/index.js";
 import { PY1_ENV, PYTHON_ENVS, type PythonEnv } from "./python/envs.js";
 import { buildPythonEnv, envStaleness } from "./python/setup.js";
 import { RMCP_BUILD } from "./rmcp/index.js";
@@ -90,6 +91,7 @@ export const ALL_BUILDS: readonly PeerBuild[] = [
   TS2_CHILD,
   ...PYTHON_ENVS.map(venv),
   cached(GO_BUILD),
+  cached(MCP_GO_BUILD),
   cached(RMCP_BUILD),
   cached(RUST_MCP_SDK_BUILD),
   cached(JVM_BUILD),

@@ -95,6 +95,9 @@ export const PROBE_TABLE: ProbeRow[] = [
   { client: "mcp-use", loop: "sdk", verdict: "serial", sampling: "serial" },
   // a goroutine per inbound request, released before it is handled (mcp/client.go:1188-1193), sampling too
   { client: "go", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
+  // mcp-go 1.6.0: its stdio transport runs each inbound request's handler on a goroutine of its own
+  // (client/transport/stdio.go:759-784), sampling too (client.go:852-919)
+  { client: "mcp-go", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   // a tokio task per inbound request (rmcp service.rs:1669), sampling too
   { client: "rmcp", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   { client: "kotlin-0.14", loop: "sdk", verdict: "serial", sampling: "serial", core: "the other real serial client (a JVM driver)" },
