@@ -96,7 +96,7 @@ export const PROBE_TABLE: ProbeRow[] = [
   // a goroutine per inbound request, released before it is handled (mcp/client.go:1188-1193), sampling too
   { client: "go", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   // mcp-go 1.6.0: its stdio transport runs each inbound request's handler on a goroutine of its own
-  // (client/transport/stdio.go:759-784), sampling too (client.go:852-919)
+  // (client/transport/stdio.go:759-784), sampling too (client.go:852-906)
   { client: "mcp-go", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   // a tokio task per inbound request (rmcp service.rs:1669), sampling too
   { client: "rmcp", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },

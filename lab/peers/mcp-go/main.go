@@ -23,8 +23,8 @@ import (
 // The words of lab/peers/call-book.ts GIVE_UP_REASON.
 const giveUpReason = "the client gave up on the call while its form was open"
 
-// The JSON-RPC error codes of mcp-go's sentinel errors (JSONRPCErrorDetails.AsError, mcp/errors.go:178-215
-// wraps each code's sentinel: the code itself is not kept).
+// The JSON-RPC error codes of mcp-go's sentinel errors: JSONRPCErrorDetails.AsError wraps a known
+// code's sentinel and keeps no code; any other code is lost, only its message kept (mcp/errors.go:178-250).
 var sentinelCodes = []struct {
 	err  error
 	code int
