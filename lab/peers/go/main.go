@@ -12,16 +12,12 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// The words of lab/peers/call-book.ts GIVE_UP_REASON.
-const giveUpReason = "the client gave up on the call while its form was open"
 
 // The handler is handed no JSON-RPC id; idTag carries it from this driver's Connection in
 // params._meta. The lab records the wire on its side of the pipe: the tag is not in the evidence.
@@ -98,50 +94,13 @@ func (d *driver) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 		d.emit("callback.left", id, "elicitation/create", where("error", "no callback for this call"))
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Elicitation not supported"}
 	}
-	a, aborted := d.behave(ctx, req.Session, b)
+	a, aborted := d.behave(ctx, b, func(ctx context.Context, n *nested) (map[string]bool, error) { return d.nest(ctx, req.Session, n) })
 	if aborted {
 		d.emit("callback.aborted", id, "elicitation/create", where("reason", "the handler's context was cancelled: "+context.Cause(ctx).Error()))
 	}
 	d.emit("callback.left", id, "elicitation/create", where("action", a.Action))
 	// Content exactly as the plan gives it: whatever refuses it is the SDK's own check (client.go elicit).
 	return &mcp.ElicitResult{Action: a.Action, Content: a.Content}, nil
-}
-
-// behave runs the Behaviour's steps; aborted when watchAbort saw the handler's ctx end.
-func (d *driver) behave(ctx context.Context, cs *mcp.ClientSession, b *behaviour) (answer, bool) {
-	otherwise := answer{Action: "cancel"}
-	if b.Otherwise != nil {
-		otherwise = *b.Otherwise
-	}
-	watch := ctx
-	if !b.WatchAbort {
-		watch = context.WithoutCancel(ctx) // the abort is not watched
-	}
-	if b.DelayMs > 0 {
-		timer := time.NewTimer(time.Duration(b.DelayMs) * time.Millisecond) // the plan's think time
-		select {
-		case <-timer.C:
-		case <-watch.Done():
-			timer.Stop()
-			return otherwise, true
-		}
-	}
-	d.mu.Lock()
-	known := d.listed
-	d.mu.Unlock()
-	if b.Nested != nil {
-		listed, err := d.nest(watch, cs, b.Nested)
-		if err != nil {
-			return otherwise, watch.Err() != nil
-		}
-		if listed != nil {
-			known = listed
-		}
-	}
-	if b.NeedTool != nil && !known[*b.NeedTool] {
-		return otherwise, false
-	}
-	return b.Answer, false
 }
 
 func names(res *mcp.ListToolsResult) map[string]bool {
@@ -152,51 +111,16 @@ func names(res *mcp.ListToolsResult) map[string]bool {
 	return out
 }
 
-var errGaveUp = errors.New(giveUpReason)
-
-// callTool runs one tools/call; giveUpAfterMs, counted from the call's first form opening, cancels
-// the call's ctx: the SDK then retires the call and sends notifications/cancelled (transport.go call).
+// callTool runs one tools/call (callOutcome, steps.go); a given-up call's cancelled ctx makes the SDK
+// retire the call and send notifications/cancelled (transport.go call).
 func (d *driver) callTool(cs *mcp.ClientSession, c *call, limit time.Duration) map[string]any {
-	ctx, stop := context.WithTimeout(d.ctx, limit)
-	defer stop()
-	ctx, giveUp := context.WithCancelCause(ctx)
-	defer giveUp(nil)
-	var once sync.Once
-	var timer *time.Timer
-	d.mu.Lock()
-	d.current, d.opened = c, func() {
-		once.Do(func() {
-			if c.GiveUpAfterMs > 0 { // the plan's limit, the stimulus
-				timer = time.AfterFunc(time.Duration(c.GiveUpAfterMs)*time.Millisecond, func() { giveUp(errGaveUp) })
-			}
-		})
-	}
-	d.mu.Unlock()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.Tool, Arguments: c.Args})
-	once.Do(func() {}) // no timer starts after this; once.Do orders the read of timer
-	if timer != nil {
-		timer.Stop()
-	}
-	switch {
-	case err != nil && errors.Is(context.Cause(ctx), errGaveUp):
-		return map[string]any{"error": map[string]any{"code": nil, "message": err.Error() + ": " + giveUpReason + " (its context was cancelled)"}}
-	case err != nil:
-		e := classify(err)
-		return map[string]any{"error": map[string]any{"code": e["code"], "message": e["message"]}}
-	}
-	return map[string]any{"result": res.StructuredContent, "isError": res.IsError}
-}
-
-// waitBounded waits for f, or fails after limit.
-func waitBounded(limit time.Duration, what string, f func()) error {
-	done := make(chan struct{})
-	go func() { f(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-time.After(limit):
-		return fmt.Errorf("%s still running after %v", what, limit)
-	}
+	return d.callOutcome(c, limit, func(ctx context.Context) (any, bool, error) {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.Tool, Arguments: c.Args})
+		if err != nil {
+			return nil, false, err
+		}
+		return res.StructuredContent, res.IsError, nil
+	})
 }
 
 func (d *driver) run(in io.ReadCloser, out io.WriteCloser) error {
@@ -239,24 +163,5 @@ func (d *driver) run(in io.ReadCloser, out io.WriteCloser) error {
 		d.listed = names(res)
 		d.mu.Unlock()
 	}
-	for i := range d.plan.Calls {
-		c := &d.plan.Calls[i]
-		d.emit("call.started", nil, "", map[string]any{"call": c.Label})
-		outcome := d.callTool(cs, c, limit)
-		outcome["call"] = c.Label
-		d.emit("tool.result", nil, "", outcome)
-		// A call that gave up may leave its form open: the next call waits for it (bounded).
-		if c.AwaitCallbacks {
-			if err := waitBounded(limit, "a callback of call "+c.Label, c.running.Wait); err != nil {
-				return err
-			}
-		}
-	}
-	if err := waitBounded(limit, "closing the session", func() { _ = cs.Close() }); err != nil {
-		return err
-	}
-	d.emit("note", nil, "", map[string]any{"sessionClosed": true})
-	return nil
+	return d.runCalls(limit, func(c *call) map[string]any { return d.callTool(cs, c, limit) }, func() { _ = cs.Close() })
 }
-
-func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }

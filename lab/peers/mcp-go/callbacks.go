@@ -1,5 +1,5 @@
 // The mcp-go driver's three handlers (WithElicitationHandler, WithSamplingHandler, WithRootsHandler,
-// client.go:86-108), every callback's one nested path (nest), and the form callback's behaviour. The
+// client.go:86-108) and every callback's one nested path (nest); a form's Behaviour is steps.go's. The
 // stdio transport runs each inbound request's handler on its own goroutine (stdio.go:759-785), so a
 // nested request's reply is read while the handler waits. No model is called: the answers are
 // built from lab/plan/behaviour.ts SYNTHETIC_COMPLETION and SYNTHETIC_ROOTS.
@@ -74,7 +74,7 @@ func (e elicitor) Elicit(ctx context.Context, _ mcp.ElicitationRequest) (*mcp.El
 		d.emit("callback.left", id, "elicitation/create", where("error", "no callback for this call"))
 		return nil, errors.New("Elicitation not supported")
 	}
-	a, aborted := d.behave(ctx, b)
+	a, aborted := d.behave(ctx, b, d.nest) // a watched abort never comes: the handler's ctx is Start's (stdio.go:760-763)
 	if aborted {
 		d.emit("callback.aborted", id, "elicitation/create", where("reason", "the handler's context was cancelled: "+context.Cause(ctx).Error()))
 	}
@@ -84,44 +84,6 @@ func (e elicitor) Elicit(ctx context.Context, _ mcp.ElicitationRequest) (*mcp.El
 		res.Content = a.Content
 	}
 	return res, nil
-}
-
-// behave runs the Behaviour's steps; aborted when watchAbort saw the handler's ctx end (that ctx is
-// the transport's Start ctx, stdio.go:760-764: no request of the server's cancels it).
-func (d *driver) behave(ctx context.Context, b *behaviour) (answer, bool) {
-	otherwise := answer{Action: "cancel"}
-	if b.Otherwise != nil {
-		otherwise = *b.Otherwise
-	}
-	watch := ctx
-	if !b.WatchAbort {
-		watch = context.WithoutCancel(ctx)
-	}
-	if b.DelayMs > 0 {
-		timer := time.NewTimer(time.Duration(b.DelayMs) * time.Millisecond) // the plan's think time
-		select {
-		case <-timer.C:
-		case <-watch.Done():
-			timer.Stop()
-			return otherwise, true
-		}
-	}
-	d.mu.Lock()
-	known := d.listed
-	d.mu.Unlock()
-	if b.Nested != nil {
-		listed, err := d.nest(watch, b.Nested)
-		if err != nil {
-			return otherwise, watch.Err() != nil
-		}
-		if listed != nil {
-			known = listed
-		}
-	}
-	if b.NeedTool != nil && !known[*b.NeedTool] {
-		return otherwise, false
-	}
-	return b.Answer, false
 }
 
 // plainTurn is the sampling and roots handler's one body: enter, think the plan's delayMs, send its

@@ -1,11 +1,13 @@
 // The peer `mcp-go`: github.com/mark3labs/mcp-go (the exact version go.mod requires; not the official
 // go-sdk, which is the `go` peer), its Client with WithElicitationHandler, WithSamplingHandler and
 // WithRootsHandler over the SDK's own stdio transport on the streams it is given (transport.NewIO).
-// main.go and callbacks.go are the session; contract.go and host.go are links to the go driver's
-// files (no SDK in them), so the plan, the events and the --host mode are the go driver's exactly.
+// main.go and callbacks.go are the session; contract.go, steps.go and host.go are links to the go
+// driver's files (no SDK in them), so the plan, the events, the calls and --host are the go driver's.
 import { join } from "node:path";
 import { BUILD_DIR, LAB_DIR } from "../../paths.js";
 import { buildProblem, type CachedBuild } from "../cached-build.js";
+import { goDriverBuild } from "../go/index.js";
+import { hostedBinary } from "../host-driver.js";
 import type { ClientPeer } from "../../plan/peer.js";
 import { goModule, sdkLabel } from "../installed.js";
 
@@ -16,16 +18,9 @@ const BINARY = join(BUILD_DIR, "mcp-go-client");
 // The SDK's version as the built binary's module list has it; go.mod pins it (`peers --strict` compares)
 const SDK = sdkLabel("mcp-go (mark3labs) {}", goModule("github.com/mark3labs/mcp-go", { gomod: join(DIR, "go.mod"), binary: BINARY }));
 
-export const MCP_GO_BUILD: CachedBuild = {
-  name: "mcp-go",
-  toolchain: ["go", "version"],
-  // the linked files' targets are inputs too: a change to the go driver's contract rebuilds this one
-  inputs: ["lab/peers/mcp-go/main.go", "lab/peers/mcp-go/callbacks.go", "lab/peers/go/contract.go", "lab/peers/go/host.go", "lab/peers/mcp-go/go.mod", "lab/peers/mcp-go/go.sum"],
-  outputs: [BINARY],
-  // -mod=readonly: exactly go.mod and go.sum, never an update; GOTOOLCHAIN=local: no toolchain download
-  steps: [{ command: "go", args: ["build", "-trimpath", "-o", BINARY, "."], cwd: "lab/peers/mcp-go", env: { GOFLAGS: "-mod=readonly", GOTOOLCHAIN: "local" } }],
-  boundMs: 300_000,
-};
+// the linked files' targets are inputs too: a change to the go driver's shared files rebuilds this one
+const FILES = ["lab/peers/mcp-go/main.go", "lab/peers/mcp-go/callbacks.go", ...["steps.go", "contract.go", "host.go"].map((f) => `lab/peers/go/${f}`)];
+export const MCP_GO_BUILD: CachedBuild = goDriverBuild("mcp-go", "lab/peers/mcp-go", FILES, BINARY);
 
 export const MCP_GO_CLIENT: ClientPeer = {
   name: "mcp-go",
@@ -35,13 +30,6 @@ export const MCP_GO_CLIENT: ClientPeer = {
     "mark3labs/mcp-go's Client as shipped, pinned to 2025-11-25: its stdio transport runs each inbound request's handler on its own goroutine with the transport's Start context (client/transport/stdio.go:759-785); notifications are handled in the reading loop",
   era: "2025-11-25",
   unavailable: () => buildProblem(MCP_GO_BUILD),
-  driver: {
-    kind: "process",
-    // --host: one driver process runs many sessions (lab/transports/hosts.md; host.go)
-    command: (planFile, eventsFile) => ({
-      command: BINARY,
-      args: ["--plan", planFile, "--events", eventsFile],
-      host: { args: ["--host"], argv: ["--plan", planFile, "--events", eventsFile] },
-    }),
-  },
+  // --host: one driver process runs many sessions (lab/transports/hosts.md; host.go)
+  driver: hostedBinary(BINARY),
 };

@@ -1,8 +1,9 @@
 // Client peer driver `mcp-go` (github.com/mark3labs/mcp-go, exact version in go.mod; not the official
 // go-sdk, which is the `go` peer) speaking MCP over its own stdin/stdout, or hosted over a session's
-// connections. contract.go (the plan, emit) and host.go (runSession, --host) are the go driver's own
-// files, linked here: they hold no SDK call, and a linked file shares them without a Go module
-// between the two drivers. This file and callbacks.go are the session on mcp-go's public API.
+// connections. contract.go (the plan, emit), steps.go (the calls, a form's Behaviour) and host.go
+// (runSession, --host) are the go driver's own files, linked here: they hold no SDK call, and a
+// linked file shares them without a Go module between the two drivers. This file and callbacks.go
+// are the session on mcp-go's public API.
 package main
 
 import (
@@ -11,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 	"time"
 
@@ -19,9 +19,6 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
-
-// The words of lab/peers/call-book.ts GIVE_UP_REASON.
-const giveUpReason = "the client gave up on the call while its form was open"
 
 // The JSON-RPC error codes of mcp-go's sentinel errors: JSONRPCErrorDetails.AsError wraps a known
 // code's sentinel and keeps no code; any other code is lost, only its message kept (mcp/errors.go:178-250).
@@ -94,53 +91,18 @@ func names(res *mcp.ListToolsResult) map[string]bool {
 	return out
 }
 
-var errGaveUp = errors.New(giveUpReason)
-
-// callTool runs one tools/call; giveUpAfterMs, counted from the call's first form opening, cancels
-// the call's ctx: the SDK then sends notifications/cancelled (client.go sendRequest, cancelRequest).
+// callTool runs one tools/call (callOutcome, steps.go); a given-up call's cancelled ctx makes the SDK
+// send notifications/cancelled (client.go sendRequest :294-298, cancelRequest :324-352).
 func (d *driver) callTool(c *call, limit time.Duration) map[string]any {
-	ctx, stop := context.WithTimeout(d.ctx, limit)
-	defer stop()
-	ctx, giveUp := context.WithCancelCause(ctx)
-	defer giveUp(nil)
-	var once sync.Once
-	var timer *time.Timer
-	d.mu.Lock()
-	d.current, d.opened = c, func() {
-		once.Do(func() {
-			if c.GiveUpAfterMs > 0 { // the plan's limit, the stimulus
-				timer = time.AfterFunc(time.Duration(c.GiveUpAfterMs)*time.Millisecond, func() { giveUp(errGaveUp) })
-			}
-		})
-	}
-	d.mu.Unlock()
-	req := mcp.CallToolRequest{}
-	req.Params.Name, req.Params.Arguments = c.Tool, c.Args
-	res, err := d.client.CallTool(ctx, req)
-	once.Do(func() {}) // no timer starts after this; once.Do orders the read of timer
-	if timer != nil {
-		timer.Stop()
-	}
-	switch {
-	case err != nil && errors.Is(context.Cause(ctx), errGaveUp):
-		return map[string]any{"error": map[string]any{"code": nil, "message": err.Error() + ": " + giveUpReason + " (its context was cancelled)"}}
-	case err != nil:
-		e := classify(err)
-		return map[string]any{"error": map[string]any{"code": e["code"], "message": e["message"]}}
-	}
-	return map[string]any{"result": res.StructuredContent, "isError": res.IsError}
-}
-
-// waitBounded waits for f, or fails after limit.
-func waitBounded(limit time.Duration, what string, f func()) error {
-	done := make(chan struct{})
-	go func() { f(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-time.After(limit):
-		return fmt.Errorf("%s still running after %v", what, limit)
-	}
+	return d.callOutcome(c, limit, func(ctx context.Context) (any, bool, error) {
+		req := mcp.CallToolRequest{}
+		req.Params.Name, req.Params.Arguments = c.Tool, c.Args
+		res, err := d.client.CallTool(ctx, req)
+		if err != nil {
+			return nil, false, err
+		}
+		return res.StructuredContent, res.IsError, nil
+	})
 }
 
 func (d *driver) run(in io.ReadCloser, out io.WriteCloser) error {
@@ -189,24 +151,5 @@ func (d *driver) run(in io.ReadCloser, out io.WriteCloser) error {
 		d.listed = names(tools)
 		d.mu.Unlock()
 	}
-	for i := range d.plan.Calls {
-		c := &d.plan.Calls[i]
-		d.emit("call.started", nil, "", map[string]any{"call": c.Label})
-		outcome := d.callTool(c, limit)
-		outcome["call"] = c.Label
-		d.emit("tool.result", nil, "", outcome)
-		// A call that gave up may leave its form open: the next call waits for it (bounded).
-		if c.AwaitCallbacks {
-			if err := waitBounded(limit, "a callback of call "+c.Label, c.running.Wait); err != nil {
-				return err
-			}
-		}
-	}
-	if err := waitBounded(limit, "closing the session", func() { _ = d.client.Close() }); err != nil {
-		return err
-	}
-	d.emit("note", nil, "", map[string]any{"sessionClosed": true})
-	return nil
+	return d.runCalls(limit, func(c *call) map[string]any { return d.callTool(c, limit) }, func() { _ = d.client.Close() })
 }
-
-func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }

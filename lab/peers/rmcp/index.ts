@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { BUILD_DIR, LAB_DIR } from "../../paths.js";
 import { buildProblem, type CachedBuild } from "../cached-build.js";
+import { hostedBinary } from "../host-driver.js";
 import type { ClientPeer } from "../../plan/peer.js";
 import { rustCrate, sdkLabel } from "../installed.js";
 
@@ -31,13 +32,6 @@ export const RMCP_CLIENT: ClientPeer = {
   meaning: "the rmcp 3.11.0 client as shipped (serve_client over its own stdin/stdout; its serve loop spawns a task per inbound request)",
   era: "2025-11-25",
   unavailable: () => buildProblem(RMCP_BUILD),
-  driver: {
-    kind: "process",
-    // --host: one driver process runs many sessions (lab/transports/hosts.md; src/host.rs)
-    command: (planFile, eventsFile) => ({
-      command: BINARY,
-      args: ["--plan", planFile, "--events", eventsFile],
-      host: { args: ["--host"], argv: ["--plan", planFile, "--events", eventsFile] },
-    }),
-  },
+  // --host: one driver process runs many sessions (lab/transports/hosts.md; src/host.rs)
+  driver: hostedBinary(BINARY),
 };
