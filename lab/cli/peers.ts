@@ -9,25 +9,27 @@ import { CLIENT_PEERS, SERVER_PEERS } from "../peers/registry.js";
  *  installed version differs from its pin. */
 export async function main(args: Parsed): Promise<number> {
   const strict = read.flag(args, "strict");
+  // one column for every name: the longest peer or env name sets it
+  const width = Math.max(...[...CLIENT_PEERS, ...SERVER_PEERS, ...PYTHON_ENVS].map((p) => p.name.length));
   console.log("client peers");
   for (const p of CLIENT_PEERS) {
     const why = p.unavailable();
-    console.log(`  ${p.name.padEnd(11)} ${why === undefined ? "ready      " : "UNAVAILABLE"} ${sdkText(p.sdk)} · loops ${p.loops.join(", ")} · era ${p.era} · ${p.driver.kind === "process" ? "own process" : "this process"}`);
-    console.log(`  ${"".padEnd(11)} ${p.meaning}${why === undefined ? "" : `\n  ${"".padEnd(11)} why unavailable: ${why}`}`);
+    console.log(`  ${p.name.padEnd(width)} ${why === undefined ? "ready      " : "UNAVAILABLE"} ${sdkText(p.sdk)} · loops ${p.loops.join(", ")} · era ${p.era} · ${p.driver.kind === "process" ? "own process" : "this process"}`);
+    console.log(`  ${"".padEnd(width)} ${p.meaning}${why === undefined ? "" : `\n  ${"".padEnd(width)} why unavailable: ${why}`}`);
   }
   console.log("server peers");
   for (const p of SERVER_PEERS) {
     const why = p.unavailable();
     const where = [p.inProcess && "this process", p.child && "stdio child", p.http && "HTTP child"].filter(Boolean).join(", ");
-    console.log(`  ${p.name.padEnd(11)} ${why === undefined ? "ready      " : "UNAVAILABLE"} ${sdkText(p.sdk)} · runs in ${where}`);
-    console.log(`  ${"".padEnd(11)} ${p.meaning}${why === undefined ? "" : `\n  ${"".padEnd(11)} why unavailable: ${why}`}`);
+    console.log(`  ${p.name.padEnd(width)} ${why === undefined ? "ready      " : "UNAVAILABLE"} ${sdkText(p.sdk)} · runs in ${where}`);
+    console.log(`  ${"".padEnd(width)} ${p.meaning}${why === undefined ? "" : `\n  ${"".padEnd(width)} why unavailable: ${why}`}`);
   }
   console.log("python environments");
   for (const env of PYTHON_ENVS) {
     const why = envProblem(env);
     const { versions, interpreter } = envInfo(env);
     const shown = Object.entries(versions).map(([name, version]) => `${name} ${version ?? "not installed"}`).join(" · ");
-    console.log(`  ${env.name.padEnd(14)} ${why === undefined ? "ready      " : "UNAVAILABLE"} ${shown} · ${env.python} -> ${interpreter ?? "none"}${why === undefined ? "" : ` · ${why}`}`);
+    console.log(`  ${env.name.padEnd(width)} ${why === undefined ? "ready      " : "UNAVAILABLE"} ${shown} · ${env.python} -> ${interpreter ?? "none"}${why === undefined ? "" : ` · ${why}`}`);
   }
   const all = [...CLIENT_PEERS.map((p) => ({ p, role: "client" })), ...SERVER_PEERS.map((p) => ({ p, role: "server" }))];
   const missing = all.filter(({ p }) => p.unavailable() !== undefined);
