@@ -102,7 +102,6 @@ export const sessionBoundAt = (events: readonly TimelineEvent[]): number | undef
 export const HANGS = "hangs, no limit";
 
 /** The card's words for a deadlock, by what ended it: a small fixed set, no length, no time. */
-/** The card's words for a deadlock, by what ended it: a small fixed set, no length, no time. */
 export const DEADLOCK_UNTIL: Record<Exclude<WaitEnder, "session"> | "unknown", string> = {
   sdk: "deadlocks until the SDK's request limit",
   backstop: "deadlocks until the lab's backstop: no SDK limit on this path",
