@@ -131,10 +131,16 @@ export function renderCardSvg(card: CardData): string {
   let y = 20;
   const textLines = (x: number, y0: number, lines: string[], size: number, step: number, a = "") =>
     lines.map((l, k) => `<text x="${x}" y="${y0 + k * step}" font-size="${size}"${a}>${esc(l)}</text>`).join("");
-  for (const server of servers(card)) {
-    const cols = card.columns.filter((c) => c.server === server);
-    const colW = Math.floor((W - headW - 10) / Math.max(1, cols.length));
-    parts.push(`<text x="10" y="${y + 14}" font-weight="bold" font-size="15">server ${esc(server)}</text>`);
+  // At most BAND clients side by side: past that a column is too narrow for its words, so a server's
+  // clients are drawn in bands of columns one under the other.
+  const BAND = 8;
+  const bands = servers(card).flatMap((server) => {
+    const all = card.columns.filter((c) => c.server === server);
+    return Array.from({ length: Math.ceil(all.length / BAND) }, (_, k) => ({ server, cols: all.slice(k * BAND, (k + 1) * BAND), part: all.length > BAND ? ` (clients ${k * BAND + 1}-${Math.min(all.length, (k + 1) * BAND)} of ${all.length})` : "" }));
+  });
+  for (const { server, cols, part } of bands) {
+    const colW = Math.floor((W - headW - 10) / BAND);
+    parts.push(`<text x="10" y="${y + 14}" font-weight="bold" font-size="15">server ${esc(server)}${esc(part)}</text>`);
     y += 26;
     const heads = cols.map((c) => wrapText(label(c), fits(colW - 12, font.head)));
     const headH = Math.max(...heads.map((h) => h.length)) * 15 + 6;
