@@ -123,11 +123,15 @@ for (const row of PROBE_ROWS) {
         const side = clientSideProbe(run, "sampling", "sampling/createMessage");
         assert.is(probe.method, "sampling/createMessage");
         assert.is(probe.verdict, sampling, String(probe.text));
-        assert.match(String(probe.text), "Measured with sampling/createMessage");
+        // a client that declares sampling is measured; one that declares none is never asked (langchain-py)
+        const init = run.wire.find((f) => f.from === "client" && f.label.method === "initialize")?.message as { params?: { capabilities?: { sampling?: unknown } } } | undefined;
+        const declared = init?.params?.capabilities?.sampling !== undefined;
+        assert.match(String(probe.text), declared ? "Measured with sampling/createMessage" : "the client declared no sampling");
         if (sampling === "not_run") {
-          // refused with a JSON-RPC error: no callback ran on the client's side either
+          // refused with a JSON-RPC error, or never sent: no callback ran on the client's side either
           assert.is(side.loop, "no_callback", JSON.stringify(side));
-          assert.is((probe.sampling as { outcome: string }).outcome, "error");
+          if (declared) assert.is((probe.sampling as { outcome: string }).outcome, "error");
+          else assert.not.ok(run.wire.some((f) => f.label.method === "sampling/createMessage"), "no sampling request to a client that declared none");
         } else {
           assert.is(side.loop, sampling, JSON.stringify(side));
           const pings = probe.pings as { answeredWhilePending: number };
