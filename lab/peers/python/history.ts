@@ -41,7 +41,9 @@ export function pyReleases(now = new Date()): ReleaseList {
   const file = join(HISTORY_DIR, `py-releases-${createHash("sha256").update(indexUrl()).digest("hex").slice(0, 12)}.json`);
   const cached = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { versions: string[]; listed: string }) : undefined;
   if (cached && now.getTime() - Date.parse(cached.listed) < LIST_FOR_MS) return { ...cached, cached: true };
-  const python = PY_ENV.python;
+  // the machine's interpreter, whose pip asks the index: a venv made by uv has no pip of its own
+  const python = basePython();
+  if (python === undefined) return cached ? { ...cached, cached: true } : { problem: "no python3 found to ask the package index (set LAB_PYTHON)" };
   const r = spawnSync(python, ["-m", "pip", "index", "versions", "mcp", "--retries", "0", "--timeout", "15"], { encoding: "utf8", env: { ...process.env, ...QUIET_PIP }, timeout: 60_000 });
   const line = r.status === 0 ? /Available versions: (.*)/.exec(r.stdout)?.[1] : undefined;
   if (!line) {
