@@ -88,7 +88,7 @@ export function observe(client: ClientPeer, run: SessionEvidence): Observation {
 }
 
 export const observationLine = (o: Observation) =>
-  `${o.client.padEnd(12)} ${!o.asked ? "the server sent no elicitation/create" : `nested tools/list ${o.endedBy ? `deadlocked until ${o.endedBy}` : `${o.nested}${o.nestedError ? ` (${o.nestedError})` : ""}`}`} · the call ${o.call}${o.errors.length ? ` · session: ${o.errors[0]}` : ""}`;
+  `${o.client.padEnd(Math.max(...CLIENT_PEERS.map((p) => p.name.length)))} ${!o.asked ? "the server sent no elicitation/create" : `nested tools/list ${o.endedBy ? `deadlocked until ${o.endedBy}` : `${o.nested}${o.nestedError ? ` (${o.nestedError})` : ""}`}`} · the call ${o.call}${o.errors.length ? ` · session: ${o.errors[0]}` : ""}`;
 
 export async function main(args: Parsed): Promise<number> {
   const options = parse(args);
