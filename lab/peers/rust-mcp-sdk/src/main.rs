@@ -1,12 +1,7 @@
-// Client peer driver `rust-mcp-sdk` (the rust-mcp-sdk crate 1.1.0, not rmcp): its client runtime over its
-// own StdioTransport on this process's stdin/stdout. It executes a SessionPlan (lab/plan/behaviour.ts) and
-// writes DriverEvent lines (lab/plan/driver-events.ts). Public API only: ClientHandler, McpClient,
-// McpObserver, StdioTransport. CLI: rust-mcp-sdk-client --plan PLAN.json --events EVENTS.jsonl
-//
-// The runtime's one reading task awaits each inbound request's handler before it reads the next frame,
-// replies included (client_runtime.rs:191-254, :304-345): a nested request from a handler waits for a
-// reply that only that task can route. Its wait ends at the transport's per-request limit
-// (message_dispatcher.rs:174-184), the timeout given to McpClient::request.
+// Client peer driver `rust-mcp-sdk` (the crate, not rmcp): its client runtime over its own StdioTransport on
+// this process's stdio runs a SessionPlan and writes DriverEvent lines (lab/plan/). Public API only. The one
+// reading task awaits each request handler before the next frame, replies included (client_runtime.rs:191-254,
+// :304-345), so a nested request waits until its per-request limit (message_dispatcher.rs:174-184).
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
