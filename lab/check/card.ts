@@ -5,6 +5,7 @@ import type { CellValue, Tone } from "./card-cell.js";
 import { cancelledRequestId } from "../history/frames.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 import { replyTo, resultsOf } from "./verify.js";
+import { lateReport } from "./late-reply.js";
 import { CANCEL_CARD_ROWS } from "./card-cancel.js";
 import { CONTRACT_CARD_ROWS } from "./card-contract.js";
 import { FORM_CARD_ROWS } from "./card-form.js";
@@ -71,16 +72,10 @@ export function nestedCells(run: RunEvidence): Record<"nested" | "nestedError" |
 
 function lateReplyCell(run: RunEvidence, reply: WireFrame | undefined): CellValue {
   if (!reply) return cell("no reply came", "n/a");
-  const client = run.events.filter((e) => e.side === "client");
-  if (client.some((e) => e.kind === "reply.late") || client.some((e) => e.kind === "sdk.error" && /unknown message ID/i.test(String(e.detail?.message)))) {
-    return cell("dropped, reported to onerror as an unknown id", "safe");
-  }
-  // The Python SDK 2.3.0 dispatcher drops it with a debug log only (jsonrpc_dispatcher.py:678-681);
-  // its driver keeps that log line as a note.
-  if (client.some((e) => e.kind === "note" && /dropping response/.test(String(e.detail?.sdkLog ?? "")))) return cell("dropped with a debug log, no error", "n/a");
-  // The Python SDK 1.29.0 loop hands it to the message handler as RuntimeError (shared/session.py:518); its
-  // driver (lab/peers/py1/client.py) notes that as lateReply.
-  if (client.some((e) => e.kind === "note" && e.detail?.lateReply === true)) return cell("handed to the message handler as an unknown request ID", "n/a");
+  const word = run.events.filter((e) => e.side === "client").map(lateReport).find((w) => w !== undefined);
+  if (word === "reported to onerror") return cell("dropped, reported to onerror as an unknown id", "safe");
+  if (word === "dropped with a debug log") return cell("dropped with a debug log, no error", "n/a");
+  if (word === "handed to the message handler") return cell("handed to the message handler as an unknown request ID", "n/a");
   return cell("dropped silently", "n/a");
 }
 

@@ -7,8 +7,9 @@
 import { cancelledRequestId, isRequest } from "../history/frames.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 import { replyTo, resultsOf } from "./verify.js";
+import { lateReport, type LateReport } from "./late-reply.js";
 
-type LateReply = "reported to onerror" | "dropped with a debug log" | "handed to the message handler" | "dropped silently" | "not seen";
+type LateReply = LateReport | "dropped silently" | "not seen";
 
 export interface StoryFacts {
   /** the nested reply is on the wire before the callback gives up */
@@ -31,9 +32,8 @@ export interface StoryFacts {
 
 function lateReplyEvent(client: TimelineEvent[], read: TimelineEvent | undefined, failed: TimelineEvent | undefined): { kind: LateReply; event: TimelineEvent } | undefined {
   for (const e of client) {
-    if (e.kind === "reply.late" || (e.kind === "sdk.error" && /unknown message ID/i.test(String(e.detail?.message)))) return { kind: "reported to onerror", event: e };
-    if (e.kind === "note" && /dropping response/.test(String(e.detail?.sdkLog ?? ""))) return { kind: "dropped with a debug log", event: e };
-    if (e.kind === "note" && e.detail?.lateReply === true) return { kind: "handed to the message handler", event: e };
+    const kind = lateReport(e);
+    if (kind) return { kind, event: e };
   }
   // No word from the SDK, but the client's read of the reply is recorded (its loop's dispatch, or a
   // driver's transport: Main.kt's Observed), after its requester gave up.

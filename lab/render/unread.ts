@@ -7,6 +7,7 @@
 // model's held frames, only when structure says it waited: on the pipe while a callback ran, and
 // read only after that callback left. A frame read at once draws nothing, whatever its delay.
 import { failedNested } from "../check/card-requests.js";
+import { lateReport } from "../check/late-reply.js";
 import type { TimelineEvent, WireFrame } from "../history/timeline.js";
 
 export interface Unread {
@@ -24,10 +25,7 @@ export interface Unread {
 }
 
 /** The SDK's word that a reply came for a request it no longer waits for (each driver's way of recording it). */
-const lateWord = (e: TimelineEvent) =>
-  e.kind === "reply.late" ||
-  (e.kind === "sdk.error" && /unknown message ID/i.test(String(e.detail?.message))) ||
-  (e.kind === "note" && (e.detail?.lateReply === true || /dropping response/.test(String(e.detail?.sdkLog ?? ""))));
+const lateWord = (e: TimelineEvent) => lateReport(e) !== undefined;
 
 /** Each unread frame by its wire index; empty for a client the lab records from inside (its queue tells). */
 export function unreadFrames(events: readonly TimelineEvent[], wire: readonly WireFrame[]): Map<number, Unread> {
