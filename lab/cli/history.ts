@@ -1,5 +1,6 @@
-// tsx lab/run.ts history --client py [--versions A..B] [--transport stdio] [--out DIR] [--expected DIR]
-// Every release of an SDK's client the index serves (issue 46): each installed once (build/history/), each run
+// tsx lab/run.ts history --client py|ts1 [--versions A..B] [--transport stdio] [--out DIR] [--expected DIR]
+// Every release of an SDK's client the registry serves (issue 46; which and how: its HistorySource, lab/peers/
+// history-sources.ts): each installed once (build/history/), each run
 // against the ts1 server (nested in an elicitation, a sampling and a roots callback; a ping during a form), the ranges in which each
 // outcome holds printed and compared with expected/history/<sdk>.json (a difference fails, naming the release);
 // writes history.json, history.md and history.svg. Bad input, no index: one line, exit 2.
@@ -9,9 +10,10 @@ import { nestedCells, pingCell } from "../check/card.js";
 import { requestCells, REQUEST_ROW_SCENARIO } from "../check/card-requests.js";
 import { driverFault } from "../check/driver-fault.js";
 import { historyDifferences, HISTORY_EXPECTED_DIR, PING_WORD, loadExpectedHistory, rangesOf, rangesText } from "../check/history.js";
-import { atLeast, compareReleases, NOT_RUN, type HistoryCell, type HistoryData, type HistoryRow } from "../plan/history.js";
+import { atLeast, compareReleases, NOT_RUN, type HistoryCell, type HistoryData, type HistoryRow, type HistorySource } from "../plan/history.js";
 import type { SessionEvidence } from "../plan/session.js";
-import { CONSTRAINTS, FIRST_WITH_ELICITATION, historyClient, installRelease, pyReleases } from "../peers/python/history.js";
+import { HISTORY_SOURCES } from "../peers/history-sources.js";
+import { PY_HISTORY } from "../peers/python/history.js";
 import { TS1_SERVER } from "../peers/ts1/index.js";
 import { RUN_OUTPUT_DIR } from "../paths.js";
 import { renderHistoryMarkdown, renderHistorySvg } from "../render/history.js";
@@ -26,31 +28,31 @@ import { SESSIONS_AT_ONCE } from "./card.js";
 import { writeAtomic, writeJsonAtomic } from "./output.js";
 import { openInvocation, writeStoreIndex } from "./store.js";
 
-/** The clients with a history, and the transports a history runs over. */
-export const HISTORY_CLIENTS = ["py"] as const;
-const HISTORY_TRANSPORTS = ["stdio"] as const;
+/** The clients with a history. */
+export const HISTORY_CLIENTS = HISTORY_SOURCES.map((s) => s.sdk);
 const INSTALLS_AT_ONCE = 4;
 
-/** Each behaviour: its scenario, the card row read, the first release it can arise in. */
+/** Each behaviour a source may run: its scenario and the card row read (the source says from which release). */
 const BEHAVIOURS = [
-  { id: "nested", scenario: "nested", title: "nested tools/list in an elicitation callback", from: FIRST_WITH_ELICITATION },
-  { id: "samplingNested", scenario: REQUEST_ROW_SCENARIO.samplingNested, title: "nested tools/list in a sampling callback", from: undefined },
-  { id: "rootsNested", scenario: REQUEST_ROW_SCENARIO.rootsNested, title: "nested tools/list in a roots callback", from: undefined },
-  { id: "ping", scenario: "liveness", title: "the server's ping while an elicitation callback runs", from: FIRST_WITH_ELICITATION },
+  { id: "nested", scenario: "nested", title: "nested tools/list in an elicitation callback" },
+  { id: "samplingNested", scenario: REQUEST_ROW_SCENARIO.samplingNested, title: "nested tools/list in a sampling callback" },
+  { id: "rootsNested", scenario: REQUEST_ROW_SCENARIO.rootsNested, title: "nested tools/list in a roots callback" },
+  { id: "ping", scenario: "liveness", title: "the server's ping while an elicitation callback runs" },
 ] as const;
+type Behaviour = (typeof BEHAVIOURS)[number];
 
 /** --versions A..B (either end may be left open): the releases within, in order; none is a usage error. */
-export function pickReleases(all: readonly string[], range: string | undefined): string[] {
+export function pickReleases(all: readonly string[], range: string | undefined, pkg = "mcp"): string[] {
   if (range === undefined) return [...all];
   const m = /^([0-9][0-9.]*)?\.\.([0-9][0-9.]*)?$/.exec(range);
   if (!m) throw new UsageError(`history: --versions takes A..B (releases, either end may be left out), not '${range}'`);
   const picked = all.filter((v) => (m[1] === undefined || atLeast(v, m[1])) && (m[2] === undefined || compareReleases(v, m[2]) <= 0));
-  if (picked.length === 0) throw new UsageError(`history: --versions ${range} matches no release of mcp (the index serves ${all[0]} to ${all.at(-1)})`);
+  if (picked.length === 0) throw new UsageError(`history: --versions ${range} matches no release of ${pkg} (the registry serves ${all[0]} to ${all.at(-1)})`);
   return picked;
 }
 
 /** A run's cell: the card row's value as one compact word; a failed session is "not run" with its error. */
-function cellOf(run: SessionEvidence, behaviour: (typeof BEHAVIOURS)[number], release: string): HistoryCell {
+function cellOf(run: SessionEvidence, behaviour: Behaviour, release: string, sdk: string): HistoryCell {
   const fault = [...run.errors, ...[driverFault(run)].filter((f) => f !== undefined)];
   if (fault.length > 0) return { release, outcome: NOT_RUN, detail: `the session failed: ${String(fault[0]).slice(0, 160)}` };
   const at = { events: run.events, wire: run.wire, negotiatedProtocol: negotiatedProtocol(run) };
@@ -60,7 +62,7 @@ function cellOf(run: SessionEvidence, behaviour: (typeof BEHAVIOURS)[number], re
   }
   const value = behaviour.id === "nested" ? nestedCells(at).nested : requestCells({ [behaviour.scenario]: at })[behaviour.id];
   if (!value) return { release, outcome: NOT_RUN, detail: "no card value" };
-  return { release, outcome: compactWord(value.value, `history py ${release} ${behaviour.id}`), detail: value.text };
+  return { release, outcome: compactWord(value.value, `history ${sdk} ${release} ${behaviour.id}`), detail: value.text };
 }
 
 export interface HistoryOptions {
@@ -68,58 +70,65 @@ export interface HistoryOptions {
   listed: string;
   outDir: string;
   expectedDir: string;
+  /** the SDK; absent: the Python SDK's */
+  source?: HistorySource;
+  /** the transports run; absent: every one the source serves */
+  transports?: readonly string[];
 }
 
 /** Installs each release (a few at once), runs every behaviour it has, and compares with the expectation. */
 export async function runHistory(options: HistoryOptions, progress: (line: string) => void = () => undefined): Promise<HistoryData> {
+  const source = options.source ?? PY_HISTORY;
+  const transports = options.transports ?? source.transports;
+  const behaviours = BEHAVIOURS.filter((b) => b.id in source.behaviours);
   const install = slots(INSTALLS_AT_ONCE);
   const session = slots(SESSIONS_AT_ONCE);
-  const rows: HistoryRow[] = BEHAVIOURS.flatMap((b) => HISTORY_TRANSPORTS.map((t) => ({ id: `${b.id}.${t}`, title: `${b.title} (${t})`, cells: [] as HistoryCell[] })));
+  const rows: HistoryRow[] = behaviours.flatMap((b) => transports.map((t) => ({ id: `${b.id}.${t}`, title: `${b.title} (${t})`, cells: [] as HistoryCell[] })));
   await Promise.all(
     options.releases.map(async (release) => {
-      const why = await install(() => installRelease(release));
-      progress(`mcp ${release}: ${why ?? "ready"}`);
+      const why = await install(() => source.install(release));
+      progress(`${source.package} ${release}: ${why ?? "ready"}`);
       await Promise.all(
-        BEHAVIOURS.flatMap((b) =>
-          HISTORY_TRANSPORTS.map(async (t) => {
+        behaviours.flatMap((b) =>
+          transports.map(async (t) => {
             const row = rows.find((r) => r.id === `${b.id}.${t}`)!;
+            const since = source.behaviours[b.id]!;
             if (why) return row.cells.push({ release, outcome: NOT_RUN, detail: why });
-            if (b.from !== undefined && !atLeast(release, b.from)) return row.cells.push({ release, outcome: "n/a", detail: `no elicitation_callback before ${b.from}` });
-            const run = await session(() => runConclusive(() => runSession(findScenario(b.scenario)!, TRANSPORTS[t]!.open, t, { loop: "sdk", client: historyClient(release), server: TS1_SERVER })));
-            writeJsonAtomic(join(options.outDir, "history", `py-${release}.${b.id}.${t}.json`), run);
-            return row.cells.push(cellOf(run, b, release));
+            if (since.from !== undefined && !atLeast(release, since.from)) return row.cells.push({ release, outcome: "n/a", detail: since.why ?? `not before ${since.from}` });
+            const run = await session(() => runConclusive(() => runSession(findScenario(b.scenario)!, TRANSPORTS[t]!.open, t, { loop: "sdk", client: source.client(release), server: TS1_SERVER })));
+            writeJsonAtomic(join(options.outDir, "history", `${source.sdk}-${release}.${b.id}.${t}.json`), run);
+            return row.cells.push(cellOf(run, b, release, source.sdk));
           }),
         ),
       );
     }),
   );
   for (const row of rows) row.cells.sort((a, b) => compareReleases(a.release, b.release));
-  const expected = loadExpectedHistory("py", options.expectedDir);
-  const differences = expected ? historyDifferences(rows, expected) : rows.map((r) => ({ behaviour: r.id, release: options.releases[0]!, expected: `a hand-written expected/history/py.json`, actual: "none" }));
-  const constraints = CONSTRAINTS.map((c) => `${c.requirement} before ${c.before}`).join(", ");
-  const installNote = `Each in its own venv under build/history/py/ (or the lab's own where its mcp is the release), resolved at install: unpinned except mcp itself${constraints ? ` (and ${constraints})` : ""}.`;
-  return { sdk: "py", listed: options.listed, releases: options.releases, install: installNote, rows, ranges: Object.fromEntries(rows.map((r) => [r.id, rangesOf(r)])), differences };
+  const expected = loadExpectedHistory(source.sdk, options.expectedDir);
+  const differences = expected ? historyDifferences(rows, expected) : rows.map((r) => ({ behaviour: r.id, release: options.releases[0]!, expected: `a hand-written expected/history/${source.sdk}.json`, actual: "none" }));
+  return { sdk: source.sdk, title: source.title, which: source.which, listed: options.listed, releases: options.releases, install: source.installNote, rows, ranges: Object.fromEntries(rows.map((r) => [r.id, rangesOf(r)])), differences };
 }
 
 export async function main(args: Parsed): Promise<number> {
   const clients = read.list(args, "client") ?? [];
-  const bad = clients.find((c) => !(HISTORY_CLIENTS as readonly string[]).includes(c));
+  const bad = clients.find((c) => !HISTORY_CLIENTS.includes(c));
   if (clients.length !== 1 || bad !== undefined) throw new UsageError(`history: ${bad === undefined ? "name one client" : `client '${bad}' has no history`} (histories: ${HISTORY_CLIENTS.join(", ")})`);
-  const transports = read.list(args, "transport") ?? ["stdio"];
-  const badTransport = transports.find((t) => !(HISTORY_TRANSPORTS as readonly string[]).includes(t));
-  if (badTransport) throw new UsageError(`history: no ${badTransport} history: the Python driver runs in its own process, and no process client has an HTTP driver yet (lab/peers/registry.ts transportProblem)`);
-  const list = pyReleases();
+  const source = HISTORY_SOURCES.find((s) => s.sdk === clients[0])!;
+  const transports = read.list(args, "transport") ?? source.transports;
+  const badTransport = transports.find((t) => !source.transports.includes(t));
+  if (badTransport) throw new UsageError(`history: no ${badTransport} history: ${source.noTransport}`);
+  const list = source.releases();
   if ("problem" in list) throw new UsageError(`history: ${list.problem}`);
-  const releases = pickReleases(list.versions, read.text(args, "versions"));
+  const releases = pickReleases(list.versions, read.text(args, "versions"), source.package);
   const expectedRoot = read.text(args, "expected");
   const inv = openInvocation(read.text(args, "out") ?? RUN_OUTPUT_DIR, "history");
   const started = performance.now();
-  const data = await runHistory({ releases, listed: list.listed, outDir: inv.dir, expectedDir: expectedRoot === undefined ? HISTORY_EXPECTED_DIR : join(expectedRoot, "history") }, (line) => console.error(line));
+  const data = await runHistory({ releases, listed: list.listed, outDir: inv.dir, source, transports, expectedDir: expectedRoot === undefined ? HISTORY_EXPECTED_DIR : join(expectedRoot, "history") }, (line) => console.error(line));
   writeJsonAtomic(join(inv.dir, "history.json"), data);
   writeAtomic(join(inv.dir, "history.md"), renderHistoryMarkdown(data));
   writeAtomic(join(inv.dir, "history.svg"), renderHistorySvg(data));
   writeStoreIndex(inv.root);
-  console.log(`mcp (Python SDK): ${releases.length} releases, ${releases[0]} to ${releases.at(-1)} (listed ${list.listed}${list.cached ? ", cached" : ""})`);
+  console.log(`${source.title}: ${releases.length} releases, ${releases[0]} to ${releases.at(-1)} (listed ${list.listed}${list.cached ? ", cached" : ""})`);
   for (const row of data.rows) console.log(`${row.title}: ${rangesText(data.ranges[row.id]!)}`);
   for (const d of data.differences) console.log(`  DIFFERS ${d.behaviour} at ${d.release}: expected ${d.expected}, got ${d.actual}`);
   console.log(`history: ${data.differences.length === 0 ? "every release as expected" : `${data.differences.length} cells differ`} in ${Math.round((performance.now() - started) / 1000)} s; written to ${join(inv.dir, "history.md")}, history.svg, history.json`);

@@ -1,5 +1,7 @@
 // A release history (issue 46): one row per behaviour, one cell per release, and the ranges in which each outcome
-// holds; the hand-written expectation (expected/history/<sdk>.json) is ranges too.
+// holds; the hand-written expectation (expected/history/<sdk>.json) is ranges too. A HistorySource is one SDK's
+// part: where its releases come from, how each is installed, and the client peer that runs on it.
+import type { ClientPeer } from "./peer.js";
 
 /** A release as numbers, for order and ranges ("1.10.0" after "1.9.4"). */
 export function compareReleases(a: string, b: string): number {
@@ -51,8 +53,38 @@ export interface HistoryDifference {
   actual: string;
 }
 
+/** The registry's releases, newest last; or why it could not be read (one line). */
+export type ReleaseList = { versions: string[]; listed: string; cached: boolean } | { problem: string };
+
+/** One SDK's history (lab/peers/history-sources.ts lists them; `history --client <sdk>` picks one). */
+export interface HistorySource {
+  /** the --client name, and expected/history/<sdk>.json */
+  sdk: string;
+  /** the SDK as the page names it: "mcp (Python SDK)" */
+  title: string;
+  /** the package as its registry names it, for messages: "mcp" */
+  package: string;
+  /** which releases the history covers, one sentence for the page */
+  which: string;
+  releases(): ReleaseList;
+  /** why the release cannot run here, or undefined once installed (installed now if need be) */
+  install(release: string): Promise<string | undefined>;
+  /** a client peer on the installed release */
+  client(release: string): ClientPeer;
+  /** the behaviours it runs (ids of lab/cli/history.ts BEHAVIOURS): the first release each can arise in, and why not before */
+  behaviours: Readonly<Record<string, { from?: string; why?: string }>>;
+  transports: readonly string[];
+  /** why any other transport has no history */
+  noTransport: string;
+  /** how each release was installed, one sentence for the page */
+  installNote: string;
+}
+
 export interface HistoryData {
   sdk: string;
+  /** the source's title and which releases, for the page */
+  title: string;
+  which: string;
   /** when the release list was read from the index, and whether it came from the cache */
   listed: string;
   releases: string[];

@@ -20,9 +20,9 @@ const rangeText = (from: string, to: string) => (from === to ? from : `${from}-$
 
 export function renderHistoryMarkdown(data: HistoryData): string {
   const lines = [
-    `# mcp (Python SDK): ${data.releases.length} releases, ${data.releases[0]} to ${data.releases.at(-1)}`,
+    `# ${data.title}: ${data.releases.length} releases, ${data.releases[0]} to ${data.releases.at(-1)}`,
     "",
-    `Every release the package index listed on ${data.listed}, each against the lab's ts1 server over stdio. ${data.install}`,
+    `${data.which} on ${data.listed}, each against the lab's ts1 server over stdio. ${data.install}`,
     "",
     "![the history](history.svg)",
     "",
@@ -30,7 +30,7 @@ export function renderHistoryMarkdown(data: HistoryData): string {
     "|---|---|",
     ...data.rows.map((row) => `| ${row.title} | ${data.ranges[row.id]!.map((r) => `${r.outcome} ${rangeText(r.from, r.to)}`).join("; ")} |`),
     "",
-    data.differences.length === 0 ? "Every cell is as expected/history/py.json says." : "## Differences from expected/history/py.json",
+    data.differences.length === 0 ? `Every cell is as expected/history/${data.sdk}.json says.` : `## Differences from expected/history/${data.sdk}.json`,
     ...data.differences.map((d) => `- ${d.behaviour} at ${d.release}: expected ${d.expected}, got ${d.actual}`),
     "",
     "## Cells not run, and why",
@@ -50,7 +50,7 @@ export function renderHistorySvg(data: HistoryData): string {
   const releases = [...data.releases].sort(compareReleases);
   const width = LEFT + releases.length * CELL + 40;
   const x = (release: string) => LEFT + releases.indexOf(release) * CELL;
-  const parts: string[] = [text(16, 24, `mcp (Python SDK): ${releases[0]} to ${releases.at(-1)}, one column per release`, { "font-size": 14, "font-weight": "bold" })];
+  const parts: string[] = [text(16, 24, `${data.title}: ${releases[0]} to ${releases.at(-1)}, one column per release`, { "font-size": 14, "font-weight": "bold" })];
   // release labels, rotated, above the columns
   for (const release of releases) parts.push(text(x(release) + CELL / 2 + 3, TOP - 6, release, { "font-size": 9, transform: `rotate(-60 ${x(release) + CELL / 2 + 3} ${TOP - 6})` }));
   data.rows.forEach((row, i) => {

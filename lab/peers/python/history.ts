@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { BUILD_DIR } from "../../paths.js";
 import type { ClientPeer } from "../../plan/peer.js";
-import { atLeast, compareReleases } from "../../plan/history.js";
+import { atLeast, compareReleases, type HistorySource, type ReleaseList } from "../../plan/history.js";
 import { withBuildLock } from "../build-lock.js";
 import { runCommand, writeStamp } from "../cached-build.js";
 import type { PythonEnv } from "./envs.js";
@@ -32,8 +32,6 @@ export const CONSTRAINTS: readonly { before: string; requirement: string }[] = [
 
 /** The index the list comes from: pip's own setting, or PyPI. */
 const indexUrl = () => process.env.PIP_INDEX_URL ?? "https://pypi.org/simple";
-
-export type ReleaseList = { versions: string[]; listed: string; cached: boolean } | { problem: string };
 
 /** Every release of mcp the index serves, newest last; cached for a day under build/history/ by the index asked.
  *  No index and no cached list: a problem, in one line. */
@@ -110,3 +108,26 @@ export function historyClient(version: string): ClientPeer {
   const peer = pythonClient({ name: `py@${version}`, sdk: `mcp (Python SDK) ${version}`, meaning: `the Python SDK ${version} ClientSession as shipped`, era: "2025-11-25" }, env, adapterOf(version));
   return { ...peer, unavailable: () => (existsSync(env.python) ? undefined : `no venv at ${env.dir}`) };
 }
+
+const constraintsText = CONSTRAINTS.map((c) => `${c.requirement} before ${c.before}`).join(", ");
+const noElicitation = `no elicitation_callback before ${FIRST_WITH_ELICITATION}`;
+
+/** `history --client py`. */
+export const PY_HISTORY: HistorySource = {
+  sdk: "py",
+  title: "mcp (Python SDK)",
+  package: "mcp",
+  which: "Every release the package index listed",
+  releases: () => pyReleases(),
+  install: installRelease,
+  client: historyClient,
+  behaviours: {
+    nested: { from: FIRST_WITH_ELICITATION, why: noElicitation },
+    samplingNested: {},
+    rootsNested: {},
+    ping: { from: FIRST_WITH_ELICITATION, why: noElicitation },
+  },
+  transports: ["stdio"],
+  noTransport: "the Python driver runs in its own process, and no process client has an HTTP driver yet (lab/peers/registry.ts transportProblem)",
+  installNote: `Each in its own venv under build/history/py/ (or the lab's own where its mcp is the release), resolved at install: unpinned except mcp itself${constraintsText ? ` (and ${constraintsText})` : ""}.`,
+};
