@@ -87,7 +87,7 @@ export function planMatrix(request: MatrixRequest): Matrix {
             refused.push({ subject: id, why: `client ${client.name} speaks ${client.era}: ${scenario.notForEras.why}` });
             continue;
           }
-          const problems = request.transports.map((t) => transportProblem(column, t) ?? (scenario.notOver?.transports.includes(t) ? `${scenario.name} is not run over ${t}` : undefined));
+          const problems = request.transports.map((t) => transportProblem(column, t, request.transports) ?? (scenario.notOver?.transports.includes(t) ? `${scenario.name} is not run over ${t}` : undefined));
           if (problems.every((p) => p !== undefined)) {
             // said, never dropped silently; a scenario's own notOver is printed by the caller
             const peerProblems = [...new Set(problems.filter((p, i) => !scenario.notOver?.transports.includes(request.transports[i]!)))];

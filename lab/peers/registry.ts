@@ -52,17 +52,20 @@ export function columnId(column: { client: string; loop: string; server: string 
   return column.client === "ts1" && column.server === "ts1" ? column.loop : `${column.loop}.${column.client}.${column.server}`;
 }
 
-/** Can this pairing run over this transport? undefined if yes, else why not. */
-export function transportProblem(column: Column, transport: string): string | undefined {
+/** Can this pairing run over this transport? undefined if yes, else why not. `asked`: every transport the run was
+ *  asked for; a process client runs over http only when http is asked alone (opt-in: the card and `all` stay as they were). */
+export function transportProblem(column: Column, transport: string, asked: readonly string[] = [transport]): string | undefined {
   if (transport === "memory") {
     if (column.client.driver.kind !== "in-process") return `client ${column.client.name} runs in its own process`;
     if (!column.server.inProcess) return `server ${column.server.name} runs only as a child`;
   }
   if (transport === "stdio" && column.client.driver.kind === "in-process" && !column.server.child) return `server ${column.server.name} has no stdio child`;
   if (transport === "http") {
-    // an HTTP client driver in another process is not built yet (see README, Streamable HTTP)
-    if (column.client.driver.kind !== "in-process") return `client ${column.client.name} has no HTTP driver`;
-    if (!column.server.http) return `server ${column.server.name} has no HTTP child`;
+    if (column.client.driver.kind === "process") {
+      if (!column.client.driver.http) return `client ${column.client.name} has no HTTP driver`;
+      if (!column.server.inProcess) return `server ${column.server.name} cannot be served by the lab (a process client's HTTP session needs it in this process)`;
+      if (asked.some((t) => t !== "http")) return `client ${column.client.name} runs over http only when asked alone (--transport http)`;
+    } else if (!column.server.http) return `server ${column.server.name} has no HTTP child`;
   }
   return undefined;
 }

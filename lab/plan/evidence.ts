@@ -112,8 +112,9 @@ export type TransportEvidence =
   /** a client in this process, its server peer a stdio child */
   | { kind: "stdio"; server: ChildEvidence; serverRecord?: ServerRecord | null }
   /** a client driver in another process: the lab plays its server end, for a server in this
-   *  process, or relays each frame to a server child (`server`) */
-  | { kind: "relay"; driver: ChildEvidence; driverEvents: DriverEventsEvidence; server?: ChildEvidence }
+   *  process, or relays each frame to a server child (`server`); `served`: the driver's own HTTP client
+   *  talked to the lab's Streamable HTTP server at that URL (port released once it stopped) */
+  | { kind: "relay"; driver: ChildEvidence; driverEvents: DriverEventsEvidence; server?: ChildEvidence; served?: { url: string; portReleased: boolean } }
   /** Streamable HTTP: a server child (`server`), or a server in this process (no `server`) */
   | { kind: "http"; http: HttpEvidence; server?: ChildEvidence; serverRecord?: ServerRecord | null };
 

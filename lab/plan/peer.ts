@@ -61,6 +61,9 @@ export interface ProcessClientDriver {
   kind: "process";
   /** The driver program for one session: it reads the plan file and writes the events file. */
   command(planFile: string, eventsFile: string): ChildCommand;
+  /** The same program over Streamable HTTP: it connects with its SDK's own HTTP client to `url`, where the lab
+   *  serves the server peer (lab/transports/process-http.ts). Absent: the driver has no HTTP mode. */
+  http?(planFile: string, eventsFile: string, url: string): ChildCommand;
   /** Once before the first session (e.g. the set-up check), never inside a timeline. */
   prepare?(): Promise<void>;
 }

@@ -104,7 +104,7 @@ export async function runCase(
   const pair = { client: client.name, server: server.name };
   expectation ??= loadExpectation(scenario.name, loop, options.onDeadlock, options.expectedDir, pair);
   const transports = options.transports.filter(
-    (name) => transportProblem({ client, loop: loop, server }, name) === undefined && !scenario.notOver?.transports.includes(name),
+    (name) => transportProblem({ client, loop: loop, server }, name, options.transports) === undefined && !scenario.notOver?.transports.includes(name),
   );
   if (transports.length === 0) throw new Error(`${client.name} against ${server.name} can run over none of ${options.transports.join(", ")}`);
   // Builds and set-up checks happen here, once, so none lands inside a session's timeline.
@@ -112,7 +112,7 @@ export async function runCase(
     if (client.driver.kind === "process") await client.driver.prepare?.();
     await server.child?.prepare?.();
   }
-  if (transports.includes("http")) await server.http?.prepare?.();
+  if (transports.includes("http")) await (client.driver.kind === "process" ? client.driver.prepare?.() : server.http?.prepare?.());
   const runs: RunRecord[] = [];
   for (let repeat = 1; repeat <= options.repeat; repeat++) {
     for (const name of transports) {

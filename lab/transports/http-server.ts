@@ -24,6 +24,11 @@ export interface ServeOptions {
   /** 0 (default): a port chosen by the OS */
   port?: number;
   faults?: readonly HttpFault[];
+  /** Holds a POST carrying tools/call until the client's GET stream is open (at most this many ms). The
+   *  server transport drops a request of its own sent while no GET stream is open (no event store), and a
+   *  client SDK in another process opens it without waiting: whether a form arrived would depend on timing.
+   *  The lab's own HTTP client waits for it instead (lab/transports/http.ts send); this is the server's twin. */
+  callsWaitForGetMs?: number;
 }
 
 export async function serveStreamableHttp(options: ServeOptions = {}): Promise<HttpMcpServer> {
@@ -33,6 +38,8 @@ export async function serveStreamableHttp(options: ServeOptions = {}): Promise<H
   // this server's own loopback address, as the spec asks of Streamable HTTP servers.
   let transport!: StreamableHTTPServerTransport;
   const server = createServer((req, res) => void handle(req, res));
+  let getOpened!: () => void;
+  const getOpen = new Promise<void>((resolve) => (getOpened = resolve));
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (new URL(req.url ?? "/", `http://${HTTP_HOST}`).pathname !== MCP_PATH) {
@@ -40,14 +47,17 @@ export async function serveStreamableHttp(options: ServeOptions = {}): Promise<H
       return;
     }
     let parsedBody: unknown;
-    if (req.method === "POST" && (faults.has("http-500") || faults.has("session-lost"))) {
-      // The fault needs to see the body; the SDK then takes it parsed, as it allows.
+    if (req.method === "GET") onOk(res, getOpened);
+    if (req.method === "POST" && (faults.has("http-500") || faults.has("session-lost") || options.callsWaitForGetMs !== undefined)) {
+      // The fault (or the hold) needs to see the body; the SDK then takes it parsed, as it allows.
       parsedBody = await readJson(req);
       if (parsedBody === undefined) {
         res.writeHead(400, { "content-type": "text/plain" }).end("lab http server: the body is not JSON");
         return;
       }
-      if (carriesToolCall(parsedBody)) {
+      const bound = options.callsWaitForGetMs;
+      if (bound !== undefined && carriesToolCall(parsedBody)) await Promise.race([getOpen, new Promise((resolve) => setTimeout(resolve, bound).unref())]);
+      if (carriesToolCall(parsedBody) && (faults.has("http-500") || faults.has("session-lost"))) {
         if (faults.has("http-500")) {
           res.writeHead(500, { "content-type": "text/plain" }).end(HTTP_500_BODY);
           return;
@@ -111,12 +121,15 @@ function carriesToolCall(body: unknown): boolean {
   return messages.some((m) => (m as { method?: unknown } | null)?.method === "tools/call");
 }
 
-/** Writes one malformed event as soon as the GET stream's headers are out. */
-function garbageFirst(res: ServerResponse): void {
+/** Calls `then` as soon as the response's 200 headers are out (a GET stream: once open). */
+function onOk(res: ServerResponse, then: () => void): void {
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
   res.writeHead = ((...args: unknown[]) => {
     const out = writeHead(...args);
-    if (res.statusCode === 200) res.write(`event: message\ndata: ${SSE_GARBAGE_DATA}\n\n`);
+    if (res.statusCode === 200) then();
     return out;
   }) as ServerResponse["writeHead"];
 }
+
+/** Writes one malformed event as soon as the GET stream's headers are out. */
+const garbageFirst = (res: ServerResponse) => onOk(res, () => res.write(`event: message\ndata: ${SSE_GARBAGE_DATA}\n\n`));

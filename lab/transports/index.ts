@@ -4,6 +4,7 @@ import { lifecycleProblems } from "./child-process.js";
 import { openMemoryTransport } from "./memory.js";
 import { openProcessTransport } from "./process.js";
 import { openHttpTransport } from "./http.js";
+import { openProcessHttp } from "./process-http.js";
 import { httpProblems } from "./http-log.js";
 import type { TransportEvidence } from "../plan/evidence.js";
 
@@ -17,7 +18,8 @@ export const TRANSPORTS: Record<string, TransportEntry> = {
   memory: { open: openMemoryTransport, problems: () => [] },
   stdio: { open: openProcessTransport, problems: lifecycleProblems },
   // the server's child lifecycle, and HTTP's own rules (statuses, SSE events, the port released)
-  http: { open: openHttpTransport, problems: (evidence) => [...lifecycleProblems(evidence), ...(evidence.kind === "http" ? httpProblems(evidence.http) : [])] },
+  // a client driver in another process: the lab serves its server peer (process-http.ts)
+  http: { open: (recorder, pairing) => (pairing.client.driver.kind === "process" ? openProcessHttp : openHttpTransport)(recorder, pairing), problems: (evidence) => [...lifecycleProblems(evidence), ...(evidence.kind === "http" ? httpProblems(evidence.http) : [])] },
 };
 
 export const TRANSPORT_NAMES = () => Object.keys(TRANSPORTS);

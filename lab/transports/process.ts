@@ -20,9 +20,7 @@ export const openProcessTransport: OpenTransport = async (recorder, pairing) => 
   const driver = pairing.client.driver;
   if (driver.kind === "in-process") return openStdioTransport(recorder, pairing);
   await driver.prepare?.();
-  const planFile = childEventsFile("plan.json");
-  const eventsFile = childEventsFile("events.jsonl");
-  writeFileSync(planFile, JSON.stringify(sessionPlan(pairing.scenario, CALL_TIMEOUT_MS)));
+  const { planFile, eventsFile } = planFiles(pairing);
   const clientSide = new StdioCarrier(driver.command(planFile, eventsFile), "server", recorder, true);
   await clientSide.child.spawned();
   const serverSide = await connectServer(recorder, pairing, clientSide);
@@ -77,11 +75,18 @@ async function connectServer(
   return { close: async () => serverSide.child.close() };
 }
 
+/** The scratch files a driver process is handed: its plan, written now, and the events file it writes. */
+export function planFiles(pairing: TransportPairing): { planFile: string; eventsFile: string } {
+  const planFile = childEventsFile("plan.json");
+  writeFileSync(planFile, JSON.stringify(sessionPlan(pairing.scenario, CALL_TIMEOUT_MS)));
+  return { planFile, eventsFile: childEventsFile("events.jsonl") };
+}
+
 /** The most of a bad events file the run output keeps (its head: the lines problems name). */
 export const EVENTS_KEEP_CHARS = 64 * 1024;
 
 /** Reads, validates and merges the driver's events, then removes the scratch file: its evidence lives on in the run output. */
-function takeDriverEvents(file: string, recorder: Recorder): DriverEventsEvidence {
+export function takeDriverEvents(file: string, recorder: Recorder): DriverEventsEvidence {
   const name = basename(file);
   let text: string;
   try {

@@ -6,13 +6,12 @@
 #  2. one entry in lab/peers/python/envs.ts (name, requirements, its venv under build/, the distribution shown);
 #  3. an adapter, lab/peers/<name>/client.py (or an existing one reused: py130 runs py1's): a subclass of
 #     `Adapter` below, ending in `sys.exit(main(TheAdapter(), sys.argv[1:]))`;
-#  4. its ClientPeer (pythonClient(...), lab/peers/python/peer.ts) in lab/peers/<name>/index.ts, and one line in
-#     lab/peers/registry.ts;
+#  4. its ClientPeer (pythonClient(...), lab/peers/python/peer.ts) in lab/peers/<name>/index.ts, a line in registry.ts;
 #  5. its expectations, by hand from the installed source: expected/<scenario>.sdk.<name>.json, expected/card/<name>.*.
 #
 # An adapter knows only its SDK: how to build the client with the driver's callbacks (each handed a send_nested,
-# the nested request as that SDK sends it from inside a callback), how to call a tool, and its errors. The driver
-# owns the rest: the pipe (lab_pipe.py), the plan's steps, every event and its words.
+# the nested request as that SDK sends it from inside a callback), how to call a tool, and its errors. The driver owns
+# the rest: the pipe (lab_pipe.py; --http URL: the SDK's own HTTP client, lab_http.py), the plan's steps, the events.
 from __future__ import annotations
 
 import argparse
@@ -27,6 +26,7 @@ import anyio
 from pydantic import ValidationError
 
 from lab_events import Events, one_line
+from lab_http import sdk_http_streams
 from lab_pipe import Wire, own_stdio
 from lab_relay import relayed_command
 from lab_plan import AnswerData, Behaviour, CallData, Nested, SessionPlan
@@ -88,8 +88,8 @@ class Adapter:
 
 
 class Driver:
-    def __init__(self, plan: SessionPlan, events: Events, adapter: Adapter) -> None:
-        self.plan, self.events, self.adapter = plan, events, adapter
+    def __init__(self, plan: SessionPlan, events: Events, adapter: Adapter, url: str | None = None) -> None:
+        self.plan, self.events, self.adapter, self.url = plan, events, adapter, url  # url: --http, else the pipe
         self.listed: set[str] = set()
         self.label = ""
         self.callbacks = 0
@@ -233,12 +233,12 @@ class Driver:
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[Connection]:
-        """The adapter's client on the lab's pipe: on the driver's streams, or through the relay it spawns."""
+        """The adapter's client on the lab's pipe or URL: on the driver's streams, or through the relay it spawns."""
         if self.adapter.spawns:
             async with relayed_command(self.events) as command, self.adapter.connect_command(self, command) as connection:
                 yield connection
         else:  # opens_pipe: the adapter opens it on its framework's loop
-            pipe = nullcontext((None, None)) if self.adapter.opens_pipe else own_stdio(self.adapter.wire)
+            pipe = nullcontext((None, None)) if self.adapter.opens_pipe else sdk_http_streams(self.url) if self.url else own_stdio(self.adapter.wire)
             async with pipe as (read, write), self.adapter.connect(self, read, write) as connection:
                 yield connection
 
@@ -267,6 +267,7 @@ def main(adapter: Adapter, argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=adapter.description)
     parser.add_argument("--plan", required=True)
     parser.add_argument("--events", required=True)
+    parser.add_argument("--http", help="the URL of the lab's Streamable HTTP server: connect there, not on stdio")
     adapter.arguments(parser)
     args = parser.parse_args(argv)
     adapter.configure(args)
@@ -278,13 +279,13 @@ def main(adapter: Adapter, argv: list[str]) -> int:
         reason = f"{'.'.join(map(str, first['loc'])) or '(root)'}: {first['msg']}" if first else error
         print(f"{adapter.prog}: bad plan {args.plan}: {reason}", file=sys.stderr)
         return 2
-    refused = adapter.refusal(plan)
+    refused = adapter.refusal(plan) or ("it has no HTTP mode" if args.http and (adapter.spawns or adapter.opens_pipe) else None)
     if refused is not None:
         print(f"{adapter.prog}: plan {plan.scenario} refused: {refused}", file=sys.stderr)
         return 2
     events = Events(args.events)
     adapter.log(events)
-    driver = Driver(plan, events, adapter)
+    driver = Driver(plan, events, adapter, args.http)
     try:
         anyio.run(driver.run)
     except Exception as error:

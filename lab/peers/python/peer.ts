@@ -26,6 +26,17 @@ export function pythonClient(peer: Omit<ClientPeer, "driver" | "unavailable" | "
   };
 }
 
+/** The same client with the driver's HTTP mode (lab_driver.py --http URL: its SDK's own Streamable HTTP client). */
+export function withHttp(peer: ClientPeer): ClientPeer {
+  const driver = peer.driver;
+  if (driver.kind !== "process") return peer;
+  const http = (planFile: string, eventsFile: string, url: string): ChildCommand => {
+    const command = driver.command(planFile, eventsFile);
+    return { ...command, args: [...command.args, "--http", url] };
+  };
+  return { ...peer, driver: { ...driver, http } };
+}
+
 /** A stdio server peer whose program is lab/peers/<script> in `env` (it writes no events of its own). */
 export function pythonServer(peer: Omit<ServerPeer, "child" | "unavailable">, env: PythonEnv, script: string, vars?: Record<string, string>): ServerPeer {
   return { ...peer, unavailable: unavailableWithout(env), child: { writesEvents: false, command: () => pythonProgram(env, script, [], vars) } };
