@@ -3,12 +3,36 @@ import { read, type Parsed } from "./args.js";
 import { envInfo, envProblem, PYTHON_ENVS } from "../peers/python/setup.js";
 import { versionMismatches } from "../peers/installed.js";
 import { sdkText } from "../plan/peer.js";
-import { CLIENT_PEERS, SERVER_PEERS } from "../peers/registry.js";
+import { CLIENT_PEERS, LISTED_CLIENT_PEERS, SERVER_PEERS } from "../peers/registry.js";
+import { HOST_PEERS } from "../peers/hosts/index.js";
+import { HELD_BACK } from "../peers/held-back.js";
+import { refreshLatest } from "../peers/latest.js";
+import { pinnedPackages, pinProblems, pinRows, staleReasons, type PinnedPeer } from "../check/pin-lag.js";
+import { renderPinTable } from "../render/pin-table.js";
+
+/** every real peer whose pins the registries are asked about: clients, servers, hosts */
+export const PINNED_PEERS: readonly PinnedPeer[] = [
+  ...LISTED_CLIENT_PEERS.map((p) => ({ role: "client", name: p.name, sdk: p.sdk })),
+  ...SERVER_PEERS.map((p) => ({ role: "server", name: p.name, sdk: p.sdk })),
+  ...HOST_PEERS.map((p) => ({ role: "host", name: p.name, sdk: p.sdk })),
+];
+
+/** `peers --latest`: the pin table; with --strict, exit 1 on a pin that lags with no reason. */
+async function latest(strict: boolean): Promise<number> {
+  const found = await refreshLatest(pinnedPackages(PINNED_PEERS));
+  const rows = pinRows(PINNED_PEERS, found.newest, HELD_BACK);
+  for (const line of renderPinTable(rows, found)) console.log(line);
+  const problems = pinProblems(rows, HELD_BACK);
+  for (const line of problems) console.error(`${strict ? "error" : "warning"}: ${line}`);
+  for (const line of staleReasons(rows)) console.error(`warning: ${line}`);
+  return strict && problems.length > 0 ? 1 : 0;
+}
 
 /** With --strict, exit 1 when any peer cannot run (CI must never skip a peer silently) or a peer's
  *  installed version differs from its pin. */
 export async function main(args: Parsed): Promise<number> {
   const strict = read.flag(args, "strict");
+  if (read.flag(args, "latest")) return latest(strict);
   // one column for every name: the longest peer or env name sets it
   const width = Math.max(...[...CLIENT_PEERS, ...SERVER_PEERS, ...PYTHON_ENVS].map((p) => p.name.length));
   console.log("client peers");

@@ -108,7 +108,7 @@ export function pythonDist(env: { dir: string; requirements: string }, dist: str
     const pinned = readText(env.requirements)?.match(new RegExp(`^${escape(dist)}==([^\\s\\\\;]+)`, "mi"))?.[1];
     const metadata = distMetadata(env.dir, dist);
     const installed = metadata && readText(metadata)?.match(/^Version: (\S+)$/m)?.[1];
-    return { package: dist, pinned, pinnedIn: shown(env.requirements), installed, installedIn: shown(metadata ?? env.dir), absent: "not installed" };
+    return { package: dist, pinned, pinnedIn: shown(env.requirements), installed, installedIn: shown(metadata ?? env.dir), absent: "not installed", registry: "pypi" };
   });
 }
 
@@ -131,6 +131,7 @@ export function npmPackage(name: string, options: { dir: string; via?: string; p
       installed: readJson(manifest)?.version as string | undefined,
       installedIn: shown(manifest),
       absent: "not installed",
+      registry: "npm",
     };
   });
 }
@@ -156,6 +157,7 @@ export function goModule(module: string, options: { gomod: string; binary: strin
     installed: inBinary(options.binary, ".go.buildinfo", `dep\t${module}\t`, /^(v[^\t\n]+)\t/),
     installedIn: `${shown(options.binary)} (its module list)`,
     absent: "not built",
+    registry: "go",
   }));
 }
 
@@ -169,6 +171,7 @@ export function rustCrate(crate: string, options: { manifest: string; binary: st
     installed: inBinary(options.binary, ".rodata", `/${crate}-`, /^(\d+\.\d+\.\d+[^/]*)\/src\//),
     installedIn: `${shown(options.binary)} (its source paths)`,
     absent: "not built",
+    registry: "crates",
   }));
 }
 
@@ -196,6 +199,7 @@ export function mavenArtifact(group: string, artifact: string, options: { pom: s
       installed,
       installedIn: `${shown(options.jar)}!/${entry}`,
       absent: "not built",
+      registry: "maven",
     };
   });
 }

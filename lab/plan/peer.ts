@@ -35,7 +35,12 @@ export interface PackageVersion {
   installedIn: string;
   /** what the label says in place of a version it cannot read: "not installed", "not built" */
   absent: string;
+  /** the registry that serves it, where the lab asks for its newest release (lab/peers/latest.ts) */
+  registry?: PackageRegistry;
 }
+
+/** The registries the peers' packages come from. */
+export type PackageRegistry = "pypi" | "npm" | "go" | "crates" | "maven";
 
 /** A peer's label, its versions filled from the install when first shown (lab/peers/installed.ts). An
  *  object, not text, so that a peer built by spreading another's fields reads nothing at import. */
