@@ -27,7 +27,7 @@ export function declaresOf(capabilities: Json): HostDeclares {
 }
 
 /** The cells a run's wire shows, or why they cannot be read (no initialize, no tool call). */
-export function cellsOf(wire: readonly WireFrame[], tool: string): { cells: HostCells; triedFirst?: string; pingsWhileOpen?: { sent: number; answeredFirst: number } } | { why: string } {
+export function cellsOf(wire: readonly WireFrame[], tool: string): { cells: HostCells; triedFirst?: string; pingsWhileOpen?: { sent: number; answeredFirst: number }; nested?: string } | { why: string } {
   const init = wire.find((f) => f.from === "client" && isRequest(f, "initialize"));
   if (!init) return { why: "it sent no initialize" };
   const initReply = replyOf(wire, init);
@@ -42,7 +42,7 @@ export function cellsOf(wire: readonly WireFrame[], tool: string): { cells: Host
   const callReply = replyOf(wire, call);
   const structured = obj(callReply && msg(callReply)).result === undefined ? undefined : obj(obj(msg(callReply!).result).structuredContent);
   const verdict = !declares.form ? CANNOT_ANSWER : structured?.verdict === undefined ? "no probe result" : String(structured.verdict);
-  return { cells: { declares, protocol, formGot, verdict, formsAtOnce: formsAtOnce(wire, forms) }, ...(triedFirst && { triedFirst }), ...(forms[0] && { pingsWhileOpen: pingsWhileOpen(wire, forms[0]) }) };
+  return { cells: { declares, protocol, formGot, verdict, formsAtOnce: formsAtOnce(wire, forms) }, ...(triedFirst && { triedFirst }), ...(forms[0] && { pingsWhileOpen: pingsWhileOpen(wire, forms[0]) }), ...(forms[0] && nestedWhileOpen(wire, forms[0])) };
 }
 
 const protocolMeta = (f: WireFrame) => {
@@ -68,6 +68,17 @@ function pingsWhileOpen(wire: readonly WireFrame[], form: WireFrame): { sent: nu
   const end = replyOf(wire, form)?.index ?? Infinity;
   const pings = wire.filter((f) => f.from === "server" && isRequest(f, "ping") && f.index > form.index && f.index < end);
   return { sent: pings.length, answeredFirst: pings.filter((p) => (replyOf(wire, p)?.index ?? Infinity) < end).length };
+}
+
+/** A request the host sent the server while `form` was open (an answerer's nested request, passed
+ *  on by the host), and whether its reply reached the host before the form's did. */
+function nestedWhileOpen(wire: readonly WireFrame[], form: WireFrame): { nested: string } | undefined {
+  const end = replyOf(wire, form)?.index ?? Infinity;
+  const sent = wire.find((f) => f.from === "client" && f.label.frameType === "request" && f.index > form.index && f.index < end);
+  if (!sent) return undefined;
+  const reply = replyOf(wire, sent);
+  const when = !reply ? "never answered" : reply.index < end ? "answered while the form was open" : "answered after the form";
+  return { nested: `${sent.label.method} ${when}` };
 }
 
 /** Each cell that differs from the card: "<cell>: card says X, the run showed Y". */

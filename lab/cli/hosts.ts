@@ -42,7 +42,7 @@ export async function hostRun(peer: ClientPeer): Promise<{ row: HostRow; evidenc
   if (evidence.errors.length > 0) return { row: { ...base, notRun: evidence.errors[0]! }, ...kept };
   const read = cellsOf(evidence.wire, planFor(HOST_SCENARIO).tool);
   if ("why" in read) return { row: { ...base, notRun: read.why }, ...kept };
-  return { row: { ...base, cells: read.cells, ...(read.triedFirst && { triedFirst: read.triedFirst }), ...(read.pingsWhileOpen && { pingsWhileOpen: read.pingsWhileOpen }) }, ...kept };
+  return { row: { ...base, cells: read.cells, ...(read.triedFirst && { triedFirst: read.triedFirst }), ...(read.pingsWhileOpen && { pingsWhileOpen: read.pingsWhileOpen }), ...(read.nested && { nested: read.nested }) }, ...kept };
 }
 
 /** 1 when a cell differs from its card, or a host whose card says it runs did not; else 0. */
@@ -69,7 +69,7 @@ export async function main(args: Parsed): Promise<number> {
     const card = cards.get(peer.name);
     const differs = row.cells && card ? cardDifferences(row.cells, card) : [];
     lines.push({ row, ...(card && { card }), differs });
-    const what = row.cells ? `form: ${row.cells.formGot}, receive loop: ${row.cells.verdict}` : `not run: ${row.notRun}`;
+    const what = row.cells ? `form: ${row.cells.formGot}, receive loop: ${row.cells.verdict}${row.nested ? `, nested: ${row.nested}` : ""}` : `not run: ${row.notRun}`;
     console.log(`${peer.name} ${row.version ?? ""}: ${what} (${row.seconds.toFixed(1)} s)`.replace("  ", " "));
     if (row.triedNetwork) console.log(`  finding: ${peer.name} tried the network: ${row.triedNetwork.join(", ")} (refused)`);
   }

@@ -34,6 +34,8 @@ export interface HostRow {
   triedFirst?: string;
   /** pings the probe sent while the form was open, and how many were answered before the form */
   pingsWhileOpen?: { sent: number; answeredFirst: number };
+  /** a request the host sent while the form was open (the answerer's nested one) and when its reply came */
+  nested?: string;
   /** a finding: what it tried to reach beyond loopback (refused at the lab's proxy), e.g. CONNECT host:443 */
   triedNetwork?: string[];
   /** the requests the scripted model got, by phase (tool-call, final, plain, refused) */

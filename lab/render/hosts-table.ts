@@ -9,7 +9,7 @@ export interface HostLine {
   differs: string[];
 }
 
-const HEAD = ["host", "version", "form", "url", "sampling", "roots", "protocol", "a form gets (headless)", "receive loop", "forms at once", "card"];
+const HEAD = ["host", "version", "form", "url", "sampling", "roots", "protocol", "a form gets", "receive loop", "forms at once", "card"];
 const yes = (b: boolean) => (b ? "yes" : "no");
 
 function cellsOf(line: HostLine): string[] {
@@ -51,6 +51,7 @@ export function renderHostsMarkdown(lines: readonly HostLine[]): string {
     if (l.row.notRun) out.push(`Not run: ${md(l.row.notRun)}`, "");
     if (l.row.triedFirst) out.push(`Before initialize it sent: ${l.row.triedFirst}.`, "");
     if (l.row.triedNetwork) out.push(`A finding: it tried to reach ${l.row.triedNetwork.map((t) => `\`${t}\``).join(", ")}; the lab's proxy refused it.`, "");
+    if (l.row.nested) out.push(`From inside the answerer, through the host: ${l.row.nested}.`, "");
     if (l.row.pingsWhileOpen) out.push(`Pings while the form was open: ${l.row.pingsWhileOpen.sent}, answered before the form: ${l.row.pingsWhileOpen.answeredFirst}.`, "");
     out.push(`The scripted model was asked ${l.row.modelPhases.length} times: ${l.row.modelPhases.join(", ") || "never"}. Ran in ${l.row.seconds.toFixed(1)} s.`, "");
     for (const d of l.differs) out.push(`- differs from its card: ${md(d)}`);

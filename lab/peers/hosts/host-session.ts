@@ -40,6 +40,8 @@ export interface HostSpec {
   name: string;
   /** its npm package */
   pkg: string;
+  /** the host whose install it runs (claude-code-hook runs claude-code's); default its own */
+  installOf?: string;
   /** its command, relative to its install (build/hosts/<name>), or an absolute path */
   bin: string;
   /** the model API it calls */
@@ -100,7 +102,7 @@ export async function runHost(spec: HostSpec, plan: ModelPlan, transport: Transp
   let run: Omit<HostRun, "model"> | undefined;
   try {
     const { args, env } = spec.launch({ home, work, modelUrl: model.url, server: { command: bridge.command, args: bridge.args }, tool: plan.tool, prompt });
-    run = await runGroup(spec.name, isAbsolute(spec.bin) ? spec.bin : join(hostDir(spec.name), spec.bin), args, { ...freshEnv(home), ...proxyEnv(model.url), ...env }, work, boundMs);
+    run = await runGroup(spec.name, isAbsolute(spec.bin) ? spec.bin : join(hostDir(spec.installOf ?? spec.name), spec.bin), args, { ...freshEnv(home), ...proxyEnv(model.url), ...env }, work, boundMs);
   } finally {
     await bridge.close().catch(() => undefined);
     const evidence = await model.stop();

@@ -10,6 +10,7 @@ import { buildProblem } from "../cached-build.js";
 import { HOST_BOUND_MS, runHost, type HostRun, type HostSpec } from "./host-session.js";
 import { hostBuild, hostLabel } from "./install.js";
 import { HOST_SPECS } from "./specs.js";
+import { ANSWERER_SPECS } from "./specs-answerers.js";
 
 /** The host's session: the scripted model asks for probe_receive_loop once. The capabilities are
  *  the host's own: the scenario's are what the lab would ask of a client it drives, never sent. */
@@ -55,10 +56,10 @@ export function notCalled(run: HostRun): string | undefined {
 const lastLine = (text: string) => text.trim().split("\n").filter(Boolean).at(-1)?.slice(0, 200);
 
 export function hostPeer(spec: HostSpec): ClientPeer {
-  const build = hostBuild(spec.name, spec.pkg);
+  const build = hostBuild(spec.installOf ?? spec.name, spec.pkg);
   return {
     name: spec.name,
-    sdk: hostLabel(spec.name, spec.pkg),
+    sdk: hostLabel(spec.installOf ?? spec.name, spec.pkg),
     loops: ["sdk"],
     meaning: `the ${spec.pkg} host as installed, run headless in a fresh HOME with the lab's scripted model (${spec.api} API on 127.0.0.1) asking for the tool, the lab's bridge its one MCP server`,
     era: "auto",
@@ -79,5 +80,5 @@ export function hostPeer(spec: HostSpec): ClientPeer {
   };
 }
 
-/** every host as a client peer */
-export const HOST_PEERS: readonly ClientPeer[] = HOST_SPECS.map(hostPeer);
+/** every host as a client peer: each install, then those that run another's install */
+export const HOST_PEERS: readonly ClientPeer[] = [...HOST_SPECS, ...ANSWERER_SPECS].map(hostPeer);

@@ -3,9 +3,13 @@
 // network is off; the model's base URL is 127.0.0.1. Each line says what it is for.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { PROJECT_ROOT } from "../../paths.js";
+import type { AgentSdkConfig } from "./agent-sdk-driver.js";
 import { SERVER_NAME, type HostContext, type HostSpec } from "./host-session.js";
+import { hostDir } from "./install.js";
 
-const json = (file: string, value: unknown) => writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+export const json = (file: string, value: unknown) => writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 /** TOML's basic string is JSON's string for what the lab writes (paths, URLs, words) */
 const toml = (value: string) => JSON.stringify(value);
 
@@ -15,24 +19,28 @@ export const CLAUDE_CODE: HostSpec = {
   pkg: "@anthropic-ai/claude-code",
   bin: "node_modules/.bin/claude",
   api: "messages",
-  launch(ctx: HostContext) {
-    const config = join(ctx.home, "mcp.json");
-    json(config, { mcpServers: { [SERVER_NAME]: { type: "stdio", command: ctx.server.command, args: ctx.server.args } } });
-    const args = ["-p", ctx.prompt, "--mcp-config", config, "--strict-mcp-config", "--allowedTools", `mcp__${SERVER_NAME}__${ctx.tool}`, "--output-format", "stream-json", "--verbose"];
-    const env = {
-      ANTHROPIC_BASE_URL: ctx.modelUrl,
-      // a key must be set; the scripted model reads none
-      ANTHROPIC_API_KEY: "lab-scripted-model-no-key",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      DISABLE_AUTOUPDATER: "1",
-      DISABLE_TELEMETRY: "1",
-      DISABLE_ERROR_REPORTING: "1",
-      // else MCP tools hide behind a tool-search tool and the model is offered that instead
-      ENABLE_TOOL_SEARCH: "false",
-    };
-    return { args, env };
-  },
+  launch: (ctx: HostContext) => ({ args: claudeArgs(ctx), env: claudeEnv(ctx.modelUrl) }),
 };
+
+/** `claude -p` with the lab's server as its only MCP server and its tool allowed unasked. */
+export function claudeArgs(ctx: HostContext): string[] {
+  const config = join(ctx.home, "mcp.json");
+  json(config, { mcpServers: { [SERVER_NAME]: { type: "stdio", command: ctx.server.command, args: ctx.server.args } } });
+  return ["-p", ctx.prompt, "--mcp-config", config, "--strict-mcp-config", "--allowedTools", `mcp__${SERVER_NAME}__${ctx.tool}`, "--output-format", "stream-json", "--verbose"];
+}
+
+/** Claude Code's environment (the CLI, its hook variant, and the one the agent SDK spawns). */
+export const claudeEnv = (modelUrl: string): Record<string, string> => ({
+  ANTHROPIC_BASE_URL: modelUrl,
+  // a key must be set; the scripted model reads none
+  ANTHROPIC_API_KEY: "lab-scripted-model-no-key",
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  DISABLE_AUTOUPDATER: "1",
+  DISABLE_TELEMETRY: "1",
+  DISABLE_ERROR_REPORTING: "1",
+  // else MCP tools hide behind a tool-search tool and the model is offered that instead
+  ENABLE_TOOL_SEARCH: "false",
+});
 
 /** `codex exec`: Responses API over SSE; MCP tools arrive as the namespace tool `mcp__lab`. */
 export const CODEX: HostSpec = {
@@ -40,29 +48,33 @@ export const CODEX: HostSpec = {
   pkg: "@openai/codex",
   bin: "node_modules/.bin/codex",
   api: "responses",
-  launch(ctx: HostContext) {
-    const codexHome = join(ctx.home, ".codex");
-    const lines = [
-      `model = "scripted"`,
-      `model_provider = "lab"`,
-      `[model_providers.lab]`,
-      `name = "lab scripted model"`,
-      `base_url = ${toml(`${ctx.modelUrl}/v1`)}`,
-      `wire_api = "responses"`,
-      `env_key = "LAB_SCRIPTED_MODEL_KEY"`,
-      // one request per turn: a retry would be a second exchange the plan did not ask for
-      `request_max_retries = 0`,
-      `stream_max_retries = 0`,
-      `[mcp_servers.${SERVER_NAME}]`,
-      `command = ${toml(ctx.server.command)}`,
-      `args = [${ctx.server.args.map(toml).join(", ")}]`,
-      `default_tools_approval_mode = "approve"`,
-    ];
-    mkdirSync(codexHome, { recursive: true });
-    writeFileSync(join(codexHome, "config.toml"), `${lines.join("\n")}\n`);
-    return { args: ["exec", "--skip-git-repo-check", "--color", "never", ctx.prompt], env: { CODEX_HOME: codexHome, LAB_SCRIPTED_MODEL_KEY: "no-key" } };
-  },
+  launch: (ctx: HostContext) => ({ args: ["exec", "--skip-git-repo-check", "--color", "never", ctx.prompt], env: codexEnv(ctx) }),
 };
+
+/** Writes CODEX_HOME/config.toml (the scripted model its provider, the lab's server its one MCP
+ *  server, its tools approved) for `codex exec` and `codex app-server`; the environment to run with. */
+export function codexEnv(ctx: HostContext): Record<string, string> {
+  const codexHome = join(ctx.home, ".codex");
+  const lines = [
+    `model = "scripted"`,
+    `model_provider = "lab"`,
+    `[model_providers.lab]`,
+    `name = "lab scripted model"`,
+    `base_url = ${toml(`${ctx.modelUrl}/v1`)}`,
+    `wire_api = "responses"`,
+    `env_key = "LAB_SCRIPTED_MODEL_KEY"`,
+    // one request per turn: a retry would be a second exchange the plan did not ask for
+    `request_max_retries = 0`,
+    `stream_max_retries = 0`,
+    `[mcp_servers.${SERVER_NAME}]`,
+    `command = ${toml(ctx.server.command)}`,
+    `args = [${ctx.server.args.map(toml).join(", ")}]`,
+    `default_tools_approval_mode = "approve"`,
+  ];
+  mkdirSync(codexHome, { recursive: true });
+  writeFileSync(join(codexHome, "config.toml"), `${lines.join("\n")}\n`);
+  return { CODEX_HOME: codexHome, LAB_SCRIPTED_MODEL_KEY: "no-key" };
+}
 
 /** `opencode run`: an OpenAI-compatible provider (Chat Completions); its MCP server a local one. */
 export const OPENCODE: HostSpec = {
@@ -127,5 +139,31 @@ export const GEMINI_CLI: HostSpec = {
   },
 };
 
-/** every host, in the order `hosts` runs them */
-export const HOST_SPECS: readonly HostSpec[] = [CLAUDE_CODE, CODEX, OPENCODE, QWEN_CODE, GEMINI_CLI];
+// the root's tsx by file URL: the --import must not depend on the host's working folder
+const TSX = pathToFileURL(join(PROJECT_ROOT, "node_modules", "tsx", "dist", "loader.mjs")).href;
+const here = (file: string) => join(PROJECT_ROOT, "lab", "peers", "hosts", file);
+/** how long the callback's nested request may wait (the form stays open meanwhile) */
+export const NESTED_BOUND_MS = 5_000;
+
+/** @anthropic-ai/claude-agent-sdk query() with the lab's onElicitation (agent-sdk-driver.ts). */
+export const CLAUDE_AGENT_SDK: HostSpec = {
+  name: "claude-agent-sdk",
+  pkg: "@anthropic-ai/claude-agent-sdk",
+  bin: process.execPath,
+  api: "messages",
+  launch(ctx: HostContext) {
+    const config: AgentSdkConfig = {
+      install: hostDir("claude-agent-sdk"),
+      prompt: ctx.prompt,
+      server: { name: SERVER_NAME, ...ctx.server },
+      tool: ctx.tool,
+      nestedBoundMs: NESTED_BOUND_MS,
+    };
+    const file = join(ctx.home, "driver.json");
+    json(file, config);
+    return { args: ["--import", TSX, here("agent-sdk-driver.ts"), file], env: claudeEnv(ctx.modelUrl) };
+  },
+};
+
+/** every host install (build/hosts/<name>): claude-code-hook and codex-app run claude-code's and codex's */
+export const HOST_SPECS: readonly HostSpec[] = [CLAUDE_CODE, CODEX, OPENCODE, QWEN_CODE, GEMINI_CLI, CLAUDE_AGENT_SDK];
