@@ -13,10 +13,12 @@ import { JVM_CDS_BUILD } from "./jvm/cds.js";
 import { LANGCHAIN_BUILD } from "./langchain/index.js";
 import { MASTRA_BUILD } from "./mastra/index.js";
 import { MCP_GO_BUILD } from "./mcp-go/index.js";
+import { NODE22_BUILD } from "./node22/index.js";
 import { PY1_ENV, PYTHON_ENVS, type PythonEnv } from "./python/envs.js";
 import { buildPythonEnv, envStaleness } from "./python/setup.js";
 import { RMCP_BUILD } from "./rmcp/index.js";
 import { RUST_MCP_SDK_BUILD } from "./rust-mcp-sdk/index.js";
+import { STRANDS_TS_BUILD } from "./strands-ts/index.js";
 
 /** What competes with what: never two builds of one kind at once (two cargo builds share a target
  *  dir and the cores), except venvs (each its own folder, mostly waiting on the index). */
@@ -96,8 +98,10 @@ export const ALL_BUILDS: readonly PeerBuild[] = [
   cached(RUST_MCP_SDK_BUILD),
   cached(JVM_BUILD),
   cached(JVM_CDS_BUILD, [JVM_BUILD.name, TS1_CHILD.name]),
+  cached(NODE22_BUILD),
   cached(MASTRA_BUILD),
   cached(LANGCHAIN_BUILD),
+  cached(STRANDS_TS_BUILD),
   // the hosts (100-480 MB each): installed on first use of `hosts`, or by `setup -- host-<name>`
   ...HOST_SPECS.map((spec) => cached(hostBuild(spec.name, spec.pkg))),
 ];

@@ -2,12 +2,12 @@
 // (lab/peers/mastra/client.ts), installed apart (package.json here): every @mastra/mcp release
 // from 1.0.0 declares engines node >=22.13.0, and the root's `npm ci` must not warn on Node 20.
 // It runs on Node 20 all the same. There is no server peer.
-import { CALL_TIMEOUT_MS } from "../../plan/bounds.js";
+import { join } from "node:path";
 import type { ClientPeer } from "../../plan/peer.js";
-import { sessionPlan } from "../../plan/scenario.js";
 import { buildProblem } from "../cached-build.js";
 import { npmPackage, sdkLabel } from "../installed.js";
 import { npmApartBuild, npmApartDir } from "../npm-apart.js";
+import { NODE22_BUILD, node22Driver } from "../node22/index.js";
 
 export const MASTRA_BUILD = npmApartBuild("mastra", "@mastra/mcp");
 const SDK = sdkLabel(
@@ -23,13 +23,6 @@ export const MASTRA_CLIENT: ClientPeer = {
   meaning:
     "Mastra's MCPClient (stdio server: the lab's bridge) pinned to protocolVersion 'legacy', inputRequests as the form handler: a @modelcontextprotocol/client 2.0.0 Client underneath (index.js:23167-23188)",
   era: "2025-11-25",
-  unavailable: () => buildProblem(MASTRA_BUILD),
-  driver: {
-    kind: "in-process",
-    run: async (scenario, transport, recorder) => {
-      const { runMastraSession } = await import("./client.js");
-      const errors = await runMastraSession(sessionPlan(scenario, CALL_TIMEOUT_MS), transport, recorder);
-      if (errors.length > 0) throw new Error(errors.join("; "));
-    },
-  },
+  unavailable: () => buildProblem(NODE22_BUILD) ?? buildProblem(MASTRA_BUILD),
+  driver: node22Driver(join(npmApartDir("mastra"), "adapter.ts")),
 };
