@@ -2,7 +2,7 @@
 import { read, type Parsed } from "./args.js";
 import { envInfo, envProblem, PYTHON_ENVS } from "../peers/python/setup.js";
 import { versionMismatches } from "../peers/installed.js";
-import { sdkText } from "../plan/peer.js";
+import { sdkText, type ClientPeer } from "../plan/peer.js";
 import { CLIENT_PEERS, LISTED_CLIENT_PEERS, SERVER_PEERS } from "../peers/registry.js";
 import { HOST_PEERS } from "../peers/hosts/index.js";
 import { HELD_BACK } from "../peers/held-back.js";
@@ -28,6 +28,13 @@ async function latest(strict: boolean): Promise<number> {
   return strict && problems.length > 0 ? 1 : 0;
 }
 
+/** Where a client runs, and on which Node when it is JavaScript (read from the binary). */
+function where(driver: ClientPeer["driver"]): string {
+  if (driver.kind === "in-process") return `this process (Node ${process.version})`;
+  const runtime = driver.runsOn?.();
+  return driver.runsOn ? `own process (${runtime ?? "its runtime is not built"})` : "own process";
+}
+
 /** With --strict, exit 1 when any peer cannot run (CI must never skip a peer silently) or a peer's
  *  installed version differs from its pin. */
 export async function main(args: Parsed): Promise<number> {
@@ -38,7 +45,7 @@ export async function main(args: Parsed): Promise<number> {
   console.log("client peers");
   for (const p of CLIENT_PEERS) {
     const why = p.unavailable();
-    console.log(`  ${p.name.padEnd(width)} ${why === undefined ? "ready      " : "UNAVAILABLE"} ${sdkText(p.sdk)} · loops ${p.loops.join(", ")} · era ${p.era} · ${p.driver.kind === "process" ? "own process" : "this process"}`);
+    console.log(`  ${p.name.padEnd(width)} ${why === undefined ? "ready      " : "UNAVAILABLE"} ${sdkText(p.sdk)} · loops ${p.loops.join(", ")} · era ${p.era} · ${where(p.driver)}`);
     console.log(`  ${"".padEnd(width)} ${p.meaning}${why === undefined ? "" : `\n  ${"".padEnd(width)} why unavailable: ${why}`}`);
   }
   console.log("server peers");

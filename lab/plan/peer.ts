@@ -71,6 +71,8 @@ export interface ProcessClientDriver {
   http?(planFile: string, eventsFile: string, url: string): ChildCommand;
   /** Once before the first session (e.g. the set-up check), never inside a timeline. */
   prepare?(): Promise<void>;
+  /** the runtime the program runs on, as its binary says (`node --version`); undefined: not built */
+  runsOn?(): string | undefined;
 }
 
 export interface ClientPeer {

@@ -38,6 +38,10 @@ export function nodeVersion(binary: string): string | undefined {
   return r.status === 0 ? r.stdout.trim() : undefined;
 }
 
+let version: string | undefined;
+/** "Node v22.x.y" as the built binary says it (read once it answers), undefined before the build. */
+const node22 = (): string | undefined => (version ??= nodeVersion(NODE22_BINARY)) && `Node ${version}`;
+
 /** A peer whose adapter (a .ts module exporting `adapter: TsAdapter`, driver.ts) runs under Node 22,
  *  one fresh process per session. */
 export function node22Driver(adapterModule: string): ProcessClientDriver {
@@ -47,5 +51,6 @@ export function node22Driver(adapterModule: string): ProcessClientDriver {
       command: NODE22_BINARY,
       args: ["--import", TSX, TS_DRIVER, "--adapter", adapterModule, "--plan", planFile, "--events", eventsFile],
     }),
+    runsOn: node22,
   };
 }
