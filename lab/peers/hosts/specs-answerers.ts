@@ -2,7 +2,23 @@
 // process of the lab's), claude-code-hook (`claude -p` with an Elicitation hook the lab provides)
 // and codex-app (`codex app-server`, the lab's driver its JSON-RPC client). Each answers by the
 // plan (answer.ts). A driver is a node process in the host's own group, so it goes with the host.
-import type { HostSpec } from "./host-session.js";
+import { join } from "node:path";
+import { SERVER_NAME, type HostContext, type HostSpec } from "./host-session.js";
+import { CLAUDE_CODE, claudeArgs, claudeEnv, json, tsxCommand } from "./specs.js";
+
+/** `claude -p` with an Elicitation hook (elicitation-hook.ts) for the lab's server, in --settings. */
+export const CLAUDE_CODE_HOOK: HostSpec = {
+  ...CLAUDE_CODE,
+  name: "claude-code-hook",
+  installOf: CLAUDE_CODE.name,
+  launch(ctx: HostContext) {
+    const settings = join(ctx.home, "hook-settings.json");
+    // a shell command line: each part quoted (the paths are the lab's and the machine's)
+    const command = tsxCommand("elicitation-hook.ts").map((part) => `'${part.replace(/'/g, "'\\''")}'`).join(" ");
+    json(settings, { hooks: { Elicitation: [{ matcher: SERVER_NAME, hooks: [{ type: "command", command, timeout: 30 }] }] } });
+    return { args: [...claudeArgs(ctx), "--settings", settings], env: claudeEnv(ctx.modelUrl) };
+  },
+};
 
 /** the hosts with an answerer, in the order `hosts` runs them */
-export const ANSWERER_SPECS: readonly HostSpec[] = [];
+export const ANSWERER_SPECS: readonly HostSpec[] = [CLAUDE_CODE_HOOK];

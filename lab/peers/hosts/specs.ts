@@ -141,7 +141,8 @@ export const GEMINI_CLI: HostSpec = {
 
 // the root's tsx by file URL: the --import must not depend on the host's working folder
 const TSX = pathToFileURL(join(PROJECT_ROOT, "node_modules", "tsx", "dist", "loader.mjs")).href;
-const here = (file: string) => join(PROJECT_ROOT, "lab", "peers", "hosts", file);
+/** node running one of the lab's TypeScript files in this folder: [node, --import, tsx, file, ...args] */
+export const tsxCommand = (file: string, ...args: string[]): string[] => [process.execPath, "--import", TSX, join(PROJECT_ROOT, "lab", "peers", "hosts", file), ...args];
 /** how long the callback's nested request may wait (the form stays open meanwhile) */
 export const NESTED_BOUND_MS = 5_000;
 
@@ -161,7 +162,7 @@ export const CLAUDE_AGENT_SDK: HostSpec = {
     };
     const file = join(ctx.home, "driver.json");
     json(file, config);
-    return { args: ["--import", TSX, here("agent-sdk-driver.ts"), file], env: claudeEnv(ctx.modelUrl) };
+    return { args: tsxCommand("agent-sdk-driver.ts", file).slice(1), env: claudeEnv(ctx.modelUrl) };
   },
 };
 
