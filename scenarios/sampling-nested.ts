@@ -13,3 +13,13 @@ const scenario: Scenario = {
 };
 
 export default scenario;
+
+/** The same call with no nested request: the callback only answers. Not in SCENARIOS (no card row reads it): the
+ *  history's samplingAnswer row (lab/cli/history.ts), where over Streamable HTTP mcp before 1.8.1 cannot send the
+ *  answer while the call's POST is open (mcp/client/streamable_http.py post_writer awaits each POST inline). */
+export const samplingAnswer: Scenario = {
+  ...scenario,
+  name: "sampling-answer",
+  summary: "the sampling callback answers at once with a synthetic completion, during the tool call",
+  calls: [{ label: "first", tool: "summarize", sampling: { delayMs: 0 } }],
+};

@@ -1,17 +1,20 @@
 // `history --client py` (issue 46): a sample of three releases run for real (the first with elicitation, 1.10.0,
 // installed under build/history/py/; the last 1.x, 1.30.0, and 2.3.0 from the lab's own venvs), their ranges
 // (nested in three callbacks, a ping during a form) against expected/history/py.json, a corrupted expectation
-// rejected naming its release, and bad input.
+// rejected naming its release, and bad input. Over Streamable HTTP, 1.8.0 and 1.8.1 (the boundary of python-sdk
+// PR #693): a sampling answer during a tool call deadlocks, then completes; corrupted copies of that evidence rejected.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, runCli, runMain } from "./support/cli.js";
 import { pickReleases, runHistory } from "../lab/cli/history.js";
 import { historyDifferences, loadExpectedHistory, rangesOf, rangesText } from "../lab/check/history.js";
 import type { ExpectedHistory, HistoryData } from "../lab/plan/history.js";
+import type { SessionEvidence } from "../lab/plan/session.js";
+import { answerCell } from "../lab/check/answer-cell.js";
 import { historyEnv } from "../lab/peers/python/history.js";
 import { PY130_ENV, PY_ENV } from "../lab/peers/python/envs.js";
 
@@ -20,8 +23,11 @@ let sample: HistoryData | undefined;
 const out = mkdtempSync(join(tmpdir(), "lab-history-"));
 
 async function ran(): Promise<HistoryData> {
-  return (sample ??= await runHistory({ releases: SAMPLE, listed: "test", outDir: out, expectedDir: join(ROOT, "expected", "history") }));
+  return (sample ??= await runHistory({ releases: SAMPLE, listed: "test", outDir: out, expectedDir: join(ROOT, "expected", "history"), transports: ["stdio"] }));
 }
+
+let httpSample: Promise<HistoryData> | undefined;
+const ranHttp = () => (httpSample ??= runHistory({ releases: ["1.8.0", "1.8.1"], listed: "test", outDir: out, expectedDir: join(ROOT, "expected", "history"), transports: ["http"] }));
 
 test.after(() => rmSync(out, { recursive: true, force: true }));
 
@@ -53,6 +59,36 @@ test("a boundary moved in the expectation fails, naming the release that differs
   const cut: ExpectedHistory = structuredClone(expected);
   cut.behaviours["rootsNested.stdio"]!.ranges = cut.behaviours["rootsNested.stdio"]!.ranges.filter((r) => r.outcome !== "completes");
   assert.equal(historyDifferences(data.rows, cut).map((d) => `${d.release} ${d.expected}`), ["2.3.0 no expected range"]);
+});
+
+test("over http, 1.8.0 and 1.8.1: a sampling answer during a call deadlocks, then completes; every cell as expected", async () => {
+  const data = await ranHttp();
+  assert.equal(data.differences, [], JSON.stringify(data.differences));
+  assert.is(rangesText(data.ranges["samplingAnswer.http"]!), "deadlocks 1.8.0, completes 1.8.1");
+  for (const id of ["samplingNested.http", "rootsNested.http"]) assert.is(rangesText(data.ranges[id]!), "hangs 1.8.0, deadlocks 1.8.1", id);
+  assert.is(rangesText(data.ranges["nested.http"]!), "n/a 1.8.0-1.8.1");
+  // the boundary moved one release on in the expectation: 1.8.1 differs, named
+  const moved: ExpectedHistory = structuredClone(loadExpectedHistory("py")!);
+  const ranges = moved.behaviours["samplingAnswer.http"]!.ranges;
+  ranges.find((r) => r.outcome === "deadlocks")!.to = "1.8.1";
+  ranges.find((r) => r.outcome === "completes")!.from = "1.8.2";
+  assert.equal(historyDifferences(data.rows, moved).map((d) => `${d.behaviour} ${d.release} ${d.expected}`), ["samplingAnswer.http 1.8.1 deadlocks"]);
+});
+
+test("over http, corrupted 1.8.1 evidence: the answer moved after the call's result, or gone, reads as deadlocks", async () => {
+  await ranHttp();
+  const run = JSON.parse(readFileSync(join(out, "history", "py-1.8.1.samplingAnswer.http.json"), "utf8")) as SessionEvidence;
+  assert.is(answerCell(run, "sampling/createMessage").outcome, "completes");
+  const asked = run.wire.find((f) => f.from === "server" && f.label.method === "sampling/createMessage")!;
+  const answer = run.wire.find((f) => f.from === "client" && f.label.id === asked.label.id && f.label.frameType === "result")!;
+  const late = structuredClone(run);
+  const moved = late.wire.splice(answer.index, 1)[0]!;
+  late.wire.push(moved);
+  late.wire.forEach((f, i) => (f.index = i));
+  assert.equal(answerCell(late, "sampling/createMessage"), { outcome: "deadlocks", detail: "the callback answered, but its answer reached the wire only after the call's result (the server had given up)" });
+  const gone = structuredClone(run);
+  gone.wire = gone.wire.filter((f) => f.index !== answer.index);
+  assert.is(answerCell(gone, "sampling/createMessage").detail, "the callback answered, but its answer never reached the wire");
 });
 
 test("the history adapter's API table is checked against the installed SDK: a row moved past 1.30.0 is refused", () => {

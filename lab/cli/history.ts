@@ -23,6 +23,8 @@ import { runSession } from "../session/session.js";
 import { slots } from "../session/slots.js";
 import { TRANSPORTS } from "../transports/index.js";
 import { findScenario } from "../../scenarios/index.js";
+import { samplingAnswer } from "../../scenarios/sampling-nested.js";
+import { answerCell, unsentNested } from "../check/answer-cell.js";
 import { read, UsageError, type Parsed } from "./args.js";
 import { SESSIONS_AT_ONCE } from "./card.js";
 import { writeAtomic, writeJsonAtomic } from "./output.js";
@@ -38,6 +40,7 @@ const BEHAVIOURS = [
   { id: "samplingNested", scenario: REQUEST_ROW_SCENARIO.samplingNested, title: "nested tools/list in a sampling callback" },
   { id: "rootsNested", scenario: REQUEST_ROW_SCENARIO.rootsNested, title: "nested tools/list in a roots callback" },
   { id: "ping", scenario: "liveness", title: "the server's ping while an elicitation callback runs" },
+  { id: "samplingAnswer", scenario: samplingAnswer.name, title: "a sampling answer sent while the tool call is open (no nesting)" },
 ] as const;
 type Behaviour = (typeof BEHAVIOURS)[number];
 
@@ -56,6 +59,9 @@ function cellOf(run: SessionEvidence, behaviour: Behaviour, release: string, sdk
   const fault = [...run.errors, ...[driverFault(run)].filter((f) => f !== undefined)];
   if (fault.length > 0) return { release, outcome: NOT_RUN, detail: `the session failed: ${String(fault[0]).slice(0, 160)}` };
   const at = { events: run.events, wire: run.wire, negotiatedProtocol: negotiatedProtocol(run) };
+  if (behaviour.id === "samplingAnswer") return { release, ...answerCell(run, "sampling/createMessage") };
+  const unsent = behaviour.id === "ping" ? undefined : unsentNested(run);
+  if (unsent) return { release, ...unsent };
   if (behaviour.id === "ping") {
     const ping = pingCell(at);
     return { release, outcome: PING_WORD[String(ping.value)] ?? NOT_RUN, detail: ping.text };
@@ -95,7 +101,9 @@ export async function runHistory(options: HistoryOptions, progress: (line: strin
             const since = source.behaviours[b.id]!;
             if (why) return row.cells.push({ release, outcome: NOT_RUN, detail: why });
             if (since.from !== undefined && !atLeast(release, since.from)) return row.cells.push({ release, outcome: "n/a", detail: since.why ?? `not before ${since.from}` });
-            const run = await session(() => runConclusive(() => runSession(findScenario(b.scenario)!, TRANSPORTS[t]!.open, t, { loop: "sdk", client: source.client(release), server: TS1_SERVER })));
+            const over = source.transportsFrom?.[t];
+            if (over && !atLeast(release, over.from)) return row.cells.push({ release, outcome: "n/a", detail: over.why });
+            const run = await session(() => runConclusive(() => runSession(b.scenario === samplingAnswer.name ? samplingAnswer : findScenario(b.scenario)!, TRANSPORTS[t]!.open, t, { loop: "sdk", client: source.client(release), server: TS1_SERVER })));
             writeJsonAtomic(join(options.outDir, "history", `${source.sdk}-${release}.${b.id}.${t}.json`), run);
             return row.cells.push(cellOf(run, b, release, source.sdk));
           }),

@@ -74,6 +74,8 @@ export interface HistorySource {
   /** the behaviours it runs (ids of lab/cli/history.ts BEHAVIOURS): the first release each can arise in, and why not before */
   behaviours: Readonly<Record<string, { from?: string; why?: string }>>;
   transports: readonly string[];
+  /** a transport's first release (the client it needs ships from then), and why not before: its cells are n/a */
+  transportsFrom?: Readonly<Record<string, { from: string; why: string }>>;
   /** why any other transport has no history */
   noTransport: string;
   /** how each release was installed, one sentence for the page */

@@ -12,7 +12,7 @@ import { withBuildLock } from "../build-lock.js";
 import { runCommand, writeStamp } from "../cached-build.js";
 import type { PythonEnv } from "./envs.js";
 import { PY130_ENV, PY1_ENV, PY_ENV } from "./envs.js";
-import { pythonClient } from "./peer.js";
+import { pythonClient, withHttp } from "./peer.js";
 import { basePython, envInfo } from "./setup.js";
 import { ensureUv, QUIET_PIP, QUIET_UV } from "./uv.js";
 
@@ -24,6 +24,9 @@ const BOUND_MS = 300_000;
 /** The first release whose ClientSession takes sampling_callback and list_roots_callback (mcp 1.3.0
  *  client/session.py ClientSession.__init__; 1.2.1 takes only read_timeout_seconds): before it, no callback API. */
 export const FIRST_WITH_CALLBACKS = "1.3.0";
+/** mcp/client/streamable_http.py's first release (1.7.1 has no such module); before 1.8.1 its post_writer awaits
+ *  each POST inline (1.8.0 :381), 1.8.1 spawns a request's (:392; python-sdk #680, PR #693). */
+export const FIRST_WITH_HTTP = "1.8.0";
 /** elicitation_callback's first release (mcp 1.10.0 client/session.py ClientSession.__init__). */
 export const FIRST_WITH_ELICITATION = "1.10.0";
 /** Before 1.21.1, mcp/server/fastmcp/utilities/func_metadata.py:18 (1.21.0) imports pydantic's private
@@ -105,7 +108,7 @@ export const adapterOf = (version: string) => (atLeast(version, "2.0.0") ? "py/c
 /** A client peer on the release's venv (installRelease first). */
 export function historyClient(version: string): ClientPeer {
   const env = historyEnv(version);
-  const peer = pythonClient({ name: `py@${version}`, sdk: `mcp (Python SDK) ${version}`, meaning: `the Python SDK ${version} ClientSession as shipped`, era: "2025-11-25" }, env, adapterOf(version));
+  const peer = withHttp(pythonClient({ name: `py@${version}`, sdk: `mcp (Python SDK) ${version}`, meaning: `the Python SDK ${version} ClientSession as shipped`, era: "2025-11-25" }, env, adapterOf(version)));
   return { ...peer, unavailable: () => (existsSync(env.python) ? undefined : `no venv at ${env.dir}`) };
 }
 
@@ -126,8 +129,10 @@ export const PY_HISTORY: HistorySource = {
     samplingNested: {},
     rootsNested: {},
     ping: { from: FIRST_WITH_ELICITATION, why: noElicitation },
+    samplingAnswer: {},
   },
-  transports: ["stdio"],
-  noTransport: "the Python driver runs in its own process, and no process client has an HTTP driver yet (lab/peers/registry.ts transportProblem)",
+  transports: ["stdio", "http"],
+  transportsFrom: { http: { from: FIRST_WITH_HTTP, why: `no streamable HTTP client before ${FIRST_WITH_HTTP} (mcp/client/streamable_http.py)` } },
+  noTransport: "the Python driver runs over stdio and Streamable HTTP (its SDK's own client, lab_http.py) only",
   installNote: `Each in its own venv under build/history/py/ (or the lab's own where its mcp is the release), resolved at install: unpinned except mcp itself${constraintsText ? ` (and ${constraintsText})` : ""}.`,
 };
