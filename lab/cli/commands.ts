@@ -166,7 +166,7 @@ export const COMMAND_SPECS: CommandSpec[] = [
     options: [
       { name: "client", value: { kind: "names" }, help: "the SDK's client: py (required)" },
       { name: "versions", value: { kind: "text", placeholder: "A..B" }, defaultNote: "every release", help: "only the releases from A to B, both included; either end may be left out" },
-      { name: "transport", value: { kind: "names" }, default: "stdio", help: "stdio (no process client has an HTTP driver yet)" },
+      { name: "transport", value: { kind: "names" }, default: "stdio", help: "stdio, http or stdio,http (http: the client's own Streamable HTTP client, rows <behaviour>.http; n/a before the release that ships it)" },
       out(),
       expected("read expectations from DIR/history/ instead of expected/history/"),
     ],
