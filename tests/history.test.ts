@@ -112,10 +112,10 @@ test("--versions: both ends included, either may be left out; nothing matched or
 });
 
 test("bad input is one line and exit 2: a client with no history, --versions matching nothing, no package index", async () => {
-  const cli = runCli(["history", "--client", "ts1"]);
+  const cli = runCli(["history", "--client", "ts2"]);
   assert.is(cli.code, 2);
   assert.is(cli.stderr.trim().split("\n").length, 1, cli.stderr);
-  assert.match(cli.stderr, /client 'ts1' has no history/);
+  assert.match(cli.stderr, /client 'ts2' has no history/);
   const none = await runMain(["history", "--client", "py", "--versions", "9.0.0..9.1.0"]);
   assert.is(none.code, 2);
   assert.match(none.stderr, /matches no release of mcp|no package index/);

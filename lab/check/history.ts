@@ -3,6 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EXPECTED_DIR } from "../paths.js";
 import { compareReleases, type ExpectedHistory, type HistoryDifference, type HistoryRange, type HistoryRow } from "../plan/history.js";
+import { isRequest } from "../history/frames.js";
+import { withdrawAbortsCell, type CancelRunEvidence } from "./card-cancel.js";
 import { ExpectationError } from "./expectations.js";
 
 export const HISTORY_EXPECTED_DIR = join(EXPECTED_DIR, "history");
@@ -12,6 +14,25 @@ export const PING_WORD: Readonly<Record<string, string>> = {
   "answered while the callback runs": "answers",
   "answered only after the callback answers": "waits",
 };
+
+/** The cancel-of-request-id-0 row's words (typescript-sdk #2283), from the card's server-withdraws cell: the
+ *  server withdraws its request #0, then #1, each while the client's callback runs. */
+export const CANCEL_ZERO_WORD = {
+  aborted: "aborted",
+  ignored: "ignored: id 0 only",
+  never: "never aborted",
+} as const;
+
+/** Whether the client's callback for the server's request id 0 saw its abort, beside the later request's. */
+export function cancelZeroOutcome(run: CancelRunEvidence): { outcome: string; detail: string } | { problem: string } {
+  const first = run.wire.find((f) => f.from === "server" && isRequest(f.label) && f.label.method === "elicitation/create");
+  if (first?.label.id !== 0) return { problem: `the server's first form has id ${String(first?.label.id)}, not 0` };
+  const cell = withdrawAbortsCell(run);
+  const [zero, later] = String(cell.value).split(" · ").map((part) => /: (aborted|not aborted)/.exec(part)?.[1]);
+  if (zero === undefined || later === undefined) return { problem: String(cell.value) };
+  const outcome = zero === "aborted" ? CANCEL_ZERO_WORD.aborted : later === "aborted" ? CANCEL_ZERO_WORD.ignored : CANCEL_ZERO_WORD.never;
+  return { outcome, detail: String(cell.text) };
+}
 
 /** The row's cells, in release order, as ranges of one outcome. */
 export function rangesOf(row: HistoryRow): HistoryRange[] {

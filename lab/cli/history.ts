@@ -9,7 +9,7 @@ import { compactWord } from "../check/card-words.js";
 import { nestedCells, pingCell } from "../check/card.js";
 import { requestCells, REQUEST_ROW_SCENARIO } from "../check/card-requests.js";
 import { driverFault } from "../check/driver-fault.js";
-import { historyDifferences, HISTORY_EXPECTED_DIR, PING_WORD, loadExpectedHistory, rangesOf, rangesText } from "../check/history.js";
+import { cancelZeroOutcome, historyDifferences, HISTORY_EXPECTED_DIR, PING_WORD, loadExpectedHistory, rangesOf, rangesText } from "../check/history.js";
 import { atLeast, compareReleases, NOT_RUN, type HistoryCell, type HistoryData, type HistoryRow, type HistorySource } from "../plan/history.js";
 import type { SessionEvidence } from "../plan/session.js";
 import { HISTORY_SOURCES } from "../peers/history-sources.js";
@@ -41,6 +41,7 @@ const BEHAVIOURS = [
   { id: "rootsNested", scenario: REQUEST_ROW_SCENARIO.rootsNested, title: "nested tools/list in a roots callback" },
   { id: "ping", scenario: "liveness", title: "the server's ping while an elicitation callback runs" },
   { id: "samplingAnswer", scenario: samplingAnswer.name, title: "a sampling answer sent while the tool call is open (no nesting)" },
+  { id: "cancel0", scenario: "server-withdraws", title: "the server's cancel of its request id 0 aborts the form callback" },
 ] as const;
 type Behaviour = (typeof BEHAVIOURS)[number];
 
@@ -59,6 +60,10 @@ function cellOf(run: SessionEvidence, behaviour: Behaviour, release: string, sdk
   const fault = [...run.errors, ...[driverFault(run)].filter((f) => f !== undefined)];
   if (fault.length > 0) return { release, outcome: NOT_RUN, detail: `the session failed: ${String(fault[0]).slice(0, 160)}` };
   const at = { events: run.events, wire: run.wire, negotiatedProtocol: negotiatedProtocol(run) };
+  if (behaviour.id === "cancel0") {
+    const zero = cancelZeroOutcome(run);
+    return "problem" in zero ? { release, outcome: NOT_RUN, detail: zero.problem } : { release, ...zero };
+  }
   if (behaviour.id === "samplingAnswer") return { release, ...answerCell(run, "sampling/createMessage") };
   const unsent = behaviour.id === "ping" ? undefined : unsentNested(run);
   if (unsent) return { release, ...unsent };

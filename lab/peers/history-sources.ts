@@ -2,5 +2,6 @@
 // A new source: export a HistorySource (lab/plan/history.ts) from its peer folder and add it here.
 import type { HistorySource } from "../plan/history.js";
 import { PY_HISTORY } from "./python/history.js";
+import { TS1_HISTORY } from "./ts1/history.js";
 
-export const HISTORY_SOURCES: readonly HistorySource[] = [PY_HISTORY];
+export const HISTORY_SOURCES: readonly HistorySource[] = [PY_HISTORY, TS1_HISTORY];

@@ -13,6 +13,10 @@ const FILL: Record<string, string> = {
   several: "#15803d",
   "n/a": "#e5e7eb",
   [NOT_RUN]: "#fbbf24",
+  // the cancel of request id 0 (lab/check/history.ts CANCEL_ZERO_WORD)
+  aborted: "#15803d",
+  "ignored: id 0 only": "#b91c1c",
+  "never aborted": "#7f1d1d",
 };
 const fill = (outcome: string) => FILL[outcome] ?? "#9ca3af";
 

@@ -13,11 +13,25 @@ import { perform, plainCallback, recordedNested, type PlainSession } from "../pe
 
 export const CLIENT_INFO = { name: "reentrancy-lab-client", version: "0.1.0" };
 
-export async function runTs1Client(scenario: Scenario, transport: Transport, recorder: Recorder): Promise<void> {
-  const client = new Client(CLIENT_INFO, { capabilities: scenario.capabilities });
+/** The SDK's parts the driver uses: the lab's own release, or an older one's (lab/peers/ts1/history-client.ts),
+ *  whose exports a release before elicitation or URL mode lacks. */
+export interface Ts1Api {
+  Client: typeof Client;
+  McpError: typeof McpError;
+  CreateMessageRequestSchema: typeof CreateMessageRequestSchema;
+  ListRootsRequestSchema: typeof ListRootsRequestSchema;
+  ElicitRequestSchema?: typeof ElicitRequestSchema;
+  ElicitationCompleteNotificationSchema?: typeof ElicitationCompleteNotificationSchema;
+}
+const SHIPPED: Ts1Api = { Client, McpError, CreateMessageRequestSchema, ListRootsRequestSchema, ElicitRequestSchema, ElicitationCompleteNotificationSchema };
+
+export async function runTs1Client(scenario: Scenario, transport: Transport, recorder: Recorder, api: Ts1Api = SHIPPED): Promise<void> {
+  const { ElicitRequestSchema, ElicitationCompleteNotificationSchema } = api;
+  const errorOf = (error: unknown) => errorInfo(error, api.McpError);
+  const client = new api.Client(CLIENT_INFO, { capabilities: scenario.capabilities });
   client.onerror = (error) => recorder.event("client", "sdk.error", { detail: { message: error.message } });
   // URL mode: the server says the out-of-band part of an elicitation finished.
-  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
+  if (ElicitationCompleteNotificationSchema) client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
     recorder.event("client", "elicitation.complete", { method: notification.method, detail: { elicitationId: notification.params.elicitationId } });
   });
 
@@ -25,12 +39,12 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
   let listedTools: string[] = [];
   let callbacks = 0;
   const book = new CallBook();
-  const nested = recordedNested(recorder, errorInfo);
+  const nested = recordedNested(recorder, errorOf);
   const nestedRequest = async (method: "tools/list" | "ping", timeout: number) =>
     method === "tools/list"
       ? (await nested(method, () => client.listTools(undefined, { timeout }))).tools.map((t) => t.name)
       : void (await nested(method, () => client.ping({ timeout })));
-  if (scenario.capabilities.elicitation) {
+  if (scenario.capabilities.elicitation && ElicitRequestSchema) {
     client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
       const n = ++callbacks;
       const call = label;
@@ -73,11 +87,11 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
   const plain: PlainSession = { rec: recorder, book, nextN: () => ++callbacks, label: () => label, calls: scenario.calls, nested: nestedRequest };
   if (scenario.capabilities.sampling) {
     const answer = plainCallback(plain, "sampling", (): CreateMessageResult => ({ ...SYNTHETIC_COMPLETION, content: { ...SYNTHETIC_COMPLETION.content } }));
-    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => answer(request.method, extra.requestId));
+    client.setRequestHandler(api.CreateMessageRequestSchema, (request, extra) => answer(request.method, extra.requestId));
   }
   if (scenario.capabilities.roots) {
     const answer = plainCallback(plain, "roots", (): ListRootsResult => ({ roots: SYNTHETIC_ROOTS.map((r) => ({ ...r })) }));
-    client.setRequestHandler(ListRootsRequestSchema, (request, extra) => answer(request.method, extra.requestId));
+    client.setRequestHandler(api.ListRootsRequestSchema, (request, extra) => answer(request.method, extra.requestId));
   }
 
   try {
@@ -93,7 +107,7 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
         const result = await client.callTool({ name: plan.tool ?? "calculate", arguments: plan.args ?? {} }, undefined, options);
         recorder.event("client", "tool.result", { detail: { call: plan.label, result: result.structuredContent ?? null, isError: result.isError === true } });
       } catch (error) {
-        recorder.event("client", "tool.result", { detail: { call: plan.label, error: errorInfo(error) } });
+        recorder.event("client", "tool.result", { detail: { call: plan.label, error: errorOf(error) } });
       } finally {
         book.end();
       }
@@ -105,9 +119,9 @@ export async function runTs1Client(scenario: Scenario, transport: Transport, rec
   }
 }
 
-export function errorInfo(error: unknown): { code: number | null; message: string; timeoutMs?: number } {
+export function errorInfo(error: unknown, SdkError: typeof McpError = McpError): { code: number | null; message: string; timeoutMs?: number } {
   // a request timeout carries its configured length (protocol.js:741 { timeout }): what ended the wait, as evidence
-  const timeout = error instanceof McpError ? (error.data as { timeout?: unknown } | undefined)?.timeout : undefined;
-  if (error instanceof McpError) return { code: error.code, message: error.message, ...(typeof timeout === "number" && { timeoutMs: timeout }) };
+  const timeout = error instanceof SdkError ? (error.data as { timeout?: unknown } | undefined)?.timeout : undefined;
+  if (error instanceof SdkError) return { code: error.code, message: error.message, ...(typeof timeout === "number" && { timeoutMs: timeout }) };
   return { code: null, message: error instanceof Error ? error.message : String(error) };
 }
