@@ -15,7 +15,7 @@ import type { WireFrame } from "../lab/history/timeline.js";
 import { needs } from "./support/needs.js";
 
 /** each answerer host, and the nested request its answerer sends through it (none: the host offers no way) */
-const ANSWERERS: Record<string, string | undefined> = { "claude-agent-sdk": "resources/read", "claude-code-hook": undefined };
+const ANSWERERS: Record<string, string | undefined> = { "claude-agent-sdk": "resources/read", "claude-code-hook": undefined, "codex-app": "resources/list" };
 const cards = loadHostCards();
 
 test("the plan's answer: the calculate form gets 3 and 7, the probe's box ticked, other fields from their schema; a URL form is declined", () => {

@@ -64,7 +64,7 @@ test("the command fails on a difference or a host its card says runs; not for on
 test("hosts --client with a name that is no host: one line, exit 2", () => {
   const r = runCli(["hosts", "--client", "nope"]);
   assert.equal(r.code, 2);
-  assert.equal(r.stderr.trim(), "hosts: no host named nope (the hosts: claude-code, codex, opencode, qwen-code, gemini-cli, claude-agent-sdk, claude-code-hook)");
+  assert.equal(r.stderr.trim(), "hosts: no host named nope (the hosts: claude-code, codex, opencode, qwen-code, gemini-cli, claude-agent-sdk, claude-code-hook, codex-app)");
 });
 
 test.run();
