@@ -20,6 +20,7 @@ import { runSession } from "../session/session.js";
 import { nestedOutcome } from "../check/card-requests.js";
 import { waitEndWords } from "../render/outcome.js";
 import { openProcessTransport } from "../transports/process.js";
+import { againstHosts } from "./against-hosts.js";
 
 export const NESTED_LIMIT_MS = 500;
 const SESSION_BOUND_MS = 30_000;
@@ -92,6 +93,13 @@ export const observationLine = (o: Observation) =>
 
 export async function main(args: Parsed): Promise<number> {
   const options = parse(args);
+  if (read.flag(args, "hosts")) {
+    const inv = openInvocation(options.outDir ?? defaultOutDir(), "against");
+    const code = await againstHosts({ ...options, server: yours(options.command), dir: inv.dir });
+    writeStoreIndex(inv.root);
+    console.log(`evidence in ${shown(inv.dir)}`);
+    return code;
+  }
   const wanted = options.clients ?? CLIENT_PEERS.map((p) => p.name);
   const unknown = wanted.filter((n) => !CLIENT_PEERS.some((p) => p.name === n));
   if (unknown.length) throw new UsageError(`against: unknown client peer ${unknown.join(", ")}; see \`peers\``);

@@ -105,6 +105,7 @@ export const COMMAND_SPECS: CommandSpec[] = [
       { name: "tool", value: { kind: "text", placeholder: "NAME" }, help: "the tool to call (required)" },
       { name: "args", value: { kind: "json" }, defaultNote: "{}", help: "the tool's arguments, a JSON object" },
       peers("client", "every client peer"),
+      { name: "hosts", value: { kind: "switch" }, help: "run your server under each host (claude-code, codex, ...: `hosts`) instead, the scripted model calling your tool; --client names hosts" },
       out(),
       junit,
     ],
