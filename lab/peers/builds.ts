@@ -5,6 +5,7 @@
 import { relative } from "node:path";
 import { PROJECT_ROOT } from "../paths.js";
 import { buildCached, buildStaleness, type BuildOutcome, type CachedBuild } from "./cached-build.js";
+import { AI_SDK_BUILD } from "./ai-sdk/index.js";
 import { GO_BUILD } from "./go/index.js";
 import { hostBuild } from "./hosts/install.js";
 import { HOST_SPECS } from "./hosts/specs.js";
@@ -13,6 +14,7 @@ import { JVM_CDS_BUILD } from "./jvm/cds.js";
 import { LANGCHAIN_BUILD } from "./langchain/index.js";
 import { MASTRA_BUILD } from "./mastra/index.js";
 import { MCP_GO_BUILD } from "./mcp-go/index.js";
+import { OPENAI_AGENTS_BUILD } from "./openai-agents/index.js";
 import { NODE22_BUILD } from "./node22/index.js";
 import { PY1_ENV, PYTHON_ENVS, type PythonEnv } from "./python/envs.js";
 import { buildPythonEnv, envStaleness } from "./python/setup.js";
@@ -100,6 +102,8 @@ export const ALL_BUILDS: readonly PeerBuild[] = [
   cached(JVM_CDS_BUILD, [JVM_BUILD.name, TS1_CHILD.name]),
   cached(NODE22_BUILD),
   cached(MASTRA_BUILD),
+  cached(AI_SDK_BUILD),
+  cached(OPENAI_AGENTS_BUILD),
   cached(LANGCHAIN_BUILD),
   cached(STRANDS_TS_BUILD),
   // the hosts (100-480 MB each): installed on first use of `hosts`, or by `setup -- host-<name>`

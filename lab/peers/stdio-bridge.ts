@@ -36,8 +36,12 @@ export async function openStdioBridge(transport: Transport): Promise<StdioBridge
   const unparsed: string[] = [];
   let socket: Socket | undefined;
   const server: Server = createServer((s) => {
-    // one framework child per session; a second connection would be a framework reconnecting
-    if (socket) return void s.destroy();
+    // One framework child at a time: a later one replaces the earlier. @modelcontextprotocol/client
+    // 2.x negotiating 'auto' over stdio spawns the command twice, one after the other: a sibling for
+    // its server/discover probe, reaped before the session's own child starts (negotiateStdioViaSibling,
+    // @modelcontextprotocol/client 2.4.0 dist/public-CvV4ZHkX.mjs:2520-2560). Both children's frames
+    // go to the one server session the lab records.
+    socket?.destroy();
     socket = s;
     let buffer = "";
     s.setEncoding("utf8");

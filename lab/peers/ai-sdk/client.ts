@@ -1,8 +1,9 @@
 // Runs one SessionPlan (lab/plan/behaviour.ts) on the Vercel AI SDK's MCP client (@ai-sdk/mcp
-// 1.0.102), through its public API only: createMCPClient over the session's own transport (a custom
-// MCPTransport: start/send/close/on*, dist/index.mjs:2171-2173), listTools, toolsFromDefinitions and
-// each tool's execute, and onElicitationRequest(ElicitationRequestSchema, handler). Lines cited are
-// node_modules/@ai-sdk/mcp/dist/index.mjs.
+// 2.0.99, installed apart, run under Node 22 by lab/peers/node22), through its public API only:
+// createMCPClient over the session's own transport (a custom MCPTransport: start/send/close,
+// dist/index.js:2135-2137, :2407), listTools, toolsFromDefinitions and each tool's execute, and
+// onElicitationRequest(ElicitationRequestSchema, handler). Lines cited are
+// lab/peers/ai-sdk/node_modules/@ai-sdk/mcp/dist/index.js.
 import { createMCPClient, ElicitationRequestSchema, type ElicitResult, type MCPClient, type MCPClientCapabilities, type MCPTransport } from "@ai-sdk/mcp";
 import { withBound } from "../../plan/bounds.js";
 import type { SessionPlan } from "../../plan/behaviour.js";
@@ -17,16 +18,16 @@ export const AI_SDK_CLOSE_BOUND_MS = 10_000;
 /**
  * What this client cannot do through its public API, said before anything is sent; undefined
  * when it can run the plan. Its request handler answers ping and elicitation/create and nothing
- * else (-32601, :2849-2867), and the MCPClient interface has no ping method (dist/index.d.ts:645-700).
+ * else (-32601, :3047-3075), and the MCPClient interface has no ping method (dist/index.d.ts:1172-1254).
  */
 export function aiSdkRefusal(plan: SessionPlan): string | undefined {
   // sampling and roots go into initialize as given (:2311) and the client answers them -32601
-  // (:2849-2867): a real run shows a server that asks what the AI SDK does. Nothing else is declared.
+  // (:3047-3075): a real run shows a server that asks what the AI SDK does. Nothing else is declared.
   const others = Object.keys(plan.capabilities).filter((c) => !["elicitation", "sampling", "roots"].includes(c));
   if (others.length > 0)
-    return `capabilities ${others.join(", ")}: the client answers only ping and elicitation/create (-32601 for any other request, index.mjs:2849-2867), so declaring them would be a lie`;
+    return `capabilities ${others.join(", ")}: the client answers only ping and elicitation/create (-32601 for any other request, index.js:3047-3075), so declaring them would be a lie`;
   const ping = plan.calls.find((c) => c.callback?.nested?.method === "ping");
-  if (ping) return `call ${ping.label}: a nested ping: the public MCPClient has no ping method (dist/index.d.ts:645-700)`;
+  if (ping) return `call ${ping.label}: a nested ping: the public MCPClient has no ping method (dist/index.d.ts:1172-1254)`;
   return undefined;
 }
 
@@ -36,7 +37,7 @@ export type ErrorInfo = {
   type: string;
 };
 
-/** MCPClientError carries the JSON-RPC code of an error reply (:2945-2951), none when raised locally. */
+/** MCPClientError carries the JSON-RPC code of an error reply (:3138-3143), none when raised locally. */
 export function errorInfo(error: unknown): ErrorInfo {
   const e = error as { code?: unknown; message?: unknown; name?: unknown } | null;
   return {
@@ -59,17 +60,18 @@ export async function runAiSdkSession(plan: SessionPlan, transport: MCPTransport
   try {
     await withBound(
       (async () => {
-        // The capabilities go into initialize exactly as given (:2311, :2368-2373): nothing is added.
+        // The capabilities go into initialize exactly as given (:2403, :2470): nothing is added. The
+        // transport declares no protocol-version discovery, so the client sends initialize (:2459-2475).
         client = await createMCPClient({
           transport,
           ...AI_SDK_CLIENT_INFO,
           capabilities: plan.capabilities as MCPClientCapabilities,
           initializationOptions: { timeout: plan.callTimeoutMs },
-          // Every notification from the server lands here as "Unsupported message type" (:2320-2330).
+          // Every notification from the server lands here as "Unsupported message type" (:2411-2418).
           onUncaughtError: (error) => rec.event("client", "sdk.error", { detail: { message: errorInfo(error).message } }),
         });
         const session = client;
-        // The handler is given the request only: no JSON-RPC id and no abort signal (:2896), so
+        // The handler is given the request only: no JSON-RPC id and no abort signal (:3096), so
         // callback.entered has no id and watchAbort has nothing to watch.
         if (plan.capabilities.elicitation !== undefined) {
           session.onElicitationRequest(ElicitationRequestSchema, async (request): Promise<ElicitResult> => {
@@ -101,13 +103,13 @@ export async function runAiSdkSession(plan: SessionPlan, transport: MCPTransport
           label = call.label;
           rec.event("client", "call.started", { detail: { call: call.label } });
           const giveUp = book.start(call.giveUpAfterMs);
-          // execute takes only an abortSignal (:2733-2736, callTool :2592-2609): the plan's limit is
-          // a timeout signal; an abort rejects locally and sends nothing (onAbort :2524-2527).
+          // execute takes only an abortSignal (:2935-2943, callTool :2808-2822): the plan's limit is
+          // a timeout signal; an abort rejects locally and sends nothing (onAbort :2710-2713).
           const limit = AbortSignal.timeout(plan.callTimeoutMs);
           const abortSignal = giveUp ? AbortSignal.any([giveUp, limit]) : limit;
           try {
             const tools = session.toolsFromDefinitions({ tools: [{ name: call.tool, inputSchema: { type: "object" } }] });
-            const result = (await tools[call.tool]!.execute!(call.args, { toolCallId: call.label, messages: [], abortSignal })) as {
+            const result = (await tools[call.tool]!.execute!(call.args, { toolCallId: call.label, messages: [], abortSignal, context: {} })) as {
               isError?: boolean;
               structuredContent?: unknown;
               content?: { type: string; text?: unknown }[];

@@ -1,37 +1,28 @@
-// The ai-sdk peer: the Vercel AI SDK's own MCP client (@ai-sdk/mcp 1.0.102, its own JSON-RPC
-// client, not the official SDK), in this process over the lab's recording transport, which it
-// takes as a custom MCPTransport (node_modules/@ai-sdk/mcp/dist/index.mjs:2171-2173, :2313-2314)
-// with one catch added (transport.ts: what the SDK's own transports do when onmessage throws).
-// 1.0.102 is the newest release whose engines allow Node 20 (2.0.0 and later: node >=22).
-// There is no server peer: the package has no server.
-import { CALL_TIMEOUT_MS } from "../../plan/bounds.js";
+// The ai-sdk peer: the Vercel AI SDK's own MCP client (@ai-sdk/mcp 2.0.99, its own JSON-RPC client,
+// not the official SDK), installed apart (package.json here: from 2.0.0 its engines say node >=22)
+// and run under Node 22 in a process of its own (lab/peers/node22: adapter.ts over the driver's
+// stdio), which it takes as a custom MCPTransport (dist/index.js:2135-2137, :2407) with one catch
+// added (transport.ts: what the SDK's own transports do when onmessage throws).
+// 1.0.102, the column's release until Node 22 came, is not kept: 2.0.99's legacy path reads the same
+// (onmessage starts each request's handler unawaited, the same ping and -32601 replies), so an older
+// column would tell nothing the new one does not. There is no server peer: the package has no server.
 import type { ClientPeer } from "../../plan/peer.js";
-import { sessionPlan } from "../../plan/scenario.js";
-import { PROJECT_ROOT } from "../../paths.js";
+import { buildProblem } from "../cached-build.js";
 import { npmPackage, sdkLabel } from "../installed.js";
-import { CaughtTransport } from "./transport.js";
+import { npmApartBuild, npmApartDir } from "../npm-apart.js";
+import { NODE22_BUILD, node22Driver } from "../node22/index.js";
+import { join } from "node:path";
 
-const SDK = sdkLabel("@ai-sdk/mcp {}", npmPackage("@ai-sdk/mcp", { dir: PROJECT_ROOT }));
-
-// @ai-sdk/mcp is loaded with the first session, not with the peer list (`peers`, `list`)
-let client: typeof import("./client.js") | undefined;
-const load = async () => void (client ??= await import("./client.js"));
+export const AI_SDK_BUILD = npmApartBuild("ai-sdk", "@ai-sdk/mcp");
+const SDK = sdkLabel("@ai-sdk/mcp {}", npmPackage("@ai-sdk/mcp", { dir: npmApartDir("ai-sdk") }));
 
 export const AI_SDK_CLIENT: ClientPeer = {
   name: "ai-sdk",
   sdk: SDK,
   loops: ["sdk"],
   meaning:
-    "the Vercel AI SDK's MCP client (@ai-sdk/mcp 1.0.102, createMCPClient over the lab's transport): its onmessage starts each inbound request's handler without awaiting it (dist/index.mjs:2320-2323)",
+    "the Vercel AI SDK's MCP client (@ai-sdk/mcp 2.0.99, createMCPClient over the driver's stdio, legacy initialize): its onmessage starts each inbound request's handler without awaiting it (dist/index.js:2411-2418)",
   era: "2025-11-25",
-  unavailable: () => undefined,
-  driver: {
-    kind: "in-process",
-    load,
-    run: async (scenario, transport, recorder) => {
-      await load();
-      const errors = await client!.runAiSdkSession(sessionPlan(scenario, CALL_TIMEOUT_MS), new CaughtTransport(transport), recorder);
-      if (errors.length > 0) throw new Error(errors.join("; "));
-    },
-  },
+  unavailable: () => buildProblem(NODE22_BUILD) ?? buildProblem(AI_SDK_BUILD),
+  driver: node22Driver(join(npmApartDir("ai-sdk"), "adapter.ts")),
 };

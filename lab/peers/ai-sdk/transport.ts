@@ -1,11 +1,10 @@
-// The session's transport as an @ai-sdk/mcp MCPTransport (node_modules/@ai-sdk/mcp/dist/index.d.ts:269-300).
+// The session's transport as an @ai-sdk/mcp MCPTransport (lab/peers/ai-sdk/node_modules/@ai-sdk/mcp/dist/index.d.ts:985-1043).
 // The shapes match already (start/send/close/on*), but the client's onmessage THROWS on a reply to
-// an id it has forgotten (onResponse, dist/index.mjs:2937-2943): after a give-up (abort forgets the
-// id, :2524-2527) the server's result for that call does exactly that. The SDK's own transports
-// catch what onmessage throws and hand it to onerror (SSE :1647-1655, HTTP :1953-1961, :2102-2110);
-// the lab's transport does not (it is the official SDK's shape, whose clients never throw there), so
-// the throw would escape into the lab's receive loop and end the process. This adds that catch and
-// nothing else: every frame still goes through the session's recording transport as it is.
+// an id it has forgotten (onResponse, dist/index.js:3136): after a give-up (abort forgets the id,
+// requestOnce's onAbort :2710-2713) the server's result for that call does exactly that. The SDK's
+// own transports catch what onmessage throws and hand it to onerror (SSE :1607-1616, stdio
+// dist/mcp-stdio/index.js:409-414); this adds that catch and nothing else, so the throw never depends
+// on which transport carries the session: every frame still goes through it as it is.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MCPTransport } from "@ai-sdk/mcp";
 
@@ -30,7 +29,7 @@ export class CaughtTransport implements MCPTransport {
     return this.inner.start();
   }
 
-  /** The AI SDK passes only an abort signal here (:2431-2436); the lab's transport takes none. */
+  /** The AI SDK passes a signal and headers here (requestOnce :2741-2745); the lab's transport takes neither. */
   send(message: JSONRPCMessage): Promise<void> {
     return this.inner.send(message as Parameters<Transport["send"]>[0]);
   }
@@ -39,7 +38,7 @@ export class CaughtTransport implements MCPTransport {
     return this.inner.close();
   }
 
-  /** read by the client after initialize (:2390-2391) */
+  /** called by the client after initialize (setTransportProtocolVersion :2544-2547) */
   setProtocolVersion(version: string): void {
     this.inner.setProtocolVersion?.(version);
   }

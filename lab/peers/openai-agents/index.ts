@@ -1,18 +1,29 @@
-// The openai-agents peer: @openai/agents-core 0.14.3's MCPServerStdio in this process
-// (lab/peers/openai-agents/client.ts). 0.14.3 is the newest release that installs on Node 20
-// without a warning: from 0.15.0 it depends on openai ^7.2.0, whose engines say node >=22.
-import { PROJECT_ROOT } from "../../paths.js";
+// The openai-agents peer: @openai/agents-core 0.20.0's MCPServerStdio (lab/peers/openai-agents/client.ts),
+// installed apart (package.json here: from 0.15.0 it depends on openai ^7.2.0, whose engines say node
+// >=22) and run under Node 22 in a process of its own (lab/peers/node22; adapter.ts). Since 0.15 its MCP
+// client is @modelcontextprotocol/client 2.x (an optional dependency, resolved to 2.4.0 by the lockfile)
+// with versionNegotiation 'auto', no longer the 1.x SDK. 0.14.3's column is not kept: it declared no
+// capability either and registered no handler, so it told the same cells on the older SDK.
+import { join } from "node:path";
+import type { ClientPeer } from "../../plan/peer.js";
+import { buildProblem } from "../cached-build.js";
 import { npmPackage, sdkLabel } from "../installed.js";
-import { noFormClient } from "../no-form/peer.js";
+import { npmApartBuild, npmApartDir } from "../npm-apart.js";
+import { NODE22_BUILD, node22Driver } from "../node22/index.js";
 
-export const OPENAI_AGENTS_CLIENT = noFormClient({
+export const OPENAI_AGENTS_BUILD = npmApartBuild("openai-agents", "@openai/agents-core");
+
+export const OPENAI_AGENTS_CLIENT: ClientPeer = {
   name: "openai-agents",
   sdk: sdkLabel(
-    "@openai/agents-core {} (on sdk {})",
-    npmPackage("@openai/agents-core", { dir: PROJECT_ROOT }),
-    npmPackage("@modelcontextprotocol/sdk", { dir: PROJECT_ROOT, via: "@openai/agents-core" }),
+    "@openai/agents-core {} (on client {})",
+    npmPackage("@openai/agents-core", { dir: npmApartDir("openai-agents") }),
+    npmPackage("@modelcontextprotocol/client", { dir: npmApartDir("openai-agents"), via: "@openai/agents-core" }),
   ),
-  meaning: "the OpenAI Agents SDK's MCPServerStdio (spawning the lab's bridge): connect, listTools, callToolResult; it declares no capability and registers no request handler (shims/mcp-server/node.mjs:241-246)",
-  unavailable: () => undefined,
-  load: async () => (await import("./client.js")).OPENAI_AGENTS,
-});
+  loops: ["sdk"],
+  meaning:
+    "the OpenAI Agents SDK's MCPServerStdio (spawning the lab's bridge): connect, listTools, callToolResult on a @modelcontextprotocol/client 2.x Client negotiating 'auto'; it declares no capability and registers no request handler (shims/mcp-server/node.mjs:283-291)",
+  era: "auto",
+  unavailable: () => buildProblem(NODE22_BUILD) ?? buildProblem(OPENAI_AGENTS_BUILD),
+  driver: node22Driver(join(npmApartDir("openai-agents"), "adapter.ts")),
+};
