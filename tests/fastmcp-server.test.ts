@@ -1,7 +1,7 @@
-// The FastMCP 4.0.10 server peer (lab/peers/fastmcp/server.py) in ONE real run: the contract case
+// The FastMCP 4.2.3 server peer (lab/peers/fastmcp/server.py) in ONE real run: the contract case
 // accept_no_content, the ts1 client against the server's stdio child. It must hold its hand-written
 // expectation (expected/contract/fastmcp/accept_no_content.json): FastMCP validates a missing content
-// against the model (fastmcp/server/elicitation.py:330-331), so the answer is invalid_content where the
+// against the model (fastmcp/server/elicitation.py:368-369), so the answer is invalid_content where the
 // Python SDK's own servers say invalid_response; and corrupted copies of this evidence must be rejected.
 // Besides it, FastMCP's own Client in its default mode='auto' against this server (one nested session).
 import "./support/child-pids.js";
@@ -58,9 +58,9 @@ fastmcpTest("corrupted fastmcp server evidence is rejected: the SDK servers' sta
 
 // FastMCP to FastMCP, both in their defaults: the client's probe is answered (mcp/server/lowlevel/server.py:460), 2026-07-28
 // is adopted, and calculate asks by InputRequiredResult, which the Client drives with its elicitation_handler
-// (fastmcp/client/client.py:1270-1300): no elicitation/create, four tools/call for two calls, 21 twice.
+// (fastmcp/client/client.py:1383-1413): no elicitation/create, four tools/call for two calls, 21 twice.
 fastmcpTest("FastMCP's Client in mode='auto' against the fastmcp server: 2026-07-28, input-required rounds, 21 twice", async () => {
-  const auto = fastmcpClient("fastmcp-auto", "auto", "FastMCP 4.0.10's Client with its default mode='auto'");
+  const auto = fastmcpClient("fastmcp-auto", "auto", "FastMCP 4.2.3's Client with its default mode='auto'");
   const run = await runSession(findScenario("nested")!, openProcessTransport, "stdio", { loop: "sdk", client: auto, server: FASTMCP_SERVER });
   assert.equal(run.errors, []);
   const requests = run.wire.filter((f) => f.label.frameType === "request");

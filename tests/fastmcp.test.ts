@@ -1,4 +1,4 @@
-// The FastMCP 4.0.10 client (fastmcp.Client on mcp 2.3.0) in ONE real run: nested over stdio against
+// The FastMCP 4.2.3 client (fastmcp.Client on mcp 2.3.0) in ONE real run: nested over stdio against
 // the ts1 server (in the lab's process, so the server's frames are on the timeline). It must pass its
 // hand-written expectation; mode='legacy' sends no server/discover probe and declares the SDK's own
 // elicitation {form, url}; corrupted copies of this evidence must be rejected; and a plan FastMCP's
@@ -60,7 +60,7 @@ fastmcpTest("corrupted fastmcp evidence is rejected: a late nested reply, a prob
   ok.t = late.events.find((e) => e.kind === "callback.left" && e.detail?.call === "first")!.t + 0.01;
   late.events.sort((a, b) => a.t - b.t).forEach((e, i) => (e.seq = i));
   assert.ok(failed(late).some((c) => c.startsWith("order: the nested request returns inside the callback")), failed(late).join("; "));
-  // a server/discover probe on the wire (what mode='auto' sends first, client.py:878-880)
+  // a server/discover probe on the wire (what mode='auto' sends first, client.py:914-916)
   const probed = copy(run);
   const first = probed.wire[0]!;
   probed.wire.unshift({ ...first, message: { jsonrpc: "2.0", id: 99, method: "server/discover" }, label: { ...first.label, method: "server/discover", id: 99 } });
@@ -74,7 +74,7 @@ fastmcpTest("corrupted fastmcp evidence is rejected: a late nested reply, a prob
 });
 
 // FastMCP's default mode, not a registered peer: what it really does against each kind of server.
-const AUTO = fastmcpClient("fastmcp-auto", "auto", "FastMCP 4.0.10's Client with its default mode='auto'");
+const AUTO = fastmcpClient("fastmcp-auto", "auto", "FastMCP 4.2.3's Client with its default mode='auto'");
 /** FastMCP's client is busy Python: five at once on two cores took longer than two at a time. */
 const sessions = sharedRuns<SessionEvidence>(2);
 const autoRun = (server: ServerPeer): Promise<SessionEvidence> =>
@@ -89,7 +89,7 @@ test.before(() => {
 const clientRequests = (run: Pick<RunRecord, "wire">) => run.wire.filter((f) => f.from === "client" && f.label.frameType === "request").map((f) => f.label.method);
 const errorOf = (run: Pick<RunRecord, "wire">, method: string) => (run.wire.find((f) => f.label.method === method && f.label.frameType === "error")?.message as unknown as { error?: { code: number } } | undefined)?.error?.code;
 
-fastmcpTest("mode auto against ts1: server/discover first, -32601, then the initialize handshake (client.py:878-885)", async () => {
+fastmcpTest("mode auto against ts1: server/discover first, -32601, then the initialize handshake (client.py:914-921)", async () => {
   const run = await autoRun(TS1_SERVER);
   assert.equal(run.errors, []);
   assert.equal(clientRequests(run).slice(0, 3), ["server/discover", "initialize", "tools/list"]);
@@ -134,7 +134,7 @@ const PLAN = { scenario: "refusals", capabilities: { elicitation: { form: {} } }
 fastmcpTest("a plan FastMCP's public Client cannot run is refused in one line, with FastMCP's source line, before anything is sent", async () => {
   const cases: [unknown, RegExp][] = [
     [{ ...PLAN, capabilities: { elicitation: { form: { applyDefaults: true } } } }, /elicitation capability .*mcp\/client\/session\.py:634-636/],
-    [{ ...PLAN, capabilities: { elicitation: { form: {} }, sampling: {}, experimental: {} } }, /capabilities \['experimental'\].*client\.py:545-577/],
+    [{ ...PLAN, capabilities: { elicitation: { form: {} }, sampling: {}, experimental: {} } }, /capabilities \['experimental'\].*client\.py:560-593/],
   ];
   for (const [plan, reason] of cases) {
     const r = await driverOn(plan);

@@ -1,13 +1,13 @@
-# Server peer `fastmcp`: the calculate server on FastMCP 4.0.10 (on mcp 2.3.0) over stdio (mcp.run(), both eras),
+# Server peer `fastmcp`: the calculate server on FastMCP 4.2.3 (on mcp 2.3.0) over stdio (mcp.run(), both eras),
 # with the lab's tool suite as far as FastMCP allows, the shapes of lab/plan/form.ts CalculateResult:
-#   calculate(policy)  validated: 2025-11-25 ctx.elicit (fastmcp/server/context.py:1017-1104, no capability check of
+#   calculate(policy)  validated: 2025-11-25 ctx.elicit (fastmcp/server/context.py:1055-1142, no capability check of
 #                      its own: the guard is the app's); 2026-07-28 the guard pattern FastMCP offers instead: the tool
-#                      returns an InputRequiredResult and reads ctx.input_responses on the retry (context.py:378-397,
+#                      returns an InputRequiredResult and reads ctx.input_responses on the retry (context.py:391-410,
 #                      server/mixins/mcp_operations.py:282-298); raw: ctx.session.elicit_form, the raw answer reported,
 #                      never computed; unchecked: the guard skipped on purpose; url: ctx.session.elicit_url
 #   fan_out(n), liveness, calculate_linked, calculate_limited, summarize, roots_count, sample_fan_out(n),
 #   ask_field(kind) (the form vocabulary). On 2026-07-28 every tool but calculate is refused as FastMCP refuses it:
-#   ctx.elicit raises ToolError before sending (context.py:1088-1089), the session NoBackChannelError (-32600).
+#   ctx.elicit raises ToolError before sending (context.py:1126-1127), the session NoBackChannelError (-32600).
 # Not here, with why: calculate_resolve (Resolve/Elicit belong to mcp 2.3.0's MCPServer, mcp/server/mcpserver; FastMCP 4 has no
 # resolver parameter, and its calculate already asks in both eras, by ctx.elicit or by the InputRequiredResult above).
 # The server writes no events of its own (as the py server): the wire shows every request and withdrawal. What every
@@ -37,7 +37,7 @@ from lab_server import (  # noqa: E402  (the Python servers' shared core)
 
 SERVER_NAME, SERVER_VERSION = "mcp-reentrancy-lab-fastmcp", "0.1.0"
 FORM_KEY = "form"  # the one key of calculate's input_requests on 2026-07-28
-MODERN_REFUSAL = "FastMCP 4.0.10 refuses ctx.elicit on 2026-07-28 (fastmcp/server/context.py:1088-1089)"
+MODERN_REFUSAL = "FastMCP 4.2.3 refuses ctx.elicit on 2026-07-28 (fastmcp/server/context.py:1126-1127)"
 result = to_json_result(types, "structured_content")
 
 
@@ -56,19 +56,19 @@ def related(ctx: Context) -> Any:
 
 
 def refused_by_sdk(error: ValidationError) -> dict[str, Any]:
-    # title CalculateForm: handle_elicit_accept's TypeAdapter refused the content (elicitation.py:330-331);
+    # title CalculateForm: handle_elicit_accept's TypeAdapter refused the content (elicitation.py:368-369);
     # any other: the reply's envelope did not parse as ElicitResult (mcp/server/session.py:114-119), before it
     if error.title == CalculateForm.__name__:
         return status("invalid_content", rejectedBy="sdk")
     return protocol_error(SDK, error)
 
 
-# ask_field's failures in FastMCP 4.0.10 (the form vocabulary, issue #16; lab_server.by_title reads them):
-#  - before sending, get_elicitation_schema (fastmcp/server/elicitation.py:369-392) renders the model with its own
+# ask_field's failures in FastMCP 4.2.3 (the form vocabulary, issue #16; lab_server.by_title reads them):
+#  - before sending, get_elicitation_schema (fastmcp/server/elicitation.py:407-430) renders the model with its own
 #    generator and validate_elicitation_json_schema (:395-520) raises TypeError for what it does not take: not_sent;
 #  - an accept's content is validated by pydantic's TypeAdapter of the model (:328-334): its ValidationError, unwrapped;
 #  - the reply's envelope is parsed first, by mcp 2.3.0 (ElicitResult.model_validate, mcp/server/session.py:114-119).
-#  - on 2026-07-28 ctx.elicit raises ToolError before sending (fastmcp/server/context.py:1088-1089): re-raised, the call
+#  - on 2026-07-28 ctx.elicit raises ToolError before sending (fastmcp/server/context.py:1126-1127): re-raised, the call
 #    ends isError in FastMCP's own words.
 
 
@@ -125,7 +125,7 @@ async def ping_client(ctx: Context) -> None:
 
 # Cancellation across the callback, mcp 2.3.0's own mechanisms under FastMCP: linked: the dispatcher cancels the
 # tool's scope on the client's notifications/cancelled (mcp/shared/jsonrpc_dispatcher.py:640-645), and the waiting
-# form's send_raw_request sends a courtesy cancel (:443-452); limited: ctx.elicit takes no timeout (context.py:1017),
+# form's send_raw_request sends a courtesy cancel (:443-452); limited: ctx.elicit takes no timeout (context.py:1055),
 # the limit is an anyio scope, handled the same. A fan-out refused on 2026-07-28 ends in MODERN_REFUSAL's words.
 SDK = ServerSdk(types=types, Context=Context, result=result, capabilities=capabilities, sdk_error=MCPError,
                 code=lambda error: error.code, timeout_code=types.REQUEST_TIMEOUT, tool_error=ToolError,

@@ -1,5 +1,5 @@
 # The tools that ask the client for something other than a form, for the Python server peers (py on
-# mcp 2.3.0's MCPServer, py1 on 1.29.0's FastMCP, fastmcp on FastMCP 4.0.10 over mcp 2.3.0; each hands in its
+# mcp 2.3.0's MCPServer, py1 on 1.29.0's FastMCP, fastmcp on FastMCP 4.2.3 over mcp 2.3.0; each hands in its
 # lab_server.ServerSdk), mirroring lab/peers/ts1/sampling-roots-tools.ts and
 # sample_fan_out (lab/peers/ts1/concurrency-tools.ts): summarize (one sampling/createMessage), roots_count
 # (one roots/list), sample_fan_out(n) (n sampling requests at once). Both SDKs offer the same

@@ -1,5 +1,5 @@
 # The Python server peers' shared core (py on mcp 2.3.0's MCPServer, py1 on 1.29.0's FastMCP, fastmcp on FastMCP
-# 4.0.10): the form and the app's own check of it, the CalculateResult shapes of lab/plan/form.ts, and the tools
+# 4.2.3): the form and the app's own check of it, the CalculateResult shapes of lab/plan/form.ts, and the tools
 # whose code is the same in every SDK once the SDK's few differences are handed in as a ServerSdk: fan_out(n),
 # liveness, ask_field(kind) (the 2025-11-25 form vocabulary, models in lab_form_models.py), calculate_linked and
 # calculate_limited (the cancellation tools, mirroring lab/peers/ts1/cancel-tools.ts). Each server.py keeps what is
