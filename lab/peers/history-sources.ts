@@ -1,7 +1,8 @@
 // Every SDK with a release history (issue 46): `history --client <sdk>` picks one by its sdk name.
 // A new source: export a HistorySource (lab/plan/history.ts) from its peer folder and add it here.
 import type { HistorySource } from "../plan/history.js";
+import { KOTLIN_HISTORY } from "./jvm/history.js";
 import { PY_HISTORY } from "./python/history.js";
 import { TS1_HISTORY } from "./ts1/history.js";
 
-export const HISTORY_SOURCES: readonly HistorySource[] = [PY_HISTORY, TS1_HISTORY];
+export const HISTORY_SOURCES: readonly HistorySource[] = [PY_HISTORY, TS1_HISTORY, KOTLIN_HISTORY];
