@@ -32,7 +32,7 @@ needs([named("claude-code-hook"), named("claude-code")])("your calculate under c
   const call = wire.find((f) => f.label.method === "tools/call" && f.label.frameType === "request")!;
   const reply = wire.find((f) => f.replyTo === call.index)!;
   assert.equal(callEnd(wire.filter((f) => f !== reply), "calculate"), "the call did not end");
-  const errored = wire.map((f) => (f === reply ? { ...f, message: { jsonrpc: "2.0", id: 1, error: { code: -32603, message: "boom" } } } : f));
+  const errored = wire.map((f) => (f === reply ? ({ ...f, message: { jsonrpc: "2.0", id: 1, error: { code: -32603, message: "boom" } } } as WireFrame) : f));
   assert.equal(callEnd(errored, "calculate"), "the call ended with error -32603");
   assert.equal(callEnd(wire, "other_tool"), "the host never called other_tool");
 });
