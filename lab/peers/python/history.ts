@@ -3,12 +3,11 @@
 // except mcp itself (and the one constraint below): an old release with today's dependencies, said on the page.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { BUILD_DIR } from "../../paths.js";
 import type { ClientPeer } from "../../plan/peer.js";
 import { atLeast, compareReleases, type HistorySource, type ReleaseList } from "../../plan/history.js";
 import { withBuildLock } from "../build-lock.js";
+import { cachedReleaseList, HISTORY_DIR } from "../history-list.js";
 import { runCommand, writeStamp } from "../cached-build.js";
 import type { PythonEnv } from "./envs.js";
 import { PY130_ENV, PY1_ENV, PY_ENV } from "./envs.js";
@@ -16,9 +15,7 @@ import { pythonClient, withHttp } from "./peer.js";
 import { basePython, envInfo } from "./setup.js";
 import { ensureUv, QUIET_PIP, QUIET_UV } from "./uv.js";
 
-export const HISTORY_DIR = join(BUILD_DIR, "history");
 const PY_HISTORY_DIR = join(HISTORY_DIR, "py");
-const LIST_FOR_MS = 24 * 3600_000;
 const BOUND_MS = 300_000;
 
 /** The first release whose ClientSession takes sampling_callback and list_roots_callback (mcp 1.3.0
@@ -39,22 +36,15 @@ const indexUrl = () => process.env.PIP_INDEX_URL ?? "https://pypi.org/simple";
 /** Every release of mcp the index serves, newest last; cached for a day under build/history/ by the index asked.
  *  No index and no cached list: a problem, in one line. */
 export function pyReleases(now = new Date()): ReleaseList {
-  const file = join(HISTORY_DIR, `py-releases-${createHash("sha256").update(indexUrl()).digest("hex").slice(0, 12)}.json`);
-  const cached = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { versions: string[]; listed: string }) : undefined;
-  if (cached && now.getTime() - Date.parse(cached.listed) < LIST_FOR_MS) return { ...cached, cached: true };
-  // the machine's interpreter, whose pip asks the index: a venv made by uv has no pip of its own
-  const python = basePython();
-  if (python === undefined) return cached ? { ...cached, cached: true } : { problem: "no python3 found to ask the package index (set LAB_PYTHON)" };
-  const r = spawnSync(python, ["-m", "pip", "index", "versions", "mcp", "--retries", "0", "--timeout", "15"], { encoding: "utf8", env: { ...process.env, ...QUIET_PIP }, timeout: 60_000 });
-  const line = r.status === 0 ? /Available versions: (.*)/.exec(r.stdout)?.[1] : undefined;
-  if (!line) {
-    if (cached) return { ...cached, cached: true };
-    return { problem: `no package index: pip index versions mcp could not reach ${indexUrl()}, and no list is cached under build/history/` };
-  }
-  const versions = line.split(",").map((v) => v.trim()).filter((v) => /^\d+(\.\d+)*$/.test(v)).sort(compareReleases);
-  mkdirSync(HISTORY_DIR, { recursive: true });
-  writeStamp(file, JSON.stringify({ versions, listed: now.toISOString() }));
-  return { versions, listed: now.toISOString(), cached: false };
+  return cachedReleaseList("py", indexUrl(), () => {
+    // the machine's interpreter, whose pip asks the index: a venv made by uv has no pip of its own
+    const python = basePython();
+    if (python === undefined) return { problem: "no python3 found to ask the package index (set LAB_PYTHON)" };
+    const r = spawnSync(python, ["-m", "pip", "index", "versions", "mcp", "--retries", "0", "--timeout", "15"], { encoding: "utf8", env: { ...process.env, ...QUIET_PIP }, timeout: 60_000 });
+    const line = r.status === 0 ? /Available versions: (.*)/.exec(r.stdout)?.[1] : undefined;
+    if (!line) return { problem: `no package index: pip index versions mcp could not reach ${indexUrl()}, and no list is cached under build/history/` };
+    return line.split(",").map((v) => v.trim()).filter((v) => /^\d+(\.\d+)*$/.test(v)).sort(compareReleases);
+  }, now);
 }
 
 /** The venvs the lab already has, reused where their mcp is the release (npm test stays fast). */

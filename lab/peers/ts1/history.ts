@@ -3,20 +3,18 @@
 // dependencies, resolved at install), and the ts1 client driver run in this process on that release's Client,
 // imported by file URL (lab/peers/ts1/history-client.ts says which export it uses from which release).
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { BUILD_DIR, PROJECT_ROOT } from "../../paths.js";
+import { PROJECT_ROOT } from "../../paths.js";
 import { compareReleases, type HistorySource, type ReleaseList } from "../../plan/history.js";
 import { withBuildLock } from "../build-lock.js";
+import { cachedReleaseList, HISTORY_DIR } from "../history-list.js";
 import { runCommand, writeStamp } from "../cached-build.js";
 import { npmPackage } from "../installed.js";
 import { FIRST_WITH_ELICITATION, sdkDir, ts1HistoryClient } from "./history-client.js";
 
 const PACKAGE = "@modelcontextprotocol/sdk";
-const HISTORY_DIR = join(BUILD_DIR, "history");
 const TS1_HISTORY_DIR = join(HISTORY_DIR, "ts1");
-const LIST_FOR_MS = 24 * 3600_000;
 const BOUND_MS = 300_000;
 
 const registry = () => process.env.npm_config_registry ?? "https://registry.npmjs.org/";
@@ -28,26 +26,19 @@ export function newestPerMinor(versions: readonly string[]): string[] {
   return [...byMinor.values()];
 }
 
-/** One release per 1.x minor; the registry's list cached for a day under build/history/ by the registry asked. */
+/** One release per 1.x minor; the list cached for a day (lab/peers/history-list.ts). */
 export function ts1Releases(now = new Date()): ReleaseList {
-  const file = join(HISTORY_DIR, `ts1-releases-${createHash("sha256").update(registry()).digest("hex").slice(0, 12)}.json`);
-  const cached = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { versions: string[]; listed: string }) : undefined;
-  if (cached && now.getTime() - Date.parse(cached.listed) < LIST_FOR_MS) return { ...cached, cached: true };
-  const r = spawnSync("npm", ["view", PACKAGE, "versions", "--json", "--fetch-retries", "0", "--fetch-timeout", "15000"], { encoding: "utf8", timeout: 60_000 });
-  let all: unknown;
-  try {
-    all = r.status === 0 ? JSON.parse(r.stdout) : undefined;
-  } catch {
-    all = undefined;
-  }
-  if (!Array.isArray(all)) {
-    if (cached) return { ...cached, cached: true };
-    return { problem: `no npm registry: npm view ${PACKAGE} versions could not reach ${registry()}, and no list is cached under build/history/` };
-  }
-  const versions = newestPerMinor(all.map(String));
-  mkdirSync(HISTORY_DIR, { recursive: true });
-  writeStamp(file, JSON.stringify({ versions, listed: now.toISOString() }));
-  return { versions, listed: now.toISOString(), cached: false };
+  return cachedReleaseList("ts1", registry(), () => {
+    const r = spawnSync("npm", ["view", PACKAGE, "versions", "--json", "--fetch-retries", "0", "--fetch-timeout", "15000"], { encoding: "utf8", timeout: 60_000 });
+    let all: unknown;
+    try {
+      all = r.status === 0 ? JSON.parse(r.stdout) : undefined;
+    } catch {
+      all = undefined;
+    }
+    if (!Array.isArray(all)) return { problem: `no npm registry: npm view ${PACKAGE} versions could not reach ${registry()}, and no list is cached under build/history/` };
+    return newestPerMinor(all.map(String));
+  }, now);
 }
 
 /** The lab's own install, reused where it is the release (npm test stays fast). */
