@@ -2,6 +2,8 @@
 // in this process, behind its real HTTP server (http-server.ts) and records every frame on the server's side of
 // the SDK's server transport, as it does on its side of a driver's pipe (process.ts): never the driver's word for
 // the wire. The driver connects with its SDK's own HTTP client to the URL it is given and writes nothing on stdout.
+// A server frame reaches the client one HTTP hop after the wire records it (over a pipe: one write), so on a very
+// busy machine a reply the wire shows before a 0.5 s limit can still reach a concurrent client too late.
 import type { Recorder } from "../history/timeline.js";
 import { withBound } from "../plan/bounds.js";
 import type { OpenTransport } from "../plan/session.js";

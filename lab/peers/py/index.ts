@@ -3,7 +3,7 @@
 // the server is a stdio child (server.py). Both speak MCP on stdin/stdout; the lab records the wire on its side of the pipe.
 import type { ClientPeer, ServerPeer } from "../../plan/peer.js";
 import { PY_ENV } from "../python/envs.js";
-import { pythonClient, pythonServer } from "../python/peer.js";
+import { pythonClient, pythonServer, withHttp } from "../python/peer.js";
 import { pythonDist, sdkLabel } from "../installed.js";
 
 const SDK = sdkLabel("mcp (Python SDK) {}", pythonDist(PY_ENV, "mcp"));
@@ -22,7 +22,8 @@ function py2Client(name: string, flavour: Flavour, meaning: string): ClientPeer 
   }, PY_ENV, "py/client.py", FLAG[flavour]);
 }
 
-export const PY_CLIENT = py2Client("py", "shipped", "the Python SDK 2.3.0 ClientSession as shipped (its JSONRPCDispatcher spawns each inbound request's handler)");
+// also over Streamable HTTP when asked alone (--transport http): the SDK's own HTTP client (lab_http.py)
+export const PY_CLIENT = withHttp(py2Client("py", "shipped", "the Python SDK 2.3.0 ClientSession as shipped (its JSONRPCDispatcher spawns each inbound request's handler)"));
 
 export const PY_INLINE_CLIENT = py2Client(
   "py-inline",
