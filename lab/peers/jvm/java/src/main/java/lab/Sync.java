@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Sync implements Main.Session {
   final Main.Plan plan; final Main.Events events;
   final OwnStdio transport;
-  final McpSyncClient client;
+  McpSyncClient client; // built here, or by a Spring AI context around this session (lab/peers/jvm/spring-ai)
   final AtomicInteger callbacks = new AtomicInteger();
   final Map<String, Set<CompletableFuture<Void>>> running = new ConcurrentHashMap<>();
   // the threads a blocking caller runs its bounded calls on (the tools/call it may give up on, a nested request)
@@ -29,19 +29,28 @@ final class Sync implements Main.Session {
   public static void main(String[] args) { Main.launch(args, "java-sync driver", Sync::new); }
 
   Sync(Main.Plan plan, Main.Events events, OwnStdio transport) {
-    this.plan = plan; this.events = events; this.transport = transport;
+    this(plan, events, transport, false);
+    var spec = McpClient.sync(transport).clientInfo(new McpSchema.Implementation("reentrancy-lab-client-java-sync", "0.1.0"));
     McpSchema.ClientCapabilities caps = transport.mapper.convertValue(plan.capabilities(), McpSchema.ClientCapabilities.class);
-    // the same one limit per client as the async client's: SyncSpec hands requestTimeout to McpAsyncClient (McpClient.java:219, :561)
-    var spec = McpClient.sync(transport).clientInfo(new McpSchema.Implementation("reentrancy-lab-client-java-sync", "0.1.0")).capabilities(caps)
-        .requestTimeout(Duration.ofMillis(plan.callTimeoutMs())).initializationTimeout(Duration.ofMillis(plan.callTimeoutMs()));
     // build() wraps each sync handler in Mono.fromCallable(...).subscribeOn(Schedulers.boundedElastic()) (McpClientFeatures.java:206-214)
     if (caps.elicitation() != null) spec = spec.elicitation(this::elicitation); // McpClient.java:322
     if (caps.sampling() != null) spec = spec.sampling(this::sampling); // McpClient.java:307
+    client = declare(spec).build();
+  }
+  /** The session without its client: whoever builds one sets `client` before run(). */
+  Sync(Main.Plan plan, Main.Events events, OwnStdio transport, boolean unbuilt) {
+    this.plan = plan; this.events = events; this.transport = transport;
+  }
+  /** The plan's capabilities, its limits and its roots on a sync spec (the handlers are the builder's). */
+  McpClient.SyncSpec declare(McpClient.SyncSpec spec) {
+    McpSchema.ClientCapabilities caps = transport.mapper.convertValue(plan.capabilities(), McpSchema.ClientCapabilities.class);
+    // the same one limit per client as the async client's: SyncSpec hands requestTimeout to McpAsyncClient (McpClient.java:219, :561)
+    spec = spec.capabilities(caps).requestTimeout(Duration.ofMillis(plan.callTimeoutMs())).initializationTimeout(Duration.ofMillis(plan.callTimeoutMs()));
     if (caps.roots() != null) {
       spec = spec.roots(Requests.SYNTHETIC_ROOTS); // a list, as the async client's (McpClient.java:274); answered by McpAsyncClient.java:564-572
       events.write("note", null, null, map("roots", "a static list the SDK answers itself: no roots callback"));
     }
-    client = spec.build();
+    return spec;
   }
 
   /** The form callback, a plain blocking function: it runs on a boundedElastic thread, never the reading thread. */
