@@ -113,6 +113,8 @@ export const PROBE_TABLE: ProbeRow[] = [
   { client: "java", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   // the same session; McpClient.sync's blocking handlers run on boundedElastic threads (McpClientFeatures.java:206-214)
   { client: "java-sync", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
+  // Spring AI 2.0.0 hands its annotated handlers to that same SyncSpec (McpClientAutoConfiguration.java:168-171) on the Java SDK 2.0.0
+  { client: "spring-ai", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
 ];
 
 /** The probe run every client peer gets: the loop probe, the fan-out probe, then a calculate. */

@@ -3,7 +3,7 @@
 // (lab/peers/jvm/), built by one Maven build into build/jvm/ (build.ts), or a session of a driver that
 // stays up (`--host`, lab/transports/hosts.md). Each speaks MCP on its session's stdin/stdout; the lab
 // records the wire on its side of the pipe. `java-sync` is the same SDK's McpSyncClient, a second driver
-// class in the java module's jar.
+// class in the java module's jar. `spring-ai` is Spring AI's MCP client, on the Java SDK 2.0.0 (lab/peers/jvm/spring-ai).
 import { join } from "node:path";
 import { LAB_DIR } from "../../paths.js";
 import { buildProblem } from "../cached-build.js";
@@ -67,4 +67,16 @@ export const JAVA_SYNC_CLIENT = jvmClient(
   "java-sync",
   jvmSdk("io.modelcontextprotocol.sdk:mcp {}", "java-sync", "io.modelcontextprotocol.sdk", "mcp", { properties: true }),
   "the Java SDK 2.0.1 McpSyncClient as shipped: McpClient.sync wraps each blocking handler in Mono.fromCallable on Schedulers.boundedElastic (McpClientFeatures.java:206-214), so a handler that blocks on a nested request holds a pool thread, not the reading thread; it sends and handles no notifications/cancelled",
+);
+
+// Spring AI's label names both what the jar holds: Spring AI's MCP module and the Java SDK under it
+const springAiPom = { pom: join(LAB_DIR, "peers", "jvm", "spring-ai", "pom.xml"), jar: jvmJar("spring-ai"), in: { properties: true } as const };
+export const SPRING_AI_CLIENT = jvmClient(
+  "spring-ai",
+  sdkLabel(
+    "org.springframework.ai:spring-ai-mcp {} on io.modelcontextprotocol.sdk:mcp {}",
+    mavenArtifact("org.springframework.ai", "spring-ai-mcp", springAiPom),
+    mavenArtifact("io.modelcontextprotocol.sdk", "mcp", springAiPom),
+  ),
+  "Spring AI 2.0.0's MCP client as its auto-configuration builds it: McpClient.sync on the Java SDK 2.0.0, the callbacks @McpElicitation/@McpSampling methods the registry hands to SyncSpec (McpClientAutoConfiguration.java:168-171), which the SDK runs on Schedulers.boundedElastic (McpClientFeatures.java:206-214): the Java SDK's sync dispatch, nothing of Spring's own; it sends and handles no notifications/cancelled",
 );

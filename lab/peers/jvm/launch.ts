@@ -31,6 +31,7 @@ export const JVM_LAUNCHES: readonly JvmLaunch[] = [
   { name: "kotlin", module: "kotlin-0.15" },
   { name: "java", module: "java" },
   { name: "java-sync", module: "java", mainClass: "lab.Sync" },
+  { name: "spring-ai", module: "spring-ai" },
 ];
 
 export const jvmArchive = (name: string) => join(JVM_JAR_DIR, `${name}.jsa`);
