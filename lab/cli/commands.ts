@@ -178,7 +178,7 @@ export const COMMAND_SPECS: CommandSpec[] = [
     positionals: { min: 0, max: 0 },
     summary: "The hosts people run (Claude Code, Codex, opencode, Qwen Code, Gemini CLI), each installed on first use into build/hosts/ (one line, its time) and run once headless with a fresh HOME, pointed at the lab's scripted model on 127.0.0.1, which asks it to call probe_receive_loop on the lab's stdio server: what it declared, the protocol, what a form got, the receive-loop verdict, forms at once; compared with expected/hosts/<host>.json; writes hosts.md. Exit 1 when a cell differs from its card or a host whose card says it runs did not.",
     about: "A host that is missing, fails to install or does not call the tool within its bound is one line and its cell \"not run: why\".",
-    options: [{ name: "client", value: { kind: "names" }, defaultNote: "every host", help: "the hosts by name, or all" }, out()],
+    options: [{ name: "client", value: { kind: "names" }, defaultNote: "every host", help: "the hosts by name, or all" }, { name: "wire", value: { kind: "switch" }, help: "also print each host's wire with the server, pings folded" }, out()],
   },
   { name: "docs", operands: "", positionals: { min: 0, max: 0 }, summary: "Writes the generated parts of the docs: the README's card table and notebooks/reference/card.md from expected/card/, notebooks/reference/cli.md from these option tables, and notebooks/reference/python-stacks.md from the framework peers' venvs and cards (building a missing venv first).", options: [{ name: "check", value: { kind: "switch" }, help: "write nothing; exit 1 naming each stale part" }] },
 ];

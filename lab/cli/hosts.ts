@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { read, type Parsed } from "./args.js";
 import { openInvocation, writeStoreIndex } from "./store.js";
-import { writeAtomic, writeJsonAtomic } from "./output.js";
+import { shown, writeAtomic, writeJsonAtomic } from "./output.js";
 import { cardDifferences, cellsOf } from "../check/host-row.js";
 import { loadHostCards } from "../check/host-cards.js";
 import { HOST_PEERS, HOST_SERVER, lastHostRun, planFor, HOST_SCENARIO } from "../peers/hosts/index.js";
@@ -14,7 +14,7 @@ import { HOST_BOUND_MS, networkTries, type HostRun } from "../peers/hosts/host-s
 import type { SessionEvidence } from "../plan/session.js";
 import { sdkText, type ClientPeer } from "../plan/peer.js";
 import type { HostRow } from "../plan/host-card.js";
-import { renderHostsMarkdown, renderHostsText, type HostLine } from "../render/hosts-table.js";
+import { renderHostsMarkdown, renderHostsText, renderHostWire, type HostLine } from "../render/hosts-table.js";
 import { runSession } from "../session/session.js";
 import { openStdioTransport } from "../transports/stdio.js";
 import { RUN_OUTPUT_DIR } from "../paths.js";
@@ -61,11 +61,13 @@ export async function main(args: Parsed): Promise<number> {
   }
   const inv = openInvocation(read.text(args, "out") ?? RUN_OUTPUT_DIR, "hosts");
   const lines: HostLine[] = [];
+  const wires: string[] = [];
   for (const peer of peers) {
     const { row, evidence, run } = await hostRun(peer);
     // the wire between host and server, and what the scripted model got and answered
     if (evidence) writeJsonAtomic(join(inv.dir, `${peer.name}.wire.json`), { events: evidence.events, wire: evidence.wire, errors: evidence.errors });
     if (run) writeJsonAtomic(join(inv.dir, `${peer.name}.host.json`), run);
+    if (evidence) wires.push("", ...renderHostWire(peer.name, evidence.wire, row.pingsWhileOpen));
     const card = cards.get(peer.name);
     const differs = row.cells && card ? cardDifferences(row.cells, card) : [];
     lines.push({ row, ...(card && { card }), differs });
@@ -74,9 +76,10 @@ export async function main(args: Parsed): Promise<number> {
     if (row.triedNetwork) console.log(`  finding: ${peer.name} tried the network: ${row.triedNetwork.join(", ")} (refused)`);
   }
   console.log(`\n${renderHostsText(lines)}`);
+  if (read.flag(args, "wire")) console.log(["", "the wire between each host and the server (pings folded):", ...wires].join("\n"));
   writeJsonAtomic(join(inv.dir, "hosts.json"), lines);
   writeAtomic(join(inv.dir, "hosts.md"), renderHostsMarkdown(lines));
   writeStoreIndex(inv.root);
-  console.log(`\nwrote ${join(inv.dir, "hosts.md")}`);
+  console.log(`\nwrote ${shown(join(inv.dir, "hosts.md"))}`);
   return hostsExit(lines);
 }

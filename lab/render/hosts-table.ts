@@ -1,6 +1,7 @@
 // The hosts table, as text for the terminal and as the page `hosts` writes: one row per host,
 // each cell from its run, and where the run and the hand-written card differ. Renders only.
 import type { HostCard, HostRow } from "../plan/host-card.js";
+import type { WireFrame } from "../history/timeline.js";
 
 export interface HostLine {
   row: HostRow;
@@ -59,4 +60,33 @@ export function renderHostsMarkdown(lines: readonly HostLine[]): string {
     out.push("");
   }
   return `${out.join("\n").trimEnd()}\n`;
+}
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
+
+/** One frame in words: who sent it and what, a reply with what it answered (a form's action). */
+function frameWords(f: WireFrame): string {
+  const m = obj(f.message);
+  const version = obj(obj(m.params)._meta)["io.modelcontextprotocol/protocolVersion"] ?? obj(m.params).protocolVersion;
+  const what =
+    f.label.frameType === "error"
+      ? `error ${String(obj(m.error).code)} to ${f.label.method}`
+      : f.label.frameType === "result"
+        ? `result of ${f.label.method}${obj(m.result).action ? `: ${String(obj(m.result).action)}` : ""}`
+        : `${f.label.method}${typeof version === "string" && f.from === "client" ? ` (${version})` : ""}`;
+  return `  ${f.from.padEnd(6)} ${what}`;
+}
+
+/** A host's wire in order, pings folded into one line after the form they were sent under
+ *  (their number is the machine's pace, not the host's behaviour). */
+export function renderHostWire(host: string, wire: readonly WireFrame[], pings?: HostRow["pingsWhileOpen"]): string[] {
+  const out = [`${host}:`];
+  for (const f of wire) {
+    if (f.label.method === "ping") continue;
+    out.push(frameWords(f));
+    if (pings && f.label.method === "elicitation/create" && f.label.frameType === "request")
+      out.push(`  ${"".padEnd(6)} (the server's pings while the form was open: ${pings.answeredFirst > 0 ? "answered while it was open" : "none answered before it closed"})`);
+  }
+  return out;
 }
