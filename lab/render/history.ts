@@ -20,13 +20,16 @@ const FILL: Record<string, string> = {
 };
 const fill = (outcome: string) => FILL[outcome] ?? "#9ca3af";
 
+/** The transports the rows ran over, in row order (a row's id ends in .<transport>). */
+const transportsOf = (data: HistoryData) => [...new Set(data.rows.map((row) => row.id.slice(row.id.lastIndexOf(".") + 1)))];
+
 const rangeText = (from: string, to: string) => (from === to ? from : `${from}-${to}`);
 
 export function renderHistoryMarkdown(data: HistoryData): string {
   const lines = [
     `# ${data.title}: ${data.releases.length} releases, ${data.releases[0]} to ${data.releases.at(-1)}`,
     "",
-    `${data.which} on ${data.listed}, each against the lab's ts1 server over stdio. ${data.install}`,
+    `${data.which} on ${data.listed}, each against the lab's ts1 server over ${transportsOf(data).join(" and ")}. ${data.install}`,
     "",
     "![the history](history.svg)",
     "",
