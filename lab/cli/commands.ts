@@ -162,7 +162,7 @@ export const COMMAND_SPECS: CommandSpec[] = [
     name: "history",
     operands: "",
     positionals: { min: 0, max: 0 },
-    summary: "Which releases deadlock: every release of a client's SDK the package index serves, each installed once under build/history/ and run against the ts1 server (a nested tools/list in an elicitation, a sampling and a roots callback); prints the ranges in which each outcome holds, compares them with expected/history/<client>.json (a difference fails, naming the release), writes history.md and history.svg. Exit 2, in one line, for a client with no history, --versions matching nothing or no package index.",
+    summary: "Which releases deadlock: every release of a client's SDK the package index serves, each installed once under build/history/ and run against the ts1 server (a nested tools/list in an elicitation, a sampling and a roots callback; py also a sampling answer during a call, the HTTP boundary at 1.8.1); prints the ranges in which each outcome holds, compares them with expected/history/<client>.json (a difference fails, naming the release), writes history.md and history.svg. Exit 2, in one line, for a client with no history, --versions matching nothing or no package index.",
     about: "The release list is cached for a day under build/history/ by the index asked; a release that cannot install or run here is a cell \"not run: why\".",
     options: [
       { name: "client", value: { kind: "names" }, help: "the SDK's client: py, ts1 or kotlin (required; ts1: the newest patch of each 1.x minor of @modelcontextprotocol/sdk; kotlin: every io.modelcontextprotocol:kotlin-sdk release on Maven Central, the Kotlin driver compiled against each)" },
