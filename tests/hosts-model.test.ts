@@ -6,7 +6,7 @@ import * as assert from "uvu/assert";
 import type { ModelApi, ModelPlan } from "../lab/plan/model-plan.js";
 import { startModelServer } from "../lab/peers/hosts/model-server.js";
 import { isListening } from "../lab/transports/listening.js";
-import { networkTries } from "../lab/peers/hosts/host-session.js";
+import { networkSites, networkTries } from "../lab/peers/hosts/host-session.js";
 import { request } from "node:http";
 
 const PLAN: ModelPlan = { tool: "probe_receive_loop", arguments: { pings: 3 }, final: "all done", plain: "a title" };
@@ -142,6 +142,10 @@ test("as a proxy: a CONNECT or an absolute URL elsewhere is refused at once and 
     const { exchanges } = await model.stop();
     assert.equal(exchanges.map((e) => [e.method, e.phase, e.status]), [["CONNECT", "refused", 403], ["GET", "refused", 403]]);
     assert.equal(networkTries({ model: { plan: PLAN, port: 0, exchanges } }), ["example.org:443", "http://example.org/x"]);
+    assert.equal(networkSites({ model: { plan: PLAN, port: 0, exchanges } }), ["example.org"]);
+    // which subdomain a host reached before it exited is timing: the sites, sorted, are what it tried
+    const subdomains = ["api.github.com:443", "ab.chatgpt.com:443", "github.com:443"].map((path) => ({ ...exchanges[0]!, path }));
+    assert.equal(networkSites({ model: { plan: PLAN, port: 0, exchanges: subdomains } }), ["chatgpt.com", "github.com"]);
   } finally {
     await model.stop();
   }

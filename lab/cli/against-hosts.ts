@@ -5,7 +5,7 @@
 // Observations only, as for client peers: the lab never judges your tool's result.
 import { join } from "node:path";
 import { HOST_PEERS, lastHostRun } from "../peers/hosts/index.js";
-import { HOST_BOUND_MS, networkTries } from "../peers/hosts/host-session.js";
+import { HOST_BOUND_MS, networkSites } from "../peers/hosts/host-session.js";
 import { cellsOf } from "../check/host-row.js";
 import { FORM_CAPABILITY, type Scenario } from "../plan/scenario.js";
 import { sdkText, type ClientPeer, type ServerPeer } from "../plan/peer.js";
@@ -46,7 +46,7 @@ export function hostLine(peer: ClientPeer, tool: string, run: SessionEvidence): 
   const { declares, formGot } = read.cells;
   const forms = !declares.form ? "declares no form: your form was never sent" : formGot === "never sent" ? "your server sent no form" : `your form got: ${formGot}`;
   const host = lastHostRun(peer.name);
-  const tried = host ? networkTries(host) : [];
+  const tried = host ? networkSites(host) : [];
   return [forms, ...(read.nested ? [`the answerer's ${read.nested}`] : []), callEnd(run.wire, tool), ...(tried.length ? [`tried the network (refused): ${tried.join(", ")}`] : [])].join(" · ");
 }
 

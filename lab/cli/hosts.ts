@@ -10,7 +10,7 @@ import { shown, writeAtomic, writeJsonAtomic } from "./output.js";
 import { cardDifferences, cellsOf } from "../check/host-row.js";
 import { loadHostCards } from "../check/host-cards.js";
 import { HOST_PEERS, HOST_SERVER, lastHostRun, planFor, HOST_SCENARIO } from "../peers/hosts/index.js";
-import { HOST_BOUND_MS, networkTries, type HostRun } from "../peers/hosts/host-session.js";
+import { HOST_BOUND_MS, networkSites, type HostRun } from "../peers/hosts/host-session.js";
 import type { SessionEvidence } from "../plan/session.js";
 import { sdkText, type ClientPeer } from "../plan/peer.js";
 import type { HostRow } from "../plan/host-card.js";
@@ -36,7 +36,7 @@ export async function hostRun(peer: ClientPeer): Promise<{ row: HostRow; evidenc
   const evidence = await runSession(HOST_SCENARIO, openStdioTransport, "stdio", { loop: "sdk", client: peer, server: HOST_SERVER, boundMs: HOST_BOUND_MS + 30_000 });
   const run = lastHostRun(peer.name);
   const modelPhases = run?.model.exchanges.map((e) => `${e.phase}${e.calledAs ? ` ${e.calledAs}` : ""}`) ?? [];
-  const tried = run ? networkTries(run) : [];
+  const tried = run ? networkSites(run) : [];
   const base = { host: peer.name, version: versionOf(peer), modelPhases, seconds: seconds(), ...(tried.length > 0 && { triedNetwork: tried }) };
   const kept = { evidence, ...(run && { run }) };
   if (evidence.errors.length > 0) return { row: { ...base, notRun: evidence.errors[0]! }, ...kept };

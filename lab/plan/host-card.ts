@@ -36,7 +36,7 @@ export interface HostRow {
   pingsWhileOpen?: { sent: number; answeredFirst: number };
   /** a request the host sent while the form was open (the answerer's nested one) and when its reply came */
   nested?: string;
-  /** a finding: what it tried to reach beyond loopback (refused at the lab's proxy), e.g. CONNECT host:443 */
+  /** a finding: the sites it tried to reach beyond loopback (refused at the lab's proxy), e.g. github.com */
   triedNetwork?: string[];
   /** the requests the scripted model got, by phase (tool-call, final, plain, refused) */
   modelPhases: string[];

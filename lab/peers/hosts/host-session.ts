@@ -89,6 +89,13 @@ export function proxyEnv(modelUrl: string): Record<string, string> {
 /** what a run tried to reach beyond loopback, from the model's refusals */
 export const networkTries = (run: Pick<HostRun, "model">): string[] => run.model.exchanges.filter((e) => e.refusal?.startsWith("network:")).map((e) => e.path.split("?")[0]!);
 
+/** the sites those tries were for, sorted: a name less its subdomains and port (which subdomain a
+ *  host reached before it exited is timing; the site is its behaviour) */
+export function networkSites(run: Pick<HostRun, "model">): string[] {
+  const site = (target: string) => (/^(?:\w+:\/\/)?([^/:]+)/.exec(target)?.[1] ?? target).split(".").slice(-2).join(".");
+  return [...new Set(networkTries(run).map(site))].sort();
+}
+
 const tail = (text: string) => (text.length > KEEP_CHARS ? text.slice(-KEEP_CHARS) : text);
 
 /** Runs `spec` once: the model asks for `plan.tool`, the host calls it through the bridge. */
