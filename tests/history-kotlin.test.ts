@@ -1,0 +1,68 @@
+// `history --client kotlin` (issue 46): three releases run for real, the Kotlin driver compiled against each under
+// build/history/kotlin/ (the first the driver compiles against, 0.8.1; the boundary, 0.15.0, the first with
+// concurrent dispatch, kotlin-sdk PR #884; the last, 0.16.0), their ranges against expected/history/kotlin.json,
+// a corrupted expectation rejected naming its release, the compiler's first error line kept, and bad input.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT, runMain } from "./support/cli.js";
+import { needs } from "./support/needs.js";
+import { runHistory } from "../lab/cli/history.js";
+import { historyDifferences, loadExpectedHistory, rangesText } from "../lab/check/history.js";
+import type { ExpectedHistory, HistoryData } from "../lab/plan/history.js";
+import { PROJECT_ROOT } from "../lab/paths.js";
+import { toolchainVersion } from "../lab/peers/cached-build.js";
+import { artifactOf, firstError, KOTLIN_HISTORY } from "../lab/peers/jvm/history.js";
+
+const SAMPLE = ["0.8.1", "0.15.0", "0.16.0"];
+const MAVEN = { name: "mvn", unavailable: () => (toolchainVersion(["mvn", "-v"]) ? undefined : "mvn is not on PATH") };
+const withMaven = needs(MAVEN);
+let sample: Promise<HistoryData> | undefined;
+const out = mkdtempSync(join(tmpdir(), "lab-history-kotlin-"));
+const ran = () => (sample ??= runHistory({ releases: SAMPLE, listed: "test", outDir: out, expectedDir: join(ROOT, "expected", "history"), source: KOTLIN_HISTORY }));
+
+test.after(() => rmSync(out, { recursive: true, force: true }));
+
+withMaven("three releases: every cell as expected/history/kotlin.json says; nested requests deadlock on 0.8.1 and complete from 0.15.0", async () => {
+  const data = await ran();
+  assert.equal(data.differences, [], JSON.stringify(data.differences));
+  for (const id of ["nested.stdio", "samplingNested.stdio", "rootsNested.stdio"]) assert.is(rangesText(data.ranges[id]!), "deadlocks 0.8.1, completes 0.15.0-0.16.0", id);
+  assert.is(rangesText(data.ranges["ping.stdio"]!), "waits 0.8.1, answers 0.15.0-0.16.0");
+});
+
+withMaven("the boundary moved one release on in the expectation fails, naming 0.15.0", async () => {
+  const data = await ran();
+  const moved: ExpectedHistory = structuredClone(loadExpectedHistory("kotlin")!);
+  const ranges = moved.behaviours["nested.stdio"]!.ranges;
+  ranges.find((r) => r.outcome === "deadlocks")!.to = "0.15.0";
+  ranges.find((r) => r.outcome === "completes")!.from = "0.15.1";
+  assert.equal(historyDifferences(data.rows, moved).map((d) => `${d.behaviour} ${d.release} ${d.expected}`), ["nested.stdio 0.15.0 deadlocks"]);
+});
+
+test("the artefact per era: kotlin-sdk-jvm before 0.7.0, kotlin-sdk-client-jvm from it", () => {
+  assert.equal(["0.6.0", "0.7.0", "0.16.0"].map(artifactOf), ["kotlin-sdk-jvm", "kotlin-sdk-client-jvm", "kotlin-sdk-client-jvm"]);
+});
+
+test("a failed compile's cell keeps the compiler's first error, the project's path left out", () => {
+  const output = [
+    "[INFO] some noise",
+    // as kotlin-maven-plugin 2.4.0 printed it here against kotlin-sdk-jvm 0.4.0
+    `[ERROR] file://${PROJECT_ROOT}/lab/peers/jvm/kotlin/Callbacks.kt:11:43 Unresolved reference 'types'.`,
+    `[ERROR] file://${PROJECT_ROOT}/lab/peers/jvm/kotlin/Main.kt:11:45 Unresolved reference 'types'.`,
+    "[ERROR] Failed to execute goal org.jetbrains.kotlin:kotlin-maven-plugin:2.4.0:compile",
+  ].join("\n");
+  assert.is(firstError(output), "lab/peers/jvm/kotlin/Callbacks.kt:11:43 Unresolved reference 'types'.");
+  assert.is(firstError("[ERROR] Failed to execute goal X\n"), "Failed to execute goal X");
+});
+
+test("bad input is one line and exit 2: --versions matching no kotlin-sdk release", async () => {
+  const none = await runMain(["history", "--client", "kotlin", "--versions", "9.0.0..9.1.0"]);
+  assert.is(none.code, 2);
+  // with no repository and no cached list, the one line says that instead (it names the metadata's URL)
+  assert.match(none.stderr, /matches no release of io\.modelcontextprotocol:kotlin-sdk|no Maven repository: .*kotlin-sdk/);
+  assert.is(none.stderr.trim().split("\n").length, 1, none.stderr);
+});
+
+test.run();
