@@ -6,12 +6,12 @@
 import { McpClient, type ElicitationCallback, type ElicitationContext } from "@strands-agents/sdk";
 import { EmptyResultSchema, ListToolsResultSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { withBound } from "../../plan/bounds.js";
 import type { SessionPlan } from "../../plan/behaviour.js";
 import { CallBook } from "../call-book.js";
 import { errorInfo as describedError } from "../no-form/session.js";
 import type { TsAdapter } from "../node22/driver.js";
 import { perform, recordedNested, type EventSink } from "../perform.js";
+import { boundedSession, runPlanCalls } from "../plan-calls.js";
 
 const SESSION_BOUND_MS = 60_000;
 const CLOSE_BOUND_MS = 10_000;
@@ -35,7 +35,6 @@ export function strandsRefusal(plan: SessionPlan): string | undefined {
 }
 
 export async function runStrandsSession(plan: SessionPlan, transport: Transport, rec: EventSink): Promise<string[]> {
-  const errors: string[] = [];
   const book = new CallBook();
   const nested = recordedNested(rec, errorInfo);
   let label = "";
@@ -80,46 +79,22 @@ export async function runStrandsSession(plan: SessionPlan, transport: Transport,
   };
   // an elicitationCallback declares elicitation { form: {}, url: {} } whatever the plan asks (client.js:60)
   const mcp = new McpClient({ transport, ...(plan.capabilities.elicitation !== undefined && { elicitationCallback: callback }) });
-  try {
-    await withBound(
-      (async () => {
-        // listTools() connects on first use (client.js:188-189, :136-159) and gives the McpTools callTool takes
-        const tools = new Map((await mcp.listTools()).map((t): [string, McpTool] => [t.name, t]));
-        if (plan.listToolsFirst) listedTools = [...tools.keys()];
-        for (const call of plan.calls) {
-          label = call.label;
-          rec.event("client", "call.started", { detail: { call: call.label } });
-          const giveUp = book.start(call.giveUpAfterMs);
-          try {
-            const tool = tools.get(call.tool);
-            if (!tool) throw new Error(`strands-ts: the server listed no tool ${call.tool}`);
-            // McpCallToolOptions is { signal } only (client.d.ts:50-53): the SDK's request() sends
-            // notifications/cancelled when it fires; its limit is the SDK's default (protocol.js:740)
-            const result = (await mcp.callTool(tool, call.args as ToolArgs, giveUp && { signal: giveUp })) as { structuredContent?: unknown; isError?: boolean };
-            rec.event("client", "tool.result", { detail: { call: call.label, result: (result.structuredContent ?? null) as never, isError: result.isError === true } });
-          } catch (error) {
-            rec.event("client", "tool.result", { detail: { call: call.label, error: errorInfo(error) } });
-          } finally {
-            book.end();
-          }
-          if (call.awaitCallbacks) await withBound(book.settled(call.label), plan.callTimeoutMs, `callbacks of call ${call.label}`);
-        }
-      })(),
-      SESSION_BOUND_MS,
-      `strands-ts session ${plan.scenario}`,
-    );
-  } catch (error) {
-    errors.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-    rec.event("client", "note", { detail: { sessionFailed: errorInfo(error) } });
-  } finally {
-    try {
-      // disconnect() closes the Client, then the transport (client.js:165-170)
-      await withBound(mcp.disconnect(), CLOSE_BOUND_MS, "strands-ts disconnect()");
-    } catch (error) {
-      errors.push(String(error));
-    }
-  }
-  return errors;
+  const session = async () => {
+    // listTools() connects on first use (client.js:188-189, :136-159) and gives the McpTools callTool takes
+    const tools = new Map((await mcp.listTools()).map((t): [string, McpTool] => [t.name, t]));
+    if (plan.listToolsFirst) listedTools = [...tools.keys()];
+    await runPlanCalls(plan, book, rec, errorInfo, async (call, giveUp) => {
+      label = call.label;
+      const tool = tools.get(call.tool);
+      if (!tool) throw new Error(`strands-ts: the server listed no tool ${call.tool}`);
+      // McpCallToolOptions is { signal } only (client.d.ts:50-53): the SDK's request() sends
+      // notifications/cancelled when it fires; its limit is the SDK's default (protocol.js:740)
+      const result = (await mcp.callTool(tool, call.args as ToolArgs, giveUp && { signal: giveUp })) as { structuredContent?: unknown; isError?: boolean };
+      return { result: result.structuredContent ?? null, isError: result.isError === true };
+    });
+  };
+  // disconnect() closes the Client, then the transport (client.js:165-170)
+  return boundedSession(rec, errorInfo, { ms: SESSION_BOUND_MS, what: `strands-ts session ${plan.scenario}` }, session, { ms: CLOSE_BOUND_MS, what: "strands-ts disconnect()" }, () => mcp.disconnect());
 }
 
 export const adapter: TsAdapter = { prog: "strands-ts", refusal: strandsRefusal, run: runStrandsSession };

@@ -5,10 +5,10 @@
 // 2026-07-28 the v2 client calls the same handler locally for each input request of an
 // input_required round, then retries the tools/call with the answers.
 import type { CreateMessageResult, ElicitResult, ListRootsResult, Transport } from "@modelcontextprotocol/client";
-import { withBound } from "../../plan/bounds.js";
 import { SYNTHETIC_COMPLETION, SYNTHETIC_ROOTS, type SessionPlan } from "../../plan/behaviour.js";
 import { CallBook } from "../call-book.js";
 import { perform, plainCallback, recordedNested, type EventSink, type PlainSession } from "../perform.js";
+import { boundedSession, runPlanCalls } from "../plan-calls.js";
 import { errorInfo } from "./errors.js";
 import { RoundObservingClient } from "./observed-client.js";
 
@@ -103,57 +103,31 @@ export async function runTs2Session(
     client.setRequestHandler("roots/list", (request, ctx) => answer(request.method, ctx.mcpReq.id));
   }
 
-  try {
-    await withBound(
-      (async () => {
-        try {
-          await client.connect(transport, { timeout: plan.callTimeoutMs });
-        } finally {
-          outcome.protocolVersion = client.getNegotiatedProtocolVersion();
-          outcome.era = client.getProtocolEra();
-          rec.event("client", "protocol.negotiated", {
-            detail: { negotiation: options.negotiation, protocolVersion: outcome.protocolVersion ?? null, era: outcome.era ?? null },
-          });
-        }
-        if (plan.listToolsFirst) {
-          listedTools = (await client.listTools(undefined, { timeout: plan.callTimeoutMs })).tools.map((t) => t.name);
-        }
-        for (const call of plan.calls) {
-          label = call.label;
-          rec.event("client", "call.started", { detail: { call: call.label } });
-          const signal = book.start(call.giveUpAfterMs);
-          try {
-            // An aborted signal makes the SDK cancel the request: notifications/cancelled, then reject (request()).
-            const options = { timeout: plan.callTimeoutMs, ...(signal && { signal }) };
-            const result = await client.callTool({ name: call.tool, arguments: call.args }, options);
-            const isError = result.isError === true;
-            // An error result without structuredContent (the legacy shim's failures) keeps its text.
-            const text = isError && result.structuredContent === undefined ? textOf(result.content) : undefined;
-            rec.event("client", "tool.result", {
-              detail: { call: call.label, result: result.structuredContent ?? null, isError, ...(text !== undefined && { text }) },
-            });
-          } catch (error) {
-            rec.event("client", "tool.result", { detail: { call: call.label, error: errorInfo(error) } });
-          } finally {
-            book.end();
-          }
-          // A call that gave up may leave its form open: the next call waits for it (bounded).
-          if (call.awaitCallbacks) await withBound(book.settled(call.label), plan.callTimeoutMs, `callbacks of call ${call.label}`);
-        }
-      })(),
-      TS2_SESSION_BOUND_MS,
-      `ts2 session ${plan.scenario}`,
-    );
-  } catch (error) {
-    outcome.errors.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-    rec.event("client", "note", { detail: { sessionFailed: errorInfo(error) } });
-  } finally {
+  const session = async () => {
     try {
-      await withBound(client.close(), TS2_CLOSE_BOUND_MS, "client.close()");
-    } catch (error) {
-      outcome.errors.push(String(error));
+      await client.connect(transport, { timeout: plan.callTimeoutMs });
+    } finally {
+      outcome.protocolVersion = client.getNegotiatedProtocolVersion();
+      outcome.era = client.getProtocolEra();
+      rec.event("client", "protocol.negotiated", {
+        detail: { negotiation: options.negotiation, protocolVersion: outcome.protocolVersion ?? null, era: outcome.era ?? null },
+      });
     }
-  }
+    if (plan.listToolsFirst) {
+      listedTools = (await client.listTools(undefined, { timeout: plan.callTimeoutMs })).tools.map((t) => t.name);
+    }
+    await runPlanCalls(plan, book, rec, errorInfo, async (call, signal) => {
+      label = call.label;
+      // An aborted signal makes the SDK cancel the request: notifications/cancelled, then reject (request()).
+      const result = await client.callTool({ name: call.tool, arguments: call.args }, { timeout: plan.callTimeoutMs, ...(signal && { signal }) });
+      const isError = result.isError === true;
+      // An error result without structuredContent (the legacy shim's failures) keeps its text.
+      const text = isError && result.structuredContent === undefined ? textOf(result.content) : undefined;
+      return { result: result.structuredContent ?? null, isError, ...(text !== undefined && { text }) };
+    });
+  };
+  const bound = { ms: TS2_SESSION_BOUND_MS, what: `ts2 session ${plan.scenario}` };
+  outcome.errors.push(...(await boundedSession(rec, errorInfo, bound, session, { ms: TS2_CLOSE_BOUND_MS, what: "client.close()" }, () => client.close())));
   return outcome;
 }
 
