@@ -9,6 +9,10 @@ import * as assert from "uvu/assert";
 import { nestedCells } from "../lab/check/card.js";
 import { expectationFor } from "../lab/check/expectations.js";
 import { verify } from "../lab/check/verify.js";
+import { driverFault } from "../lab/check/driver-fault.js";
+import type { ClientPeer } from "../lab/plan/peer.js";
+import { runSession } from "../lab/session/session.js";
+import { TRANSPORTS } from "../lab/transports/index.js";
 import { FASTMCP_CLIENT } from "../lab/peers/fastmcp/index.js";
 import { PY1_CLIENT } from "../lab/peers/py1/index.js";
 import { transportProblem } from "../lab/peers/registry.js";
@@ -54,6 +58,14 @@ py1Test("py1 over http, corrupted: the nested reply moved past the callback's fa
   for (const e of run.events.filter((e) => e.kind === "frame.sent" && e.frame === reply.index)) e.t = reply.t;
   run.events.sort((a, b) => a.t - b.t).forEach((e, i) => (e.seq = i));
   assert.ok(verify(run, expected()).some((v) => !v.ok && v.check.startsWith("order")));
+});
+
+test("a driver over http that dies at once: its fault is said, the lab's server stopped and its port released", async () => {
+  const dies: ClientPeer = { ...PY1_CLIENT, name: "dies-over-http", unavailable: () => undefined,
+    driver: { kind: "process", command: () => ({ command: process.execPath, args: [] }), http: () => ({ command: process.execPath, args: ["-e", "process.exit(3)"] }) } };
+  const run = await runSession(findScenario("nested")!, TRANSPORTS.http!.open, "http", { loop: "sdk", client: dies, server: TS1_SERVER });
+  assert.match(driverFault(run) ?? "", /exited with code 3/);
+  assert.ok(run.transportEvidence.kind === "relay" && run.transportEvidence.served?.portReleased);
 });
 
 test("a process client over http: only with an HTTP driver, a server the lab can serve, and http asked alone", () => {

@@ -32,13 +32,15 @@ export const openProcessHttp: OpenTransport = async (recorder, pairing) => {
     // a driver ends its session by exiting: only another end is worth a note
     closed: (exitCode, signal) => void (exitCode !== 0 && note(recorder, { childExited: { exitCode, signal } })),
   });
-  await child.spawned();
+  const stop = () => withBound(Promise.all([peer.close(), http.close()]), DELETE_BOUND_MS * 2, "stopping the lab's HTTP server");
+  // a driver that cannot start leaves no server listening
+  await child.spawned().catch(async (error: unknown) => (await stop().catch(() => undefined), releaseScratch(planFile), Promise.reject(error)));
   return {
     driverDone: child.waitExit(),
     close: async () => {
       const evidence = await child.close();
       // the driver's SDK ended the session (its DELETE) as it left; a driver that died did not
-      await withBound(Promise.all([peer.close(), http.close()]), DELETE_BOUND_MS * 2, "stopping the lab's HTTP server");
+      await stop();
       const driverEvents = takeDriverEvents(eventsFile, recorder);
       releaseScratch(planFile);
       return { kind: "relay" as const, driver: evidence, driverEvents, served: { url, portReleased: !isListening(http.port) } };
