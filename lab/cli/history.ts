@@ -92,7 +92,7 @@ export async function runHistory(options: HistoryOptions, progress: (line: strin
   const source = options.source ?? PY_HISTORY;
   const transports = options.transports ?? source.transports;
   const behaviours = BEHAVIOURS.filter((b) => b.id in source.behaviours);
-  const install = slots(INSTALLS_AT_ONCE);
+  const install = slots(source.installsAtOnce ?? INSTALLS_AT_ONCE);
   const session = slots(SESSIONS_AT_ONCE);
   const rows: HistoryRow[] = behaviours.flatMap((b) => transports.map((t) => ({ id: `${b.id}.${t}`, title: `${b.title} (${t})`, cells: [] as HistoryCell[] })));
   await Promise.all(

@@ -69,6 +69,8 @@ export interface HistorySource {
   releases(): ReleaseList;
   /** why the release cannot run here, or undefined once installed (installed now if need be) */
   install(release: string): Promise<string | undefined>;
+  /** how many installs may run at once (a compile per release costs more than a venv); absent: the command's default */
+  installsAtOnce?: number;
   /** a client peer on the installed release */
   client(release: string): ClientPeer;
   /** the behaviours it runs (ids of lab/cli/history.ts BEHAVIOURS): the first release each can arise in, and why not before */

@@ -1,7 +1,7 @@
 // The Kotlin SDK's release history (issue 46): every release of io.modelcontextprotocol:kotlin-sdk that Maven
 // Central's maven-metadata.xml lists, the lab's one Kotlin driver (lab/peers/jvm/kotlin/) compiled against each
 // by one Maven build per release (lab/peers/jvm/kotlin-history/pom.xml) into build/history/kotlin/<version>/,
-// at most two compiles at once, each under the build lock. A release the driver does not compile against is
+// at most two compiles at once (installsAtOnce), each under the build lock. A release the driver does not compile against is
 // remembered with the compiler's first error line (not retried until the driver or pom changes).
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -12,6 +12,7 @@ import type { ClientPeer } from "../../plan/peer.js";
 import { atLeast, compareReleases, type HistorySource, type ReleaseList } from "../../plan/history.js";
 import { withBuildLock } from "../build-lock.js";
 import { inputsHash, writeStamp } from "../cached-build.js";
+import { jvmDriver } from "./index.js";
 import { JVM_FLAGS } from "./launch.js";
 
 const HISTORY_DIR = join(BUILD_DIR, "history");
@@ -57,20 +58,6 @@ export const historyJar = (version: string) => join(dirOf(version), "jvm", "kotl
 const stampOf = (version: string) => join(dirOf(version), "lab-history.txt");
 /** What decides a rebuild: the pom (and its parent), the driver, the toolchain. */
 const INPUTS = { inputs: [POM, "lab/peers/jvm/pom.xml", "lab/peers/jvm/kotlin"], toolchain: ["mvn", "-v"] };
-
-/** A tiny limiter of its own: the peers' floor cannot use session/slots.ts. */
-let running = 0;
-const queue: (() => void)[] = [];
-async function limited<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= COMPILES_AT_ONCE) await new Promise<void>((go) => queue.push(go));
-  running++;
-  try {
-    return await work();
-  } finally {
-    running--;
-    queue.shift()?.();
-  }
-}
 
 /** One Maven run; its whole output (bounded) and whether it passed. */
 function mvn(args: readonly string[]): Promise<{ ok: boolean; output: string }> {
@@ -118,15 +105,13 @@ export async function installKotlinRelease(version: string): Promise<string | un
   };
   const before = known();
   if (before) return before.why;
-  return limited(() =>
-    withBuildLock(`history-kotlin-${version}`, async () => {
-      const now = known();
-      return now ? now.why : build(version, hash);
-    }),
-  );
+  return withBuildLock(`history-kotlin-${version}`, async () => {
+    const now = known();
+    return now ? now.why : build(version, hash);
+  });
 }
 
-/** A client peer on the release's jar: a process per session, or a session of its `--host` JVM (Host.kt). */
+/** A client peer on the release's jar: a process per session, or a session of its `--host` JVM (Host.kt). No AppCDS archive: one per release would cost a training session each. */
 export function kotlinHistoryClient(version: string): ClientPeer {
   const jar = historyJar(version);
   const entry = [...JVM_FLAGS, "-jar", jar];
@@ -137,14 +122,7 @@ export function kotlinHistoryClient(version: string): ClientPeer {
     meaning: `the Kotlin SDK ${version} coroutine Client as shipped, the lab's Kotlin driver compiled against it`,
     era: "2025-11-25",
     unavailable: () => (existsSync(jar) ? undefined : `no driver built at ${relative(PROJECT_ROOT, jar)}`),
-    driver: {
-      kind: "process",
-      command: (planFile, eventsFile) => ({
-        command: "java",
-        args: [...entry, "--plan", planFile, "--events", eventsFile],
-        host: { args: [...entry, "--host"], argv: ["--plan", planFile, "--events", eventsFile] },
-      }),
-    },
+    driver: jvmDriver(() => entry),
   };
 }
 
@@ -158,6 +136,8 @@ export const KOTLIN_HISTORY: HistorySource = {
   which: "Every release Maven Central's maven-metadata.xml lists for io.modelcontextprotocol:kotlin-sdk",
   releases: () => kotlinReleases(),
   install: installKotlinRelease,
+  // two Maven/Kotlin compiles at once at the most: each is a JVM of its own, and the machine may have two cores
+  installsAtOnce: COMPILES_AT_ONCE,
   client: kotlinHistoryClient,
   behaviours: {
     nested: { from: FIRST_WITH_ELICITATION, why: noElicitation },

@@ -1,5 +1,5 @@
-// The JVM client peers: the MCP Kotlin SDK 0.14.0, and 0.15.0 (the first release with concurrent
-// dispatch, kotlin-sdk PR #884), and the MCP Java SDK 2.0.1, each a driver program in its own process
+// The JVM client peers: the MCP Kotlin SDK 0.14.0, and today's 0.16.0 (concurrent dispatch since
+// 0.15.0, kotlin-sdk PR #884), and the MCP Java SDK 2.0.1, each a driver program in its own process
 // (lab/peers/jvm/), built by one Maven build into build/jvm/ (build.ts), or a session of a driver that
 // stays up (`--host`, lab/transports/hosts.md). Each speaks MCP on its session's stdin/stdout; the lab
 // records the wire on its side of the pipe. `java-sync` is the same SDK's McpSyncClient, a second driver
@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { LAB_DIR } from "../../paths.js";
 import { buildProblem } from "../cached-build.js";
 import { mavenArtifact, sdkLabel, type JarVersion } from "../installed.js";
-import type { ClientPeer, SdkLabel } from "../../plan/peer.js";
+import type { ClientPeer, ProcessClientDriver, SdkLabel } from "../../plan/peer.js";
 import { JVM_BUILD, jvmJar } from "./build.js";
 import { jvmEntry, jvmFlags, jvmLaunch } from "./launch.js";
 
@@ -32,16 +32,21 @@ function jvmClient(name: string, sdk: SdkLabel, meaning: string): ClientPeer {
     meaning,
     era: "2025-11-25",
     unavailable: () => buildProblem(JVM_BUILD),
-    driver: {
-      kind: "process",
-      // the archive is looked for at each launch: the set-up may make it after this module loads
-      command: (planFile, eventsFile) => ({
-        command: "java",
-        args: [...jvmFlags(launch), ...jvmEntry(launch), "--plan", planFile, "--events", eventsFile],
-        // one JVM runs many sessions, each on its own thread (lab/transports/hosts.md; Host.java, Host.kt)
-        host: { args: [...jvmFlags(launch), ...jvmEntry(launch), "--host"], argv: ["--plan", planFile, "--events", eventsFile] },
-      }),
-    },
+    // the archive is looked for at each launch: the set-up may make it after this module loads
+    driver: jvmDriver(() => [...jvmFlags(launch), ...jvmEntry(launch)]),
+  };
+}
+
+/** A JVM driver: a process per session, or a session of its `--host` JVM; `start` gives the JVM's flags and jar. */
+export function jvmDriver(start: () => readonly string[]): ProcessClientDriver {
+  return {
+    kind: "process",
+    command: (planFile, eventsFile) => ({
+      command: "java",
+      args: [...start(), "--plan", planFile, "--events", eventsFile],
+      // one JVM runs many sessions, each on its own thread (lab/transports/hosts.md; Host.java, Host.kt)
+      host: { args: [...start(), "--host"], argv: ["--plan", planFile, "--events", eventsFile] },
+    }),
   };
 }
 
@@ -54,7 +59,7 @@ export const KOTLIN_014_CLIENT = jvmClient(
 export const KOTLIN_CLIENT = jvmClient(
   "kotlin",
   jvmSdk("io.modelcontextprotocol:kotlin-sdk-client {}", "kotlin", "io.modelcontextprotocol", "kotlin-sdk-client-jvm", KOTLIN_VERSION),
-  "the Kotlin SDK 0.15.0 coroutine Client as shipped: the first release whose Protocol launches each inbound handler after initialization (kotlin-sdk PR #884)",
+  "the Kotlin SDK 0.16.0 coroutine Client as shipped: its Protocol launches each inbound handler after initialization, as every release since 0.15.0 does (kotlin-sdk PR #884)",
 );
 
 export const JAVA_CLIENT = jvmClient(
