@@ -30,4 +30,16 @@ export const HELD_BACK: readonly HeldBack[] = [
   { peer: "strands", package: "mcp", because: "strands-agents 1.62.0's METADATA requires mcp<2.2,>=1.23.0" },
   { peer: "strands-sync", package: "mcp", because: "strands-agents 1.62.0's METADATA requires mcp<2.2,>=1.23.0" },
   { peer: "kotlin-0.14", package: "io.modelcontextprotocol:kotlin-sdk-client-jvm", because: "the 0.14 column on purpose: the last release whose read loop awaits each inbound handler (0.15.0 launches each, kotlin-sdk PR #884; kotlin is the current column)" },
+  {
+    peer: "rust-mcp-sdk",
+    package: "rust-mcp-sdk",
+    because:
+      "2.0.0 speaks 2026-07-28 only: it is built on rust-mcp-schema 2.0.0's 2026_07_28 schema, its client runtime sends no initialize (client_runtime.rs:1304-1313 starts the stream; server/discover at :1200-1240) and a server asks through input-required rounds the client drives (MRTR, :39-46); the driver's 2025-11-25 types are gone (10 compile errors: InitializeRequestParams, PingRequest, task stores). Moving is a modern-era column of its own; its reading task still awaits each inbound request's handler (:383-408, :255), serial as 1.1.0",
+  },
+  // the card's expectations cite the SDK's source lines (mcp-core's sources jar in ~/.m2): a release without one cannot be re-read
+  ...["java", "java-sync"].map((peer) => ({
+    peer,
+    package: "io.modelcontextprotocol.sdk:mcp",
+    because: "2.2.0 resolves (its jars fetch), but Maven Central serves no mcp-core sources jar for 2.1.0 or 2.2.0 (404), so the expectations, written from 2.0.1's source lines, cannot be re-read against the installed source",
+  })),
 ];
