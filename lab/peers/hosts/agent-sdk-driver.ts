@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { formAnswer, THINK_MS } from "./answer.js";
+import { bounded, runDriver, say, sleep } from "./driver-io.js";
 
 /** what the spec writes for the driver (specs-answerers.ts) */
 export interface AgentSdkConfig {
@@ -31,20 +32,6 @@ interface Query extends AsyncIterable<Record<string, unknown>> {
   close(): void;
 }
 type QueryFn = (p: { prompt: string; options: Record<string, unknown> }) => Query;
-
-const started = performance.now();
-const say = (event: string, detail: Record<string, unknown> = {}) => process.stdout.write(`${JSON.stringify({ event, t: Math.round(performance.now() - started), ...detail })}\n`);
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-async function bounded<T>(work: Promise<T>, ms: number): Promise<{ ok: T } | { failed: string }> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<{ failed: string }>((resolve) => (timer = setTimeout(() => resolve({ failed: `no reply within ${ms} ms` }), ms)));
-  try {
-    return await Promise.race([work.then((ok) => ({ ok }), (error: unknown) => ({ failed: String((error as Error)?.message ?? error) })), limit]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 async function main(file: string): Promise<void> {
   const config = JSON.parse(readFileSync(file, "utf8")) as AgentSdkConfig;
@@ -79,10 +66,4 @@ async function main(file: string): Promise<void> {
   }
 }
 
-main(process.argv[2] ?? "").then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`claude-agent-sdk driver: ${String((error as Error)?.message ?? error)}\n`);
-    process.exit(1);
-  },
-);
+runDriver("claude-agent-sdk driver", () => main(process.argv[2] ?? ""));

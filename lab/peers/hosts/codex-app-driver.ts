@@ -10,6 +10,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { formAnswer, THINK_MS } from "./answer.js";
+import { bounded, runDriver, say, sleep } from "./driver-io.js";
 
 /** what the spec writes for the driver (specs-answerers.ts) */
 export interface CodexAppConfig {
@@ -23,9 +24,6 @@ export interface CodexAppConfig {
 }
 
 type Json = Record<string, unknown>;
-const started = performance.now();
-const say = (event: string, detail: Json = {}) => process.stdout.write(`${JSON.stringify({ event, t: Math.round(performance.now() - started), ...detail })}\n`);
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const obj = (v: unknown): Json => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
 
 async function main(file: string): Promise<void> {
@@ -49,12 +47,10 @@ async function main(file: string): Promise<void> {
     say("form", { n, mode: params.mode, server: params.serverName, message: params.message });
     await sleep(THINK_MS);
     say("nested.sent", { n, method: "mcpServerStatus/list" });
-    let timer: NodeJS.Timeout | undefined;
-    const limit = new Promise<Json>((resolve) => (timer = setTimeout(() => resolve({ error: { message: `no reply within ${config.nestedBoundMs} ms` } }), config.nestedBoundMs)));
-    const nested = await Promise.race([request("mcpServerStatus/list", { serverName: params.serverName, threadId: params.threadId, detail: "full" }), limit]);
-    clearTimeout(timer);
-    if (nested.error) say("nested.failed", { n, why: obj(nested.error).message });
-    else say("nested.ok", { n, tools: JSON.stringify(nested.result).match(/"name":"[^"]+"/g)?.length ?? 0 });
+    const nested = await bounded(request("mcpServerStatus/list", { serverName: params.serverName, threadId: params.threadId, detail: "full" }), config.nestedBoundMs);
+    const reply = "ok" in nested ? nested.ok : { error: { message: nested.failed } };
+    if (reply.error) say("nested.failed", { n, why: obj(reply.error).message });
+    else say("nested.ok", { n, names: JSON.stringify(reply.result).match(/"name":"[^"]+"/g)?.length ?? 0 });
     const answer = formAnswer({ mode: String(params.mode), requestedSchema: params.requestedSchema });
     say("answer", { n, ...answer });
     send({ id, result: answer });
@@ -90,18 +86,10 @@ async function main(file: string): Promise<void> {
   if (!threadId) throw new Error(`thread/start: ${JSON.stringify(thread.error ?? thread.result)}`);
   const turn = await request("turn/start", { threadId, input: [{ type: "text", text: config.prompt }] });
   if (turn.error) throw new Error(`turn/start: ${JSON.stringify(turn.error)}`);
-  let timer: NodeJS.Timeout | undefined;
-  const ended = await Promise.race([done, new Promise<string>((resolve) => (timer = setTimeout(() => resolve("bound"), config.boundMs)))]);
-  clearTimeout(timer);
-  say("result", { ended });
+  const ended = await bounded(done, config.boundMs);
+  say("result", { ended: "ok" in ended ? ended.ok : ended.failed });
   codex.stdin.end();
   codex.kill("SIGTERM");
 }
 
-main(process.argv[2] ?? "").then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`codex-app driver: ${String((error as Error)?.message ?? error)}\n`);
-    process.exit(1);
-  },
-);
+runDriver("codex-app driver", () => main(process.argv[2] ?? ""));

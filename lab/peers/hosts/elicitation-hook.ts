@@ -5,6 +5,7 @@
 // process of its own with no handle on the host's session: it cannot send a nested request.
 // usage: node --import tsx elicitation-hook.ts  (stdin: the hook input)
 import { formAnswer, THINK_MS } from "./answer.js";
+import { runDriver, sleep } from "./driver-io.js";
 
 type Json = Record<string, unknown>;
 
@@ -17,16 +18,10 @@ async function readStdin(): Promise<string> {
 async function main(): Promise<void> {
   const input = JSON.parse(await readStdin()) as Json;
   if (input.hook_event_name !== "Elicitation") throw new Error(`not an Elicitation hook input: ${String(input.hook_event_name)}`);
-  await new Promise((resolve) => setTimeout(resolve, THINK_MS));
+  await sleep(THINK_MS);
   const answer = formAnswer({ mode: typeof input.mode === "string" ? input.mode : undefined, requestedSchema: input.requested_schema });
   process.stdout.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: "Elicitation", ...answer } })}\n`);
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`elicitation hook: ${String((error as Error)?.message ?? error)}\n`);
-    // exit 1 is a non-blocking hook error: the host goes on without this answer
-    process.exit(1);
-  },
-);
+// exit 1 (runDriver) is a non-blocking hook error: the host goes on without this answer
+runDriver("elicitation hook", main);
