@@ -10,8 +10,8 @@ import type { SessionPlan } from "../../plan/behaviour.js";
 import { CallBook } from "../call-book.js";
 import { errorInfo as describedError } from "../no-form/session.js";
 import type { TsAdapter } from "../node22/driver.js";
-import { perform, recordedNested, type EventSink } from "../perform.js";
-import { boundedSession, runPlanCalls } from "../plan-calls.js";
+import { recordedNested, type EventSink } from "../perform.js";
+import { answerForm, boundedSession, runPlanCalls, type FormSession } from "../plan-calls.js";
 
 const SESSION_BOUND_MS = 60_000;
 const CLOSE_BOUND_MS = 10_000;
@@ -48,34 +48,11 @@ export async function runStrandsSession(plan: SessionPlan, transport: Transport,
     method === "tools/list"
       ? (await nested(method, () => context.sendRequest({ method }, ListToolsResultSchema, { timeout }))).tools.map((t) => t.name)
       : void (await nested(method, () => context.sendRequest({ method }, EmptyResultSchema, { timeout })));
+  const forms: FormSession = { rec, book, calls: plan.calls, listedTools: () => listedTools };
   const callback: ElicitationCallback = async (context) => {
-    const n = ++callbacks;
-    const call = label;
-    const ids = { id: context.requestId, origin: "server" as const, method: "elicitation/create" };
-    rec.event("client", "callback.entered", { ...ids, detail: { n, call } });
-    const leave = book.enter(call);
-    const behaviour = plan.calls.find((c) => c.label === call)?.callback;
-    const aborted = () => rec.event("client", "callback.aborted", { ...ids, detail: { n, call, reason: String(context.signal.reason) } });
-    const watch = behaviour?.watchAbort === true;
-    if (watch && context.signal.aborted) aborted();
-    else if (watch) context.signal.addEventListener("abort", aborted, { once: true });
-    try {
-      if (!behaviour) throw new Error(`no callback behaviour is planned for an elicitation during '${call}'`);
-      const answer = await perform(behaviour, {
-        listedTools,
-        signal: context.signal,
-        nested: (method, timeoutMs) => nestedRequest(context, method, timeoutMs),
-      });
-      rec.event("client", "callback.left", { ...ids, detail: { n, call, action: answer.action } });
-      // the plan's answer as it is, wrong content included (the form-contract cases)
-      return answer as ElicitResult;
-    } catch (error) {
-      rec.event("client", "callback.left", { ...ids, detail: { n, call, error: String(error) } });
-      throw error;
-    } finally {
-      context.signal.removeEventListener("abort", aborted);
-      leave();
-    }
+    const form = { n: ++callbacks, call: label, ids: { id: context.requestId, origin: "server" as const, method: "elicitation/create" } };
+    // the plan's answer as it is, wrong content included (the form-contract cases)
+    return (await answerForm(forms, form, context.signal, (method, timeoutMs) => nestedRequest(context, method, timeoutMs))) as ElicitResult;
   };
   // an elicitationCallback declares elicitation { form: {}, url: {} } whatever the plan asks (client.js:60)
   const mcp = new McpClient({ transport, ...(plan.capabilities.elicitation !== undefined && { elicitationCallback: callback }) });

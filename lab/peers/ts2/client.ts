@@ -7,8 +7,8 @@
 import type { CreateMessageResult, ElicitResult, ListRootsResult, Transport } from "@modelcontextprotocol/client";
 import { SYNTHETIC_COMPLETION, SYNTHETIC_ROOTS, type SessionPlan } from "../../plan/behaviour.js";
 import { CallBook } from "../call-book.js";
-import { perform, plainCallback, recordedNested, type EventSink, type PlainSession } from "../perform.js";
-import { boundedSession, runPlanCalls } from "../plan-calls.js";
+import { plainCallback, recordedNested, type EventSink, type PlainSession } from "../perform.js";
+import { answerForm, boundedSession, runPlanCalls, type FormSession } from "../plan-calls.js";
 import { errorInfo } from "./errors.js";
 import { RoundObservingClient } from "./observed-client.js";
 
@@ -58,37 +58,15 @@ export async function runTs2Session(
       ? (await nested(method, () => client.listTools(undefined, { timeout }))).tools.map((t) => t.name)
       : void (await nested(method, () => client.ping({ timeout })));
 
+  const forms: FormSession = { rec, book, calls: plan.calls, listedTools: () => listedTools };
   if (plan.capabilities.elicitation !== undefined) {
     client.setRequestHandler("elicitation/create", async (request, ctx): Promise<ElicitResult> => {
-      const n = ++callbacks;
-      const call = label;
       // On 2026-07-28 the id is the input request's key, not a JSON-RPC id: nothing crossed the wire.
       const embedded = client.getProtocolEra() === "modern";
       const ids = { id: ctx.mcpReq.id, ...(!embedded && { origin: "server" as const }), method: request.method };
-      rec.event("client", "callback.entered", { ...ids, detail: { n, call, ...(embedded && { embedded }) } });
-      const leave = book.enter(call);
-      const behaviour = plan.calls.find((c) => c.label === call)?.callback;
       // The handler context's signal: the v2 _oncancel aborts it for any requestId that is not undefined.
-      const signal = ctx.mcpReq.signal;
-      const aborted = () => rec.event("client", "callback.aborted", { ...ids, detail: { n, call, reason: String(signal.reason) } });
-      if (behaviour?.watchAbort && signal.aborted) aborted();
-      else if (behaviour?.watchAbort) signal.addEventListener("abort", aborted, { once: true });
-      try {
-        if (!behaviour) throw new Error(`no callback behaviour is planned for an elicitation during '${call}'`);
-        const answer = await perform(behaviour, {
-          listedTools,
-          signal,
-          nested: nestedRequest,
-        });
-        rec.event("client", "callback.left", { ...ids, detail: { n, call, action: answer.action } });
-        return answer as ElicitResult;
-      } catch (error) {
-        rec.event("client", "callback.left", { ...ids, detail: { n, call, error: String(error) } });
-        throw error;
-      } finally {
-        signal.removeEventListener("abort", aborted);
-        leave();
-      }
+      const form = { n: ++callbacks, call: label, ids, ...(embedded && { detail: { embedded } }) };
+      return (await answerForm(forms, form, ctx.mcpReq.signal, nestedRequest)) as ElicitResult;
     });
   }
 
