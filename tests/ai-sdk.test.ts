@@ -1,5 +1,5 @@
-// The Vercel AI SDK's MCP client (@ai-sdk/mcp 1.0.102) in ONE real run: nested in memory against the
-// ts1 server, both in the lab's process. It must pass its hand-written expectation and declare exactly
+// The Vercel AI SDK's MCP client (@ai-sdk/mcp 2.0.99, under Node 22 in its own process) in ONE real
+// run: nested over stdio against the ts1 server in the lab's process. It must pass its hand-written expectation and declare exactly
 // the capabilities the plan gives (the client adds nothing, dist/index.mjs:2311); corrupted copies of
 // this evidence must be rejected; and a plan the public API cannot run is refused in one line.
 import "./support/child-pids.js";
@@ -13,18 +13,22 @@ import { readVersions } from "../lab/peers/versions.js";
 import type { SessionPlan } from "../lab/plan/behaviour.js";
 import { runCase, type RunRecord } from "../lab/session/pipeline.js";
 import { runSession } from "../lab/session/session.js";
-import { openMemoryTransport } from "../lab/transports/memory.js";
+import { openProcessTransport } from "../lab/transports/process.js";
 import { findScenario } from "../scenarios/index.js";
 import { copy } from "./support/runs.js";
+import { needs } from "./support/needs.js";
+
+// its runs need build/node22 and the install apart (the set-up builds them)
+const withAiSdk = needs(AI_SDK_CLIENT);
 
 let shared: Promise<RunRecord> | undefined;
 const real = () =>
-  (shared ??= runCase(findScenario("nested")!, "sdk", { client: AI_SDK_CLIENT, transports: ["memory"], repeat: 1, onDeadlock: "wait" }, readVersions()).then((r) => r.runs[0]!));
+  (shared ??= runCase(findScenario("nested")!, "sdk", { client: AI_SDK_CLIENT, transports: ["stdio"], repeat: 1, onDeadlock: "wait" }, readVersions()).then((r) => r.runs[0]!));
 const failures = (run: RunRecord) => run.verdicts.filter((v) => !v.ok).map((v) => `${v.check}: ${v.details.join("; ")}`);
 const expected = () => expectationFor("nested", "sdk", { client: "ai-sdk", server: "ts1" })!.expectation;
-const failed = (run: Pick<RunRecord, "events" | "wire">) => verify({ events: run.events, wire: run.wire, transport: "memory" }, expected()).filter((v) => !v.ok).map((v) => v.check);
+const failed = (run: Pick<RunRecord, "events" | "wire">) => verify({ events: run.events, wire: run.wire, transport: "stdio" }, expected()).filter((v) => !v.ok).map((v) => v.check);
 
-test("ai-sdk nested against ts1: passes expected/nested.sdk.ai-sdk.json and declares only the plan's capabilities", async () => {
+withAiSdk("ai-sdk nested against ts1: passes expected/nested.sdk.ai-sdk.json and declares only the plan's capabilities", async () => {
   const run = await real();
   assert.ok(expectationFor("nested", "sdk", { client: "ai-sdk", server: "ts1" })!.file.endsWith("nested.sdk.ai-sdk.json"));
   assert.equal(failures(run), []);
@@ -33,7 +37,7 @@ test("ai-sdk nested against ts1: passes expected/nested.sdk.ai-sdk.json and decl
   assert.is(init.params.protocolVersion, "2025-11-25");
 });
 
-test("corrupted ai-sdk evidence is rejected: a late nested reply, a different answer, a notifications/cancelled", async () => {
+withAiSdk("corrupted ai-sdk evidence is rejected: a late nested reply, a different answer, a notifications/cancelled", async () => {
   const run = await real();
   assert.equal(failed(run), [], "the real run itself must pass");
   // the nested request returning only after the callback answered (a serial loop's story)
@@ -46,19 +50,19 @@ test("corrupted ai-sdk evidence is rejected: a late nested reply, a different an
   const left = declined.events.find((e) => e.kind === "callback.left" && e.detail?.call === "first")!;
   left.detail = { ...left.detail, action: "decline" };
   assert.ok(failed(declined).includes("callback answers"), failed(declined).join("; "));
-  // a notifications/cancelled from the client, which request() never sends (:2479-2563)
+  // a notifications/cancelled from the client, which requestOnce() never sends (dist/index.js:2666-2749)
   const told = copy(run);
   const last = told.wire.find((f) => f.from === "client")!;
   told.wire.push({ ...last, index: told.wire.length, message: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 0 } }, label: { ...last.label, method: "notifications/cancelled", frameType: "notification", id: undefined } });
   assert.ok(failed(told).includes("frames on the wire"), failed(told).join("; "));
 });
 
-test("declared as its type says ({elicitation: {applyDefaults}}), the ts1 server does not read it as form support: no form is sent", async () => {
-  // ClientCapabilities puts applyDefaults under elicitation (dist/index.mjs:28-30, :52-54); SDK 1.32.2
+withAiSdk("declared as its type says ({elicitation: {applyDefaults}}), the ts1 server does not read it as form support: no form is sent", async () => {
+  // ClientCapabilities puts applyDefaults under elicitation (dist/index.d.ts:140, :166); SDK 1.32.2
   // turns only an empty elicitation into {form: {}} (types.js:335-345), so the server sees no form
   // capability: its calculate tool answers unsupported (lab/peers/ts1/calculate-server.ts), as elicitInput would refuse (server/index.js:351-352).
   const nested = findScenario("nested")!;
-  const run = await runSession({ ...nested, capabilities: { elicitation: { applyDefaults: true } } }, openMemoryTransport, "memory", { loop: "sdk", client: AI_SDK_CLIENT });
+  const run = await runSession({ ...nested, capabilities: { elicitation: { applyDefaults: true } } }, openProcessTransport, "stdio", { loop: "sdk", client: AI_SDK_CLIENT });
   assert.equal(run.errors, []);
   const init = run.wire.find((f) => f.label.method === "initialize" && f.from === "client")!.message as unknown as { params: { capabilities: unknown } };
   assert.equal(init.params.capabilities, { elicitation: { applyDefaults: true } });

@@ -1,4 +1,5 @@
-// The JavaScript frameworks of issue #28, one real nested run each, in memory against the ts1 server:
+// The JavaScript frameworks of issue #28, one real nested run each against the ts1 server (in memory;
+// mastra and openai-agents, which run under Node 22 in their own process, over stdio):
 // mastra declares form elicitation and its form reaches the handler, the nested request completes;
 // langchain, openai-agents and genkit declare none, and the server's calculate ends `unsupported`.
 // Each passes its expected/nested.sdk.<client>.json; the first card row is read from that evidence;
@@ -19,6 +20,7 @@ import type { ClientPeer } from "../lab/plan/peer.js";
 import type { SessionEvidence } from "../lab/plan/session.js";
 import { runSession } from "../lab/session/session.js";
 import { openMemoryTransport } from "../lab/transports/memory.js";
+import { openProcessTransport } from "../lab/transports/process.js";
 import { findScenario } from "../scenarios/index.js";
 import { missingOf, needs } from "./support/needs.js";
 import { copy } from "./support/runs.js";
@@ -26,22 +28,26 @@ import { expectationFor } from "../lab/check/expectations.js";
 import { verify } from "../lab/check/verify.js";
 
 const runs = new Map<string, Promise<SessionEvidence>>();
+const FRAMEWORKS = [MASTRA_CLIENT, LANGCHAIN_CLIENT, OPENAI_AGENTS_CLIENT, GENKIT_CLIENT];
+/** a driver in its own process talks stdio; an in-process one runs in memory */
+const carrier = (client: ClientPeer) => (client.driver.kind === "process" ? ([openProcessTransport, "stdio"] as const) : ([openMemoryTransport, "memory"] as const));
 const nested = (client: ClientPeer) => {
   let run = runs.get(client.name);
-  if (!run) runs.set(client.name, (run = runSession(findScenario("nested")!, openMemoryTransport, "memory", { loop: "sdk", client })));
+  const [open, transport] = carrier(client);
+  if (!run) runs.set(client.name, (run = runSession(findScenario("nested")!, open, transport, { loop: "sdk", client })));
   return run;
 };
 // The four runs start together when this file's tests begin, and end before the tests read them:
 // most of each is the framework's own import and the bridge child's start.
 test.before(() => {
-  const clients = [MASTRA_CLIENT, LANGCHAIN_CLIENT, OPENAI_AGENTS_CLIENT, GENKIT_CLIENT].filter((client) => missingOf([client]) === undefined);
+  const clients = FRAMEWORKS.filter((client) => missingOf([client]) === undefined);
   return Promise.allSettled(clients.map(nested)).then(() => undefined);
 });
 const initialize = (run: Pick<SessionEvidence, "wire">) =>
   run.wire.find((f) => f.from === "client" && f.label.method === "initialize")!.message as unknown as { params: { capabilities: Record<string, unknown> } };
 /** The checks of expected/nested.sdk.<client>.json that the evidence fails. */
 const failed = (client: string, run: Pick<SessionEvidence, "events" | "wire">) =>
-  verify({ events: run.events, wire: run.wire, transport: "memory" }, expectationFor("nested", "sdk", { client, server: "ts1" })!.expectation).filter((v) => !v.ok).map((v) => v.check);
+  verify({ events: run.events, wire: run.wire, transport: carrier(FRAMEWORKS.find((c) => c.name === client)!)[1] }, expectationFor("nested", "sdk", { client, server: "ts1" })!.expectation).filter((v) => !v.ok).map((v) => v.check);
 const statuses = (run: SessionEvidence) => run.events.filter((e) => e.kind === "tool.result").map((e) => (e.detail?.result as { status?: string } | null)?.status);
 
 for (const [client, declared] of [

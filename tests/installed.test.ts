@@ -100,7 +100,7 @@ planted("peers --strict fails naming the peer, the label's version and the insta
   const file = (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name));
   try {
     const requirements = file("requirements.txt", "mcp==1.28.0 \\\n    --hash=sha256:00\n");
-    file("package.json", JSON.stringify({ dependencies: { "@ai-sdk/mcp": "1.0.101" } }));
+    file("package.json", JSON.stringify({ dependencies: { "@genkit-ai/mcp": "1.41.0" } }));
     const gomod = file("go.mod", "module x\n\nrequire (\n\tgithub.com/modelcontextprotocol/go-sdk v1.7.0\n)\n");
     const cargo = file("Cargo.toml", '[dependencies]\nrmcp = { version = "=3.10.0", default-features = false }\n');
     const pom = file("pom.xml", "<dependency><groupId>io.modelcontextprotocol</groupId><artifactId>kotlin-sdk-client-jvm</artifactId><version>0.13.0</version></dependency>");
@@ -110,7 +110,7 @@ planted("peers --strict fails naming the peer, the label's version and the insta
       sdk: sdkLabel(
         "toy {} {} {} {} {}",
         pythonDist({ dir: PY1_VENV_DIR, requirements }, "mcp"),
-        npmPackage("@ai-sdk/mcp", { dir: PROJECT_ROOT, pins: dir }),
+        npmPackage("@genkit-ai/mcp", { dir: PROJECT_ROOT, pins: dir }),
         goModule("github.com/modelcontextprotocol/go-sdk", { gomod, binary: GO_CLIENT_BINARY }),
         rustCrate("rmcp", { manifest: cargo, binary: RMCP_BINARY }),
         mavenArtifact("io.modelcontextprotocol", "kotlin-sdk-client-jvm", { pom, jar: jvmJar("kotlin-0.14"), in: { classConstant: KOTLIN_LIB_VERSION } }),
@@ -126,7 +126,7 @@ planted("peers --strict fails naming the peer, the label's version and the insta
     const lines = r.stderr.split("\n").filter((l) => l.includes("version differs"));
     const want: [string, RegExp][] = [
       ["mcp", /the label's version 1\.28\.0 \(\/.*requirements\.txt\), installed 1\.29\.0 \(\.venv-py1\/.*METADATA\)/],
-      ["@ai-sdk/mcp", /the label's version 1\.0\.101 \(\/.*package\.json\), installed 1\.0\.102 \(node_modules\/@ai-sdk\/mcp\/package\.json\)/],
+      ["@genkit-ai/mcp", /the label's version 1\.41\.0 \(\/.*package\.json\), installed 1\.42\.0 \(node_modules\/@genkit-ai\/mcp\/package\.json\)/],
       ["github.com/modelcontextprotocol/go-sdk", /the label's version v1\.7\.0 \(\/.*go\.mod\), installed v1\.8\.0 \(build\/go-client \(its module list\)\)/],
       ["rmcp", /the label's version 3\.10\.0 \(\/.*Cargo\.toml\), installed 3\.11\.0 \(build\/rmcp-target\/release\/rmcp-client/],
       ["io.modelcontextprotocol:kotlin-sdk-client-jvm", /the label's version 0\.13\.0 \(\/.*pom\.xml\), installed 0\.14\.0 \(build\/jvm\/kotlin-0\.14\.jar!\/io\/modelcontextprotocol\/kotlin\/sdk\/LibVersionKt\.class\)/],

@@ -20,7 +20,7 @@ const tscPath = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 // declaration files (0.6 s, not 7 s of CPU); a record that holds errors is always checked again.
 // tsc -b looks at the project's own files only, so the record is named by the lockfiles: new
 // dependencies (npm ci) mean a full check.
-const LOCKFILES = ["package-lock.json", "lab/peers/mastra/package-lock.json", "lab/peers/langchain/package-lock.json", "lab/peers/strands-ts/package-lock.json"];
+const LOCKFILES = ["package-lock.json", "lab/peers/mastra/package-lock.json", "lab/peers/langchain/package-lock.json", "lab/peers/strands-ts/package-lock.json", "lab/peers/ai-sdk/package-lock.json", "lab/peers/openai-agents/package-lock.json"];
 const locks = createHash("sha256");
 for (const file of LOCKFILES) locks.update(readFileSync(join(ROOT, file)));
 const dir = join(BUILD_DIR, "typecheck");

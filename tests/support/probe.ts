@@ -49,7 +49,7 @@ export const PROBE_TABLE: ProbeRow[] = [
   // its inline dispatcher covers elicitation/create only; sampling still goes through mcp 2.3.0's spawn
   { client: "py-inline", loop: "sdk", verdict: "serial", sampling: "concurrent", core: "a loop that differs by method" },
   { client: "ts2", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
-  // @ai-sdk/mcp 1.0.102: onmessage starts each inbound request's handler without awaiting it (dist/index.mjs:2320-2323);
+  // @ai-sdk/mcp 2.0.99 (under Node 22, its own process): onmessage starts each inbound request's handler without awaiting it (dist/index.js:2411-2418);
   // sampling/createMessage has no handler and is answered -32601 (findings-ai-sdk #9): not run
   { client: "ai-sdk", loop: "sdk", verdict: "concurrent", sampling: "not_run", core: "sampling refused: not_run" },
   // @mastra/mcp 2.0.0 on @modelcontextprotocol/client 2.0.0, whose Protocol starts each inbound request's
@@ -67,7 +67,7 @@ export const PROBE_TABLE: ProbeRow[] = [
   // fast-agent-mcp 0.2.36 registers no elicitation callback (mcp_agent/mcp/mcp_agent_client_session.py:75-100): not_run. No
   // sampling verdict: its own model answers sampling (mcp_agent/mcp/sampling.py:63-150), not a callback of the lab's
   { client: "fast-agent", loop: "sdk", verdict: "not_run" },
-  // FastMCP 4.0.10 runs its handler on mcp 2.3.0's dispatcher, which spawns each inbound request (jsonrpc_dispatcher.py:623)
+  // FastMCP 4.2.3 runs its handler on mcp 2.3.0's dispatcher, which spawns each inbound request (jsonrpc_dispatcher.py:623)
   { client: "fastmcp", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   // pydantic-ai-slim 2.78.0's MCPToolset: FastMCP 4.2.3's Client probes server/discover, ts1 refuses it and the session is
   // 2025-11-25 on mcp 2.3.0's dispatcher, which spawns each inbound request (jsonrpc_dispatcher.py:688-707), sampling too

@@ -1,7 +1,9 @@
-// The mastra peer: @mastra/mcp 2.0.0 (on @modelcontextprotocol/client 2.0.0) in this process
-// (lab/peers/mastra/client.ts), installed apart (package.json here): every @mastra/mcp release
-// from 1.0.0 declares engines node >=22.13.0, and the root's `npm ci` must not warn on Node 20.
-// It runs on Node 20 all the same. There is no server peer.
+// The mastra peer: @mastra/mcp 2.0.0, the newest (on @modelcontextprotocol/client 2.0.0, and
+// @mastra/core 1.71.0, its peer), installed apart (package.json here): every @mastra/mcp release from
+// 1.0.0 declares engines node >=22.13.0, and the root's `npm ci` must not warn on Node 20. It runs
+// under Node 22 in a process of its own per session (lab/peers/node22; adapter.ts runs client.ts),
+// which also keeps the SIGTERM and SIGHUP listeners each connected MCPClient adds to the process
+// (registerProcessHooks, dist/index.js:23466-23479) to one of each per process. No server peer.
 import { join } from "node:path";
 import type { ClientPeer } from "../../plan/peer.js";
 import { buildProblem } from "../cached-build.js";
