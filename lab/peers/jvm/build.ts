@@ -13,8 +13,8 @@ const MVN = ["-B", "-q", "-f", "lab/peers/jvm/pom.xml", `-Dlab.build=${BUILD_DIR
 export const JVM_BUILD: CachedBuild = {
   name: "jvm",
   toolchain: ["mvn", "-v"],
-  inputs: ["lab/peers/jvm/pom.xml", "lab/peers/jvm/kotlin", "lab/peers/jvm/kotlin-0.14", "lab/peers/jvm/kotlin-0.15", "lab/peers/jvm/java", "lab/peers/jvm/spring-ai"],
-  outputs: [jvmJar("kotlin-0.14"), jvmJar("kotlin-0.15"), jvmJar("java"), jvmJar("spring-ai")],
+  inputs: ["lab/peers/jvm/pom.xml", "lab/peers/jvm/kotlin", "lab/peers/jvm/kotlin-0.14", "lab/peers/jvm/kotlin-0.16", "lab/peers/jvm/java", "lab/peers/jvm/spring-ai"],
+  outputs: [jvmJar("kotlin-0.14"), jvmJar("kotlin-0.16"), jvmJar("java"), jvmJar("spring-ai")],
   steps: [
     // `sh -c`: the offline try's failure is not an error, only the online one's is
     { command: "sh", args: ["-c", `mvn -o ${MVN.join(" ")} >/dev/null 2>&1 || mvn ${MVN.join(" ")}`] },

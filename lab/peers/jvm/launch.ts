@@ -28,7 +28,7 @@ export interface JvmLaunch {
 // which java's async one never does, so one archive per main class, not per jar.
 export const JVM_LAUNCHES: readonly JvmLaunch[] = [
   { name: "kotlin-0.14", module: "kotlin-0.14" },
-  { name: "kotlin", module: "kotlin-0.15" },
+  { name: "kotlin", module: "kotlin-0.16" },
   { name: "java", module: "java" },
   { name: "java-sync", module: "java", mainClass: "lab.Sync" },
   { name: "spring-ai", module: "spring-ai" },

@@ -3,7 +3,7 @@
 // System.in/System.out, or a hosted session's connections).
 // It executes a SessionPlan (lab/plan/behaviour.ts) and writes DriverEvent lines (lab/plan/driver-events.ts).
 // CLI: java -jar kotlin-0.1x.jar --plan PLAN.json --events EVENTS.jsonl, or --host (Host.kt)
-// One source compiled against each SDK version (lab/peers/jvm/kotlin-0.14, kotlin-0.15): public API only.
+// One source compiled against each SDK version (lab/peers/jvm/kotlin-0.14, kotlin-0.16): public API only.
 package lab
 
 import io.modelcontextprotocol.kotlin.sdk.client.Client
