@@ -14,8 +14,6 @@ export interface HeldBack {
 const mcp1 = (peer: string, requires: string): HeldBack => ({ peer, package: "mcp", because: `its framework's METADATA requires ${requires}: the column is the framework as pip resolves it` });
 
 export const HELD_BACK: readonly HeldBack[] = [
-  { peer: "ai-sdk", package: "@ai-sdk/mcp", because: "every 2.x declares engines node >=22 and the lab runs on Node 20: moved up under Node 22 by issue 44" },
-  { peer: "openai-agents", package: "@openai/agents-core", because: "0.15 and later declare engines node >=22 and the lab runs on Node 20: moved up under Node 22 by issue 44" },
   { peer: "mastra", package: "@modelcontextprotocol/client", because: "@mastra/mcp 2.0.0 depends on exactly @modelcontextprotocol/client 2.0.0 (its package.json)" },
   { peer: "py1", package: "mcp", because: "the 1.x column on purpose: 1.29.0 is the release the deadlock was first seen in (py130 is the last 1.x)" },
   { peer: "py130", package: "mcp", because: "the 1.x column on purpose: 1.30.0 is the last 1.x, what `mcp<2` resolves to" },
@@ -36,6 +34,12 @@ export const HELD_BACK: readonly HeldBack[] = [
     because:
       "2.0.0 speaks 2026-07-28 only: it is built on rust-mcp-schema 2.0.0's 2026_07_28 schema, its client runtime sends no initialize (client_runtime.rs:1304-1313 starts the stream; server/discover at :1200-1240) and a server asks through input-required rounds the client drives (MRTR, :39-46); the driver's 2025-11-25 types are gone (10 compile errors: InitializeRequestParams, PingRequest, task stores). Moving is a modern-era column of its own; its reading task still awaits each inbound request's handler (:383-408, :255), serial as 1.1.0",
   },
+  // Spring AI's expectations cite its annotations and auto-configure modules' sources
+  ...["org.springframework.ai:spring-ai-mcp", "io.modelcontextprotocol.sdk:mcp"].map((pkg) => ({
+    peer: "spring-ai",
+    package: pkg,
+    because: "Spring AI 2.0.1 and 2.0.2 publish no sources jar for spring-ai-mcp-annotations or spring-ai-autoconfigure-mcp-client-common (404), whose lines the expectations cite; the Java SDK is the one Spring AI 2.0.0 depends on",
+  })),
   // the card's expectations cite the SDK's source lines (mcp-core's sources jar in ~/.m2): a release without one cannot be re-read
   ...["java", "java-sync"].map((peer) => ({
     peer,
