@@ -81,6 +81,16 @@ function nestedWhileOpen(wire: readonly WireFrame[], form: WireFrame): { nested:
   return { nested: `${sent.label.method} ${when}` };
 }
 
+/** From a probe_fan_out run's wire: how many forms the host's answerer worked on at once, the
+ *  probe's own inference (`aboutAtOnce`), or undefined when the probe could not tell. */
+export function fanOutAtOnce(wire: readonly WireFrame[]): number | undefined {
+  const call = wire.find((f) => f.from === "client" && isRequest(f, "tools/call") && obj(msg(f).params).name === "probe_fan_out");
+  const reply = call && replyOf(wire, call);
+  const about = obj(obj(reply && msg(reply)).result).structuredContent;
+  const n = obj(about).aboutAtOnce;
+  return typeof n === "number" ? n : undefined;
+}
+
 /** Each cell that differs from the card: "<cell>: card says X, the run showed Y". */
 export function cardDifferences(cells: HostCells, card: HostCard): string[] {
   const out: string[] = [];

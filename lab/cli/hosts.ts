@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { read, type Parsed } from "./args.js";
 import { openInvocation, writeStoreIndex } from "./store.js";
 import { shown, writeAtomic, writeJsonAtomic } from "./output.js";
-import { cardDifferences, cellsOf } from "../check/host-row.js";
+import { cardDifferences, cellsOf, fanOutAtOnce } from "../check/host-row.js";
 import { loadHostCards } from "../check/host-cards.js";
-import { HOST_PEERS, HOST_SERVER, lastHostRun, planFor, HOST_SCENARIO } from "../peers/hosts/index.js";
+import { HOST_FAN_OUT_SCENARIO, HOST_PEERS, HOST_SERVER, lastHostRun, planFor, HOST_SCENARIO } from "../peers/hosts/index.js";
 import { HOST_BOUND_MS, networkSites, type HostRun } from "../peers/hosts/host-session.js";
 import type { SessionEvidence } from "../plan/session.js";
 import { sdkText, type ClientPeer } from "../plan/peer.js";
@@ -42,6 +42,12 @@ export async function hostRun(peer: ClientPeer): Promise<{ row: HostRow; evidenc
   if (evidence.errors.length > 0) return { row: { ...base, notRun: evidence.errors[0]! }, ...kept };
   const read = cellsOf(evidence.wire, planFor(HOST_SCENARIO).tool);
   if ("why" in read) return { row: { ...base, notRun: read.why }, ...kept };
+  // an answer that waited for someone: how many forms that someone takes at once is the fan-out's
+  if (read.cells.formGot === "accept") {
+    const fan = await runSession(HOST_FAN_OUT_SCENARIO, openStdioTransport, "stdio", { loop: "sdk", client: peer, server: HOST_SERVER, boundMs: HOST_BOUND_MS + 30_000 });
+    read.cells.formsAtOnce = fan.errors.length > 0 ? 0 : (fanOutAtOnce(fan.wire) ?? 0);
+    base.seconds = seconds();
+  }
   return { row: { ...base, cells: read.cells, ...(read.triedFirst && { triedFirst: read.triedFirst }), ...(read.pingsWhileOpen && { pingsWhileOpen: read.pingsWhileOpen }), ...(read.nested && { nested: read.nested }) }, ...kept };
 }
 

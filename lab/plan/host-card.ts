@@ -19,7 +19,8 @@ export interface HostCells {
   formGot: string;
   /** the receive-loop verdict: the probe's, or "cannot answer a form" when none is declared */
   verdict: string;
-  /** the most forms open at once on the wire */
+  /** where an answerer accepts, how many forms it took at once (the fan-out probe's inference from
+   *  four sent at once); else the most forms open at once on the wire */
   formsAtOnce: number;
 }
 

@@ -22,6 +22,15 @@ export const HOST_SCENARIO: Scenario = {
   calls: [{ label: "loop", tool: "probe_receive_loop", args: {} }],
 };
 
+/** For a host whose answerer accepted: the probe's fan-out, four forms at once; how many the
+ *  answerer worked on at once is the probe's inference from when the replies came. */
+export const HOST_FAN_OUT_SCENARIO: Scenario = {
+  ...HOST_SCENARIO,
+  name: "host-fan-out",
+  summary: "the scripted model asks the host to call probe_fan_out once (four forms at once)",
+  calls: [{ label: "fan-out", tool: "probe_fan_out", args: { n: 4 } }],
+};
+
 /** The lab's probe server as a fresh stdio child (node build/child-server.cjs, `serve`'s built form):
  *  one fresh child per host session, as `serve` gives it to any MCP client. */
 export const HOST_SERVER: ServerPeer = {
