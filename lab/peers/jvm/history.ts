@@ -1,5 +1,5 @@
-// The Kotlin SDK's release history (issue 46): every release of io.modelcontextprotocol:kotlin-sdk that Maven
-// Central's maven-metadata.xml lists, the lab's one Kotlin driver (lab/peers/jvm/kotlin/) compiled against each
+// The Kotlin SDK's release history (issue 46): every release of io.modelcontextprotocol:kotlin-sdk or
+// kotlin-sdk-client-jvm that Maven Central's maven-metadata.xml lists, the lab's one Kotlin driver (lab/peers/jvm/kotlin/) compiled against each
 // by one Maven build per release (lab/peers/jvm/kotlin-history/pom.xml) into build/history/kotlin/<version>/,
 // at most two compiles at once (installsAtOnce), each under the build lock. A release the driver does not compile against is
 // remembered with the compiler's first error line (not retried until the driver or pom changes).
@@ -30,24 +30,28 @@ const repository = () => (process.env.LAB_MAVEN_REPO ?? "https://repo.maven.apac
 export const FIRST_SPLIT = "0.7.0";
 /** elicitation arrives in 0.6.0 (core types.kt CreateElicitationRequest; 0.5.0 has none). */
 export const FIRST_WITH_ELICITATION = "0.6.0";
-/** The driver's types live in io.modelcontextprotocol.kotlin.sdk.types from 0.8.x (kotlin-sdk-core 0.8.1
- *  types/elicitation.kt; 0.7.2 keeps them in the one file io/modelcontextprotocol/kotlin/sdk/types.kt). */
-export const FIRST_TYPES_PACKAGE = "0.8.1";
 
 export const artifactOf = (version: string) => (atLeast(version, FIRST_SPLIT) ? "kotlin-sdk-client-jvm" : "kotlin-sdk-jvm");
 
-/** Every kotlin-sdk release the repository lists, newest last; the list cached for a day under build/history/. */
+/** The two artefacts whose releases carry a client: the umbrella (one module before 0.7.0) and, from 0.7.0, the
+ *  client module, which lists releases the umbrella does not (0.7.0, 0.7.3-0.7.7, 0.8.0). */
+const LISTED = ["kotlin-sdk", "kotlin-sdk-client-jvm"] as const;
+
+/** Every release either artefact's maven-metadata.xml lists, newest last; cached for a day under build/history/. */
 export function kotlinReleases(now = new Date()): ReleaseList {
-  const url = `${repository()}/io/modelcontextprotocol/kotlin-sdk/maven-metadata.xml`;
-  const file = join(HISTORY_DIR, `kotlin-releases-${createHash("sha256").update(url).digest("hex").slice(0, 12)}.json`);
+  const urls = LISTED.map((a) => `${repository()}/io/modelcontextprotocol/${a}/maven-metadata.xml`);
+  const file = join(HISTORY_DIR, `kotlin-releases-${createHash("sha256").update(urls.join(" ")).digest("hex").slice(0, 12)}.json`);
   const cached = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { versions: string[]; listed: string }) : undefined;
   if (cached && now.getTime() - Date.parse(cached.listed) < LIST_FOR_MS) return { ...cached, cached: true };
-  const r = spawnSync("curl", ["-fsSL", "--max-time", "20", url], { encoding: "utf8", timeout: 30_000 });
-  const versions = r.status === 0 ? [...r.stdout.matchAll(/<version>([0-9]+(?:\.[0-9]+)*)<\/version>/g)].map((m) => m[1]!).sort(compareReleases) : [];
-  if (versions.length === 0) {
+  const lists = urls.map((url) => {
+    const r = spawnSync("curl", ["-fsSL", "--max-time", "20", url], { encoding: "utf8", timeout: 30_000 });
+    return r.status === 0 ? [...r.stdout.matchAll(/<version>([0-9]+(?:\.[0-9]+)*)<\/version>/g)].map((m) => m[1]!) : [];
+  });
+  if (lists.some((l) => l.length === 0)) {
     if (cached) return { ...cached, cached: true };
-    return { problem: `no Maven repository: ${url} could not be read, and no list is cached under build/history/` };
+    return { problem: `no Maven repository: ${urls[lists.findIndex((l) => l.length === 0)]} could not be read, and no list is cached under build/history/` };
   }
+  const versions = [...new Set(lists.flat())].sort(compareReleases);
   mkdirSync(HISTORY_DIR, { recursive: true });
   writeStamp(file, JSON.stringify({ versions, listed: now.toISOString() }));
   return { versions, listed: now.toISOString(), cached: false };
@@ -133,7 +137,7 @@ export const KOTLIN_HISTORY: HistorySource = {
   sdk: "kotlin",
   title: "MCP Kotlin SDK",
   package: "io.modelcontextprotocol:kotlin-sdk",
-  which: "Every release Maven Central's maven-metadata.xml lists for io.modelcontextprotocol:kotlin-sdk",
+  which: "Every release Maven Central's maven-metadata.xml lists for io.modelcontextprotocol:kotlin-sdk or kotlin-sdk-client-jvm",
   releases: () => kotlinReleases(),
   install: installKotlinRelease,
   // two Maven/Kotlin compiles at once at the most: each is a JVM of its own, and the machine may have two cores
