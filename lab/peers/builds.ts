@@ -5,16 +5,16 @@
 import { relative } from "node:path";
 import { PROJECT_ROOT } from "../paths.js";
 import { buildCached, buildStaleness, type BuildOutcome, type CachedBuild } from "./cached-build.js";
-import { AI_SDK_BUILD } from "./ai-sdk/index.js";
+import { AI_SDK_BUILD, AI_SDK_DRIVER_BUILD } from "./ai-sdk/index.js";
 import { GO_BUILD } from "./go/index.js";
 import { hostBuild } from "./hosts/install.js";
 import { HOST_SPECS } from "./hosts/specs.js";
 import { JVM_BUILD } from "./jvm/build.js";
 import { JVM_CDS_BUILD } from "./jvm/cds.js";
 import { LANGCHAIN_BUILD } from "./langchain/index.js";
-import { MASTRA_BUILD } from "./mastra/index.js";
+import { MASTRA_BUILD, MASTRA_DRIVER_BUILD } from "./mastra/index.js";
 import { MCP_GO_BUILD } from "./mcp-go/index.js";
-import { OPENAI_AGENTS_BUILD } from "./openai-agents/index.js";
+import { OPENAI_AGENTS_BUILD, OPENAI_AGENTS_DRIVER_BUILD } from "./openai-agents/index.js";
 import { NODE22_BUILD } from "./node22/index.js";
 import { PY1_ENV, PYTHON_ENVS, type PythonEnv } from "./python/envs.js";
 import { buildPythonEnv, envStaleness } from "./python/setup.js";
@@ -104,6 +104,10 @@ export const ALL_BUILDS: readonly PeerBuild[] = [
   cached(MASTRA_BUILD),
   cached(AI_SDK_BUILD),
   cached(OPENAI_AGENTS_BUILD),
+  // each bundles its framework from the install apart
+  cached(MASTRA_DRIVER_BUILD, [MASTRA_BUILD.name]),
+  cached(AI_SDK_DRIVER_BUILD, [AI_SDK_BUILD.name]),
+  cached(OPENAI_AGENTS_DRIVER_BUILD, [OPENAI_AGENTS_BUILD.name]),
   cached(LANGCHAIN_BUILD),
   cached(STRANDS_TS_BUILD),
   // the hosts (100-480 MB each): installed on first use of `hosts`, or by `setup -- host-<name>`

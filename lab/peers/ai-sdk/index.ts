@@ -7,13 +7,13 @@
 // (onmessage starts each request's handler unawaited, the same ping and -32601 replies), so an older
 // column would tell nothing the new one does not. There is no server peer: the package has no server.
 import type { ClientPeer } from "../../plan/peer.js";
-import { buildProblem } from "../cached-build.js";
 import { npmPackage, sdkLabel } from "../installed.js";
 import { npmApartBuild, npmApartDir } from "../npm-apart.js";
-import { NODE22_BUILD, node22Driver } from "../node22/index.js";
-import { join } from "node:path";
+import { node22Peer } from "../node22/index.js";
 
 export const AI_SDK_BUILD = npmApartBuild("ai-sdk", "@ai-sdk/mcp");
+const NODE22 = node22Peer("ai-sdk", AI_SDK_BUILD);
+export const AI_SDK_DRIVER_BUILD = NODE22.bundle;
 const SDK = sdkLabel("@ai-sdk/mcp {}", npmPackage("@ai-sdk/mcp", { dir: npmApartDir("ai-sdk") }));
 
 export const AI_SDK_CLIENT: ClientPeer = {
@@ -23,6 +23,6 @@ export const AI_SDK_CLIENT: ClientPeer = {
   meaning:
     "the Vercel AI SDK's MCP client (@ai-sdk/mcp 2.0.99, createMCPClient over the driver's stdio, legacy initialize): its onmessage starts each inbound request's handler without awaiting it (dist/index.js:2411-2418)",
   era: "2025-11-25",
-  unavailable: () => buildProblem(NODE22_BUILD) ?? buildProblem(AI_SDK_BUILD),
-  driver: node22Driver(join(npmApartDir("ai-sdk"), "adapter.ts")),
+  unavailable: NODE22.unavailable,
+  driver: NODE22.driver,
 };

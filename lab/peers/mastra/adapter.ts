@@ -1,6 +1,8 @@
 // The mastra peer's adapter for the TypeScript driver core (lab/peers/node22/driver.ts), which runs it
 // under Node 22 in a process of its own: client.ts's session over the driver's own stdin/stdout.
-import type { TsAdapter } from "../node22/driver.js";
+import { runDriver, type TsAdapter } from "../node22/driver.js";
 import { mastraRefusal, runMastraSession } from "./client.js";
 
 export const adapter: TsAdapter = { prog: "mastra-driver", refusal: mastraRefusal, run: runMastraSession };
+
+void runDriver(adapter);

@@ -4,14 +4,14 @@
 // under Node 22 in a process of its own per session (lab/peers/node22; adapter.ts runs client.ts),
 // which also keeps the SIGTERM and SIGHUP listeners each connected MCPClient adds to the process
 // (registerProcessHooks, dist/index.js:23466-23479) to one of each per process. No server peer.
-import { join } from "node:path";
 import type { ClientPeer } from "../../plan/peer.js";
-import { buildProblem } from "../cached-build.js";
 import { npmPackage, sdkLabel } from "../installed.js";
 import { npmApartBuild, npmApartDir } from "../npm-apart.js";
-import { NODE22_BUILD, node22Driver } from "../node22/index.js";
+import { node22Peer } from "../node22/index.js";
 
 export const MASTRA_BUILD = npmApartBuild("mastra", "@mastra/mcp");
+const NODE22 = node22Peer("mastra", MASTRA_BUILD);
+export const MASTRA_DRIVER_BUILD = NODE22.bundle;
 const SDK = sdkLabel(
   "@mastra/mcp {} (on client {})",
   npmPackage("@mastra/mcp", { dir: npmApartDir("mastra") }),
@@ -25,6 +25,6 @@ export const MASTRA_CLIENT: ClientPeer = {
   meaning:
     "Mastra's MCPClient (stdio server: the lab's bridge) pinned to protocolVersion 'legacy', inputRequests as the form handler: a @modelcontextprotocol/client 2.0.0 Client underneath (index.js:23167-23188)",
   era: "2025-11-25",
-  unavailable: () => buildProblem(NODE22_BUILD) ?? buildProblem(MASTRA_BUILD),
-  driver: node22Driver(join(npmApartDir("mastra"), "adapter.ts")),
+  unavailable: NODE22.unavailable,
+  driver: NODE22.driver,
 };

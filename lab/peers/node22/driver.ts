@@ -1,66 +1,42 @@
-// The TypeScript client driver core, run in its own process (under build/node22's node, index.ts):
+// The TypeScript client driver core, run in its own process under build/node22's node (index.ts):
 // it reads the plan, opens the driver's own stdin/stdout as the session's MCP transport, runs the
 // peer's adapter on them and writes what happened as DriverEvent lines (lab/plan/driver-events.ts),
 // the contract every process driver speaks (lab/peers/python/lab_driver.py is the Python one).
 // An adapter knows its framework only: `run` is the same function its in-process peer ran, with the
-// events file in place of the lab's Recorder.
-//   driver.ts --adapter MODULE.ts --plan PLAN --events EVENTS
+// events file in place of the lab's Recorder. Each peer's adapter.ts ends in runDriver(adapter) and
+// is bundled with esbuild into build/node22/<name>-driver.mjs (index.ts), run as
+//   <node22> build/node22/<name>-driver.mjs --plan PLAN --events EVENTS
 // Exit 0: the session ran; 1: it failed (its reasons on stderr); 2: a bad argument, plan or refusal.
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { SessionPlan } from "../../plan/behaviour.js";
-import { DriverEvent } from "../../plan/driver-events.js";
-import type { EventSink } from "../perform.js";
+import { eventsFile, type TsAdapter } from "./events.js";
 
-/** What a peer's adapter module exports as `adapter`. */
-export interface TsAdapter {
-  /** the name its lines on stderr begin with */
-  prog: string;
-  /** what the framework's public API cannot do, said before anything is sent */
-  refusal?(plan: SessionPlan): string | undefined;
-  /** the whole session over `transport`; the errors that ended it (none: it ran) */
-  run(plan: SessionPlan, transport: Transport, rec: EventSink): Promise<string[]>;
-}
-
-const KINDS = new Set<string>(DriverEvent.shape.kind.options);
-
-/** An EventSink writing DriverEvent lines, each appended at once (a killed driver leaves what it saw).
- *  A timeline kind the driver contract lacks (an in-process peer's sdk.error) goes as a note naming it. */
-export function eventsFile(file: string): EventSink {
-  writeFileSync(file, "");
-  return {
-    event: (_side, kind, fields = {}) => {
-      const known = KINDS.has(kind);
-      const detail = known ? fields.detail : { event: kind, ...fields.detail };
-      const line: DriverEvent = {
-        t_ns: Number(process.hrtime.bigint()),
-        kind: (known ? kind : "note") as DriverEvent["kind"],
-        ...(fields.id !== undefined && fields.id !== null && { id: fields.id }),
-        ...(fields.method !== undefined && { method: fields.method }),
-        ...(detail !== undefined && { detail: detail as Record<string, unknown> }),
-      };
-      appendFileSync(file, `${JSON.stringify(line)}\n`);
-    },
-  };
-}
+export type { TsAdapter };
 
 const fail = (prog: string, line: string, code: number): never => {
   process.stderr.write(`${prog}: ${line}\n`);
   process.exit(code);
 };
 
-async function main(): Promise<void> {
-  let values: { adapter?: string; plan?: string; events?: string };
+/** The driver's whole life, from its arguments to its exit status. */
+export async function runDriver(adapter: TsAdapter): Promise<void> {
   try {
-    ({ values } = parseArgs({ options: { adapter: { type: "string" }, plan: { type: "string" }, events: { type: "string" } } }));
+    await session(adapter);
   } catch (error) {
-    return fail("ts-driver", (error as Error).message, 2);
+    fail(adapter.prog, `session failed: ${String((error as Error)?.stack ?? error)}`, 1);
   }
-  if (!values.adapter || !values.plan || !values.events) return fail("ts-driver", "usage: driver.ts --adapter MODULE --plan PLAN --events EVENTS", 2);
-  const { adapter } = (await import(pathToFileURL(values.adapter).href)) as { adapter: TsAdapter };
+}
+
+async function session(adapter: TsAdapter): Promise<void> {
+  let values: { plan?: string; events?: string };
+  try {
+    ({ values } = parseArgs({ options: { plan: { type: "string" }, events: { type: "string" } } }));
+  } catch (error) {
+    return fail(adapter.prog, (error as Error).message, 2);
+  }
+  if (!values.plan || !values.events) return fail(adapter.prog, "usage: --plan PLAN --events EVENTS", 2);
   let plan: SessionPlan;
   try {
     plan = SessionPlan.parse(JSON.parse(readFileSync(values.plan, "utf8")));
@@ -75,6 +51,3 @@ async function main(): Promise<void> {
   if (errors.length > 0) fail(adapter.prog, `session failed: ${errors.join("; ")}`, 1);
   process.exit(0);
 }
-
-// no top-level await: tsx may load this entry as CommonJS under Node 22 (its require of ESM)
-main().catch((error: unknown) => fail("ts-driver", String((error as Error)?.stack ?? error), 1));

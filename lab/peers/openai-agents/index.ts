@@ -4,14 +4,14 @@
 // client is @modelcontextprotocol/client 2.x (an optional dependency, resolved to 2.4.0 by the lockfile)
 // with versionNegotiation 'auto', no longer the 1.x SDK. 0.14.3's column is not kept: it declared no
 // capability either and registered no handler, so it told the same cells on the older SDK.
-import { join } from "node:path";
 import type { ClientPeer } from "../../plan/peer.js";
-import { buildProblem } from "../cached-build.js";
 import { npmPackage, sdkLabel } from "../installed.js";
 import { npmApartBuild, npmApartDir } from "../npm-apart.js";
-import { NODE22_BUILD, node22Driver } from "../node22/index.js";
+import { node22Peer } from "../node22/index.js";
 
 export const OPENAI_AGENTS_BUILD = npmApartBuild("openai-agents", "@openai/agents-core");
+const NODE22 = node22Peer("openai-agents", OPENAI_AGENTS_BUILD);
+export const OPENAI_AGENTS_DRIVER_BUILD = NODE22.bundle;
 
 export const OPENAI_AGENTS_CLIENT: ClientPeer = {
   name: "openai-agents",
@@ -24,6 +24,6 @@ export const OPENAI_AGENTS_CLIENT: ClientPeer = {
   meaning:
     "the OpenAI Agents SDK's MCPServerStdio (spawning the lab's bridge): connect, listTools, callToolResult on a @modelcontextprotocol/client 2.x Client negotiating 'auto'; it declares no capability and registers no request handler (shims/mcp-server/node.mjs:283-291)",
   era: "auto",
-  unavailable: () => buildProblem(NODE22_BUILD) ?? buildProblem(OPENAI_AGENTS_BUILD),
-  driver: node22Driver(join(npmApartDir("openai-agents"), "adapter.ts")),
+  unavailable: NODE22.unavailable,
+  driver: NODE22.driver,
 };
