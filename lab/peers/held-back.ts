@@ -44,6 +44,6 @@ export const HELD_BACK: readonly HeldBack[] = [
   ...["java", "java-sync"].map((peer) => ({
     peer,
     package: "io.modelcontextprotocol.sdk:mcp",
-    because: "2.2.0 resolves (its jars fetch), but Maven Central serves no mcp-core sources jar for 2.1.0 or 2.2.0 (404), so the expectations, written from 2.0.1's source lines, cannot be re-read against the installed source",
+    because: "2.2.0 resolves (its jars fetch), but Maven Central serves no mcp-core sources jar for 2.1.0 or 2.2.0 (404), so the expectations, written from 2.0.1's source lines, cannot be re-read against the installed source (and 2.2.0 is more than a line shift: its jar adds a 2026-07-28 client, io.modelcontextprotocol.modern, and McpClientSession.class changed)",
   })),
 ];
