@@ -73,7 +73,9 @@ export async function main(args: Parsed): Promise<number> {
     // the wire between host and server, and what the scripted model got and answered
     if (evidence) writeJsonAtomic(join(inv.dir, `${peer.name}.wire.json`), { events: evidence.events, wire: evidence.wire, errors: evidence.errors });
     if (run) writeJsonAtomic(join(inv.dir, `${peer.name}.host.json`), run);
-    if (evidence) wires.push("", ...renderHostWire(peer.name, evidence.wire, row.pingsWhileOpen));
+    // the pings only where the probe judged a loop: around an answer given at once they are timing
+    const judged = row.cells?.verdict === "concurrent" || row.cells?.verdict === "serial";
+    if (evidence) wires.push("", ...renderHostWire(peer.name, evidence.wire, judged ? row.pingsWhileOpen : undefined));
     const card = cards.get(peer.name);
     const differs = row.cells && card ? cardDifferences(row.cells, card) : [];
     lines.push({ row, ...(card && { card }), differs });
