@@ -20,7 +20,7 @@ import { PY1_ENV, PYTHON_ENVS, type PythonEnv } from "./python/envs.js";
 import { buildPythonEnv, envStaleness } from "./python/setup.js";
 import { RMCP_BUILD } from "./rmcp/index.js";
 import { RUST_MCP_SDK_BUILD } from "./rust-mcp-sdk/index.js";
-import { STRANDS_TS_BUILD } from "./strands-ts/index.js";
+import { STRANDS_TS_BUILD, STRANDS_TS_DRIVER_BUILD } from "./strands-ts/index.js";
 
 /** What competes with what: never two builds of one kind at once (two cargo builds share a target
  *  dir and the cores), except venvs (each its own folder, mostly waiting on the index). */
@@ -110,6 +110,7 @@ export const ALL_BUILDS: readonly PeerBuild[] = [
   cached(OPENAI_AGENTS_DRIVER_BUILD, [OPENAI_AGENTS_BUILD.name]),
   cached(LANGCHAIN_BUILD),
   cached(STRANDS_TS_BUILD),
+  cached(STRANDS_TS_DRIVER_BUILD, [STRANDS_TS_BUILD.name]),
   // the hosts (100-480 MB each): installed on first use of `hosts`, or by `setup -- host-<name>`
   ...HOST_SPECS.map((spec) => cached(hostBuild(spec.name, spec.pkg))),
 ];

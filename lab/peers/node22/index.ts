@@ -39,7 +39,7 @@ const node22 = (): string | undefined => (version ??= nodeVersion(NODE22_BINARY)
 
 // What a bundle is made of besides its peer's own folder (adapter.ts, client.ts, its lockfile): the
 // driver core and the lab code the adapters import (tests/node22.test.ts checks esbuild's own list).
-export const BUNDLE_INPUTS = ["lab/peers/node22", "lab/peers/perform.ts", "lab/peers/call-book.ts", "lab/peers/stdio-bridge.ts", "lab/peers/no-form", "lab/plan", "package-lock.json"];
+export const BUNDLE_INPUTS = ["lab/peers/node22", "lab/peers/perform.ts", "lab/peers/call-book.ts", "lab/peers/plan-calls.ts", "lab/peers/stdio-bridge.ts", "lab/peers/no-form", "lab/plan", "package-lock.json"];
 const REQUIRE_SHIM = "import { createRequire as __labRequire } from 'node:module'; const require = __labRequire(import.meta.url);";
 
 /** A peer's driver: its adapter.ts (ending in runDriver, driver.ts) and everything it imports, its

@@ -1,6 +1,6 @@
 // Client peer `strands-ts`: @strands-agents/sdk 1.19.0 (installed apart, package.json here) through
-// its public API only: an McpClient on the transport the driver core gives it (lab/peers/node22/
-// driver.ts, run under Node 22: the package declares engines node >=22.0.0), its elicitationCallback
+// its public API only: an McpClient on the transport the driver core gives it (adapter.ts, run under
+// Node 22: the package declares engines node >=22.0.0), its elicitationCallback
 // as the form handler, listTools() for its McpTools and callTool(tool, args, { signal }) for each call.
 // Lines cited are lab/peers/strands-ts/node_modules/@strands-agents/sdk/dist/src/mcp/client.js unless said.
 import { McpClient, type ElicitationCallback, type ElicitationContext } from "@strands-agents/sdk";
@@ -9,7 +9,6 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { SessionPlan } from "../../plan/behaviour.js";
 import { CallBook } from "../call-book.js";
 import { errorInfo as describedError } from "../no-form/session.js";
-import type { TsAdapter } from "../node22/driver.js";
 import { recordedNested, type EventSink } from "../perform.js";
 import { answerForm, boundedSession, runPlanCalls, type FormSession } from "../plan-calls.js";
 
@@ -30,7 +29,7 @@ function errorInfo(error: unknown): Record<string, unknown> {
 export function strandsRefusal(plan: SessionPlan): string | undefined {
   const others = Object.keys(plan.capabilities).filter((c) => c !== "elicitation");
   if (others.length > 0)
-    return `capabilities ${others.join(", ")}: McpClient builds its Client with elicitation { form, url } only, and only when an elicitationCallback is given (client.js:56-60); McpClientOptions has no sampling or roots handler (client.d.ts:83-110)`;
+    return `capabilities ${others.join(", ")}: McpClient builds its Client with elicitation { form, url } only, and only when an elicitationCallback is given (client.js:56-60); McpClientOptions has no sampling or roots handler (client.d.ts:83-106)`;
   return undefined;
 }
 
@@ -73,5 +72,3 @@ export async function runStrandsSession(plan: SessionPlan, transport: Transport,
   // disconnect() closes the Client, then the transport (client.js:165-170)
   return boundedSession(rec, errorInfo, { ms: SESSION_BOUND_MS, what: `strands-ts session ${plan.scenario}` }, session, { ms: CLOSE_BOUND_MS, what: "strands-ts disconnect()" }, () => mcp.disconnect());
 }
-
-export const adapter: TsAdapter = { prog: "strands-ts", refusal: strandsRefusal, run: runStrandsSession };
