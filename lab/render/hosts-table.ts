@@ -65,26 +65,30 @@ export function renderHostsMarkdown(lines: readonly HostLine[]): string {
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
 
-/** One frame in words: who sent it and what, a reply with what it answered (a form's action). */
-function frameWords(f: WireFrame): string {
-  const m = obj(f.message);
-  const version = obj(obj(m.params)._meta)["io.modelcontextprotocol/protocolVersion"] ?? obj(m.params).protocolVersion;
-  const what =
-    f.label.frameType === "error"
-      ? `error ${String(obj(m.error).code)} to ${f.label.method}`
-      : f.label.frameType === "result"
-        ? `result of ${f.label.method}${obj(m.result).action ? `: ${String(obj(m.result).action)}` : ""}`
-        : `${f.label.method}${typeof version === "string" && f.from === "client" ? ` (${version})` : ""}`;
-  return `  ${f.from.padEnd(6)} ${what}`;
+/** A reply in words: its error code, or "result" (a form's with its action). */
+function replyWords(reply: WireFrame | undefined): string {
+  if (!reply) return "no reply";
+  const m = obj(reply.message);
+  if (reply.label.frameType === "error") return `error ${String(obj(m.error).code)}`;
+  return obj(m.result).action ? `result, ${String(obj(m.result).action)}` : "result";
 }
 
-/** A host's wire in order, pings folded into one line after the form they were sent under
- *  (their number is the machine's pace, not the host's behaviour). */
+/** A request or notification in words, with the reply it got on the same line: the order in
+ *  which concurrent replies came back is the pipe's, not the host's. */
+function frameWords(f: WireFrame, wire: readonly WireFrame[]): string {
+  const m = obj(f.message);
+  const version = obj(obj(m.params)._meta)["io.modelcontextprotocol/protocolVersion"] ?? obj(m.params).protocolVersion;
+  const sent = `${f.label.method}${typeof version === "string" && f.from === "client" ? ` (${version})` : ""}`;
+  return `  ${f.from.padEnd(6)} ${f.label.frameType === "request" ? `${sent}: ${replyWords(wire.find((r) => r.replyTo === f.index))}` : sent}`;
+}
+
+/** A host's requests in the order they were sent, each with its reply; pings folded into one line
+ *  after the form they were sent under (their number is the machine's pace, not the host's). */
 export function renderHostWire(host: string, wire: readonly WireFrame[], pings?: HostRow["pingsWhileOpen"]): string[] {
   const out = [`${host}:`];
   for (const f of wire) {
-    if (f.label.method === "ping") continue;
-    out.push(frameWords(f));
+    if (f.label.method === "ping" || f.label.frameType === "result" || f.label.frameType === "error") continue;
+    out.push(frameWords(f, wire));
     if (pings && f.label.method === "elicitation/create" && f.label.frameType === "request")
       out.push(`  ${"".padEnd(6)} (the server's pings while the form was open: ${pings.answeredFirst > 0 ? "answered while it was open" : "none answered before it closed"})`);
   }
