@@ -82,9 +82,9 @@ const PLAN: SessionPlan = {
 test("a plan the AI SDK client's public API cannot run is refused in one line with its dist line", () => {
   assert.is(aiSdkRefusal(PLAN), undefined);
   const sampling = aiSdkRefusal({ ...PLAN, capabilities: { elicitation: { form: {} }, sampling: {}, experimental: {} } });
-  assert.match(sampling ?? "", /^capabilities experimental: .*index\.mjs:2849-2867/);
+  assert.match(sampling ?? "", /^capabilities experimental: .*index\.js:3047-3075/);
   const ping = aiSdkRefusal({ ...PLAN, calls: [{ ...PLAN.calls[0]!, callback: { nested: { method: "ping", timeoutMs: 500 }, answer: { action: "accept" } } }] });
-  assert.match(ping ?? "", /^call a: a nested ping: .*index\.d\.ts:645-700/);
+  assert.match(ping ?? "", /^call a: a nested ping: .*index\.d\.ts:1172-1254/);
   for (const line of [sampling, ping]) assert.not.match(line ?? "", /\n/);
 });
 

@@ -45,6 +45,15 @@ test.before(() => {
 });
 const initialize = (run: Pick<SessionEvidence, "wire">) =>
   run.wire.find((f) => f.from === "client" && f.label.method === "initialize")!.message as unknown as { params: { capabilities: Record<string, unknown> } };
+/** Corrupts a run into one that declared form elicitation: in initialize, and in the 2026-07-28
+ *  _meta of a server/discover probe (openai-agents' 'auto' sends one first, even before initialize). */
+function declareForm(run: Pick<SessionEvidence, "wire">): void {
+  for (const f of run.wire.filter((w) => w.from === "client")) {
+    const params = (f.message as { params?: { capabilities?: unknown; _meta?: Record<string, unknown> } }).params;
+    if (f.label.method === "initialize" && params) params.capabilities = { elicitation: { form: {} } };
+    else if (params?._meta?.["io.modelcontextprotocol/clientCapabilities"] !== undefined) params._meta["io.modelcontextprotocol/clientCapabilities"] = { elicitation: { form: {} } };
+  }
+}
 /** The checks of expected/nested.sdk.<client>.json that the evidence fails. */
 const failed = (client: string, run: Pick<SessionEvidence, "events" | "wire">) =>
   verify({ events: run.events, wire: run.wire, transport: carrier(FRAMEWORKS.find((c) => c.name === client)!)[1] }, expectationFor("nested", "sdk", { client, server: "ts1" })!.expectation).filter((v) => !v.ok).map((v) => v.check);
@@ -71,7 +80,7 @@ for (const [client, declared] of [
     assert.ok(failed(client.name, asked).includes("frames on the wire"), failed(client.name, asked).join("; "));
     // corrupted: had it declared a form, the row would say the form never reached a handler
     const claimed = copy(run);
-    initialize(claimed).params.capabilities = { elicitation: { form: {} } };
+    declareForm(claimed);
     assert.is(formAnsweredCell(claimed).value, NO_FORM_REACHED);
   });
 }
