@@ -139,7 +139,7 @@ planted("peers --strict fails naming the peer, the label's version and the insta
     }
     assert.is(lines.length, want.length, "only the planted pins differ");
     // the label still shows what is installed
-    assert.is(sdkText(toy.sdk), "toy 1.29.0 1.0.102 v1.8.0 3.11.0 0.14.0");
+    assert.is(sdkText(toy.sdk), "toy 1.29.0 1.42.0 v1.8.0 3.11.0 0.14.0");
     const plain = await runMain(["peers"]);
     assert.ok(plain.stderr.includes("warning: version differs: client toy-pins: rmcp:"), plain.stderr);
   } finally {
