@@ -6,6 +6,7 @@ import { readVersions } from "../../lab/peers/versions.js";
 import type { ClientPeer } from "../../lab/plan/peer.js";
 import { runCase, type RunRecord } from "../../lab/session/pipeline.js";
 import { findScenario } from "../../scenarios/index.js";
+import * as assert from "uvu/assert";
 import { copy } from "./runs.js";
 
 type Evidence = Pick<RunRecord, "events" | "wire">;
@@ -35,4 +36,15 @@ export function movedAfter<T extends Evidence>(run: T, kind: string, after: (e: 
   moved.events.find((e) => e.kind === kind)!.t = moved.events.find(after)!.t + 0.01;
   moved.events.sort((a, b) => a.t - b.t).forEach((e, i) => (e.seq = i));
   return moved;
+}
+
+/** The real run passes `client`'s nested expectation, and the expectation rejects two corruptions of it:
+ *  the nested request failed, and its reply moved after the first call's callback answered. */
+export function assertRejectsCorrupted(client: string, run: Evidence): void {
+  assert.equal(failedAgainst(client, run), [], "the real run itself must pass");
+  const failed = copy(run);
+  failed.events = failed.events.map((e) => (e.kind === "nested.ok" ? { ...e, kind: "nested.failed" as const, detail: { type: "timed out" } } : e));
+  assert.ok(failedAgainst(client, failed).includes("nested requests"), "a nested request that failed was accepted");
+  const late = movedAfter(run, "nested.ok", (e) => e.kind === "callback.left" && e.detail?.call === "first");
+  assert.ok(failedAgainst(client, late).some((c) => c.startsWith("order: the nested request returns inside the callback")), "a nested reply after the callback answered was accepted");
 }
