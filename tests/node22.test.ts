@@ -15,6 +15,7 @@ import { MASTRA_BUILD, MASTRA_CLIENT, MASTRA_DRIVER_BUILD } from "../lab/peers/m
 import { eventsFile } from "../lab/peers/node22/events.js";
 import { NODE22_BINARY, NODE22_BUILD } from "../lab/peers/node22/index.js";
 import { OPENAI_AGENTS_BUILD, OPENAI_AGENTS_CLIENT, OPENAI_AGENTS_DRIVER_BUILD } from "../lab/peers/openai-agents/index.js";
+import { STRANDS_TS_BUILD, STRANDS_TS_CLIENT, STRANDS_TS_DRIVER_BUILD } from "../lab/peers/strands-ts/index.js";
 import { buildStaleness, type CachedBuild } from "../lab/peers/cached-build.js";
 import { DriverEvent } from "../lab/plan/driver-events.js";
 import { needs } from "./support/needs.js";
@@ -24,6 +25,7 @@ const PEERS = [
   { name: "mastra", install: MASTRA_BUILD, bundle: MASTRA_DRIVER_BUILD, client: MASTRA_CLIENT },
   { name: "ai-sdk", install: AI_SDK_BUILD, bundle: AI_SDK_DRIVER_BUILD, client: AI_SDK_CLIENT },
   { name: "openai-agents", install: OPENAI_AGENTS_BUILD, bundle: OPENAI_AGENTS_DRIVER_BUILD, client: OPENAI_AGENTS_CLIENT },
+  { name: "strands-ts", install: STRANDS_TS_BUILD, bundle: STRANDS_TS_DRIVER_BUILD, client: STRANDS_TS_CLIENT },
 ];
 
 /** The lab files esbuild takes into the bundle that none of `inputs` covers. */
