@@ -1,7 +1,8 @@
 // The hosts whose forms the lab answers (claude-agent-sdk, claude-code-hook, codex-app): each run
 // for real accepts the probe's form by the plan, every cell matches its card, and what the
 // answerer's nested request did through the host is read from the wire; the same wire with the
-// nested reply moved after the form's, or dropped, is read so. The plan's answer is pure.
+// nested reply moved after the form's, or dropped, is read so, and hosts --wire prints it alike.
+// The plan's answer is pure.
 import { alive } from "./support/child-pids.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -12,6 +13,7 @@ import { HOST_PEERS, lastHostRun } from "../lab/peers/hosts/index.js";
 import { formAnswer, formContent } from "../lab/peers/hosts/answer.js";
 import { requestedSchema } from "../lab/plan/form.js";
 import type { WireFrame } from "../lab/history/timeline.js";
+import { renderHostWire } from "../lab/render/hosts-table.js";
 import { needs } from "./support/needs.js";
 
 /** each answerer host, and the nested request its answerer sends through it (none: the host offers no way) */
@@ -45,7 +47,15 @@ for (const [name, nested] of Object.entries(ANSWERERS)) {
     const sent = wire.find((f) => f.label.method === nested && f.label.frameType === "request")!;
     const reply = wire.find((f) => f.replyTo === sent.index)!;
     const formReply = wire.find((f) => f.replyTo === form.index)!;
+    // the wire as hosts --wire prints it: each request with its reply, pings folded; the order in
+    // which replies came back does not change it
+    const shown = renderHostWire(name, evidence!.wire, row.pingsWhileOpen);
+    assert.ok(shown.includes("  server elicitation/create: result, accept"), shown.join("\n"));
+    assert.ok(shown.includes(`  client ${nested}: error -32601`), shown.join("\n"));
+    assert.ok(shown.some((l) => l.includes("pings while the form was open: answered while it was open")));
+    assert.not.ok(shown.some((l) => /^\s+(client|server)\s+ping\b/.test(l)), "no ping line of its own");
     reply.index = formReply.index + 0.5;
+    assert.equal(renderHostWire(name, [...wire].sort((a, b) => a.index - b.index), row.pingsWhileOpen), shown);
     const late = cellsOf(wire, "probe_receive_loop");
     assert.ok("cells" in late && late.nested === `${nested} answered after the form`);
     const dropped = cellsOf(wire.filter((f) => f !== reply), "probe_receive_loop");
