@@ -14,7 +14,7 @@ export const NOTEBOOKS_DIR = join(PROJECT_ROOT, "notebooks");
 export const PY_VENV_DIR = join(PROJECT_ROOT, ".venv");
 /** the Python SDK 1.29.0 peers' virtual environment (git-ignored) */
 export const PY1_VENV_DIR = join(PROJECT_ROOT, ".venv-py1");
-/** the FastMCP 4.0.10 client peer's virtual environment (git-ignored) */
+/** the FastMCP 4.2.3 client peer's virtual environment (git-ignored) */
 export const FASTMCP_VENV_DIR = join(PROJECT_ROOT, ".venv-fastmcp");
 /** every later Python peer's venv, one folder each, named as its env (lab/peers/python/envs.ts; git-ignored) */
 export const PYTHON_VENVS_DIR = join(BUILD_DIR, "venvs");
