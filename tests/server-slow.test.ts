@@ -4,7 +4,7 @@
 // classified; the repeat is bounded and keeps every attempt.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { NESTED_LATE, serverSlow, WITHDRAWAL_LATE } from "../lab/check/server-slow.js";
+import { NESTED_LATE, serverSlow, START_LATE, WITHDRAWAL_LATE } from "../lab/check/server-slow.js";
 import { nestedOutcome } from "../lab/check/card-requests.js";
 import { cancelledRequestId } from "../lab/history/frames.js";
 import { MAX_ATTEMPTS, repeatedSessions, runConclusive } from "../lab/session/attempts.js";
@@ -84,6 +84,18 @@ test("not repeated when the session failed otherwise (an error, a hidden crash),
   const { request } = nestedOutcome(unsent, "elicitation/create")!;
   unsent.wire = unsent.wire.filter((f) => f.index !== request!.index);
   assert.is(serverSlow(unsent), undefined);
+});
+
+test("a session that failed before the server answered initialize is the server's slowness; one whose initialize was answered, or never sent, is not", async () => {
+  const passing = await memoryRun("nested", "sdk");
+  const failed = { ...copy(passing), errors: ["client: initialize timed out"] };
+  assert.is(serverSlow(failed), undefined, "initialize was answered: the failure is the session's own");
+  const init = failed.wire.find((f) => f.from === "client" && f.label.method === "initialize")!;
+  const unanswered = { ...failed, wire: failed.wire.filter((f) => f.from !== "server" || f.replyTo !== init.index) };
+  assert.ok(unanswered.wire.length < failed.wire.length, "the real run had initialize's reply to remove");
+  assert.match(serverSlow(unanswered)!.why, `initialize got no reply before the session failed: ${START_LATE}`);
+  assert.is(serverSlow({ ...unanswered, errors: [] }), undefined, "no failure: nothing to repeat");
+  assert.is(serverSlow({ ...unanswered, wire: unanswered.wire.filter((f) => f !== init) }), undefined, "never sent: the client's doing");
 });
 
 test(`the repeat: at most ${MAX_ATTEMPTS} attempts, each one kept; a deadlock or a completed run is taken at once`, async () => {

@@ -1,5 +1,6 @@
 // Whether a session says anything about the client, or only that the server was slow, as on a busy
-// machine. Two cases, each an order on the wire: a callback's nested request that failed with no
+// machine. Three cases, each an order on the wire: a session that failed before the server answered
+// the client's initialize (a server child still starting); a callback's nested request that failed with no
 // reply on the wire (none came, or it came only after the callback gave up): the server had not
 // answered within the nested limit; and a form the server withdrew only after the client's
 // callback had answered it: the withdrawal while the callback runs, which the cancellation
@@ -18,6 +19,10 @@ const CALLBACK_METHODS = ["elicitation/create", "sampling/createMessage", "roots
 /** Why an attempt is set aside, as the reports say it. */
 export const NESTED_LATE = "the server had not replied within the nested limit";
 export const WITHDRAWAL_LATE = "the server had not withdrawn the form before the callback answered it";
+export const START_LATE = "the server had not answered the client's first request when the session failed";
+
+/** The requests a client opens a session with (2026-07-28 clients may ask server/discover first). */
+const OPENING_METHODS = ["initialize", "server/discover"];
 
 export interface ServerSlow {
   /** the callback's method, and the method of the request it nested (or the withdrawal) */
@@ -33,7 +38,7 @@ type Run = Pick<SessionEvidence, "events" | "wire" | "errors" | "transportEviden
  *  answered with an error, its withdrawals came while the callbacks ran, or the session failed
  *  for another reason (which a repeat would hide). */
 export function serverSlow(run: Run): ServerSlow | undefined {
-  if (run.errors.length > 0 || driverFault(run) !== undefined) return undefined;
+  if (run.errors.length > 0 || driverFault(run) !== undefined) return slowStart(run);
   for (const callback of CALLBACK_METHODS) {
     const o = nestedOutcome(run, callback);
     // a nested request that never reached the wire is the client's own doing
@@ -46,6 +51,17 @@ export function serverSlow(run: Run): ServerSlow | undefined {
     return { callback, nested, why: `${callback}'s nested ${nested} failed and ${seen}: ${NESTED_LATE}` };
   }
   return lateWithdrawal(run);
+}
+
+/** A session that failed after the client's opening request reached the wire and before any reply
+ *  to it (a server child still starting on a busy machine, while the client's initialize limit ran
+ *  out): it says nothing of the client. A client that never sent it is its own doing, not repeated. */
+function slowStart(run: Run): ServerSlow | undefined {
+  if (run.errors.length === 0 && driverFault(run) === undefined) return undefined;
+  const opening = run.wire.find((f) => f.from === "client" && isRequest(f.label) && OPENING_METHODS.includes(String(f.label.method)));
+  if (!opening || replyTo(run.wire, opening) !== undefined) return undefined;
+  const method = String(opening.label.method);
+  return { callback: method, nested: method, why: `${method} got no reply before the session failed: ${START_LATE}` };
 }
 
 /** A server's notifications/cancelled for a form whose answer was already on the wire, or whose
