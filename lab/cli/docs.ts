@@ -1,6 +1,6 @@
 // `docs [--check]`: the parts of the documentation that are generated from hand-written files,
 // never edited by hand: the README's card block (one word per client and question, each linking to
-// the client's row of the card page), notebooks/reference/card.md (every client's full values,
+// the client's row of the card page) and its hosts block (expected/hosts/, the hand-written host cards), notebooks/reference/card.md (every client's full values,
 // then the whole expected card) and notebooks/reference/cli.md (every command's options, from
 // lab/cli/commands.ts), and notebooks/reference/python-stacks.md (each framework peer's venv and card,
 // lab/check/python-stacks.ts). --check writes nothing and exits 1 naming each stale part;
@@ -8,6 +8,9 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { cardFromExpected, loadExpectedCards } from "../check/card-expected.js";
+import { loadHostCards } from "../check/host-cards.js";
+import { HOST_PEERS } from "../peers/hosts/index.js";
+import { renderHostCardsReadme } from "../render/hosts-table.js";
 import { stackPageEnvs, stackPageRows } from "../check/python-stacks.js";
 import { NOTEBOOKS_DIR, PROJECT_ROOT } from "../paths.js";
 import { sdkText } from "../plan/peer.js";
@@ -24,6 +27,8 @@ export const CARD_PAGE = join(NOTEBOOKS_DIR, "reference", "card.md");
 export const CLI_PAGE = join(NOTEBOOKS_DIR, "reference", "cli.md");
 export const STACKS_PAGE = join(NOTEBOOKS_DIR, "reference", "python-stacks.md");
 const BLOCK = /(<!-- card:begin -->\n)[\s\S]*?(<!-- card:end -->)/;
+const HOSTS_BLOCK = /(<!-- hosts:begin -->\n)[\s\S]*?(<!-- hosts:end -->)/;
+const HOSTS_NOTEBOOK = join(NOTEBOOKS_DIR, "12-hosts.md");
 
 const CARD_PAGE_HEAD = `# The report card, every pairing
 
@@ -40,7 +45,7 @@ each value names the servers it holds for.
 `;
 
 /** Each generated file with the text it must have. */
-export function generatedDocs(cardsDir?: string): { file: string; text: string }[] {
+export function generatedDocs(cardsDir?: string, hostsDir?: string): { file: string; text: string }[] {
   const order = { clients: CLIENT_PEERS.map((p) => p.name), servers: SERVER_PEERS.map((p) => p.name) };
   const cards = loadExpectedCards(cardsDir);
   const card = cardFromExpected(cards, order);
@@ -48,10 +53,13 @@ export function generatedDocs(cardsDir?: string): { file: string; text: string }
   const sdk = (client: string) => sdkText(peer(client)?.sdk ?? "?");
   const readme = readFileSync(README_FILE, "utf8");
   if (!BLOCK.test(readme)) throw new UsageError("README.md has no <!-- card:begin --> ... <!-- card:end --> block");
+  if (!HOSTS_BLOCK.test(readme)) throw new UsageError("README.md has no <!-- hosts:begin --> ... <!-- hosts:end --> block");
+  const hostCards = loadHostCards(hostsDir);
+  const hosts = renderHostCardsReadme(HOST_PEERS.flatMap((p) => hostCards.get(p.name) ?? []), relative(dirname(README_FILE), HOSTS_NOTEBOOK));
   const page = relative(dirname(README_FILE), CARD_PAGE);
   const compact = renderCompactCard(card, { sdk, reconfigured: (client) => peer(client)?.reconfigured, link: (anchor) => `${page}#${anchor}` });
   return [
-    { file: README_FILE, text: readme.replace(BLOCK, (_all, begin: string, end: string) => `${begin}${compact}\n${end}`) },
+    { file: README_FILE, text: readme.replace(BLOCK, (_all, begin: string, end: string) => `${begin}${compact}\n${end}`).replace(HOSTS_BLOCK, (_all, begin: string, end: string) => `${begin}${hosts}\n${end}`) },
     { file: CARD_PAGE, text: `${CARD_PAGE_HEAD}\n${renderClientRows(card, sdk)}\n\n## Every pairing, by server\n\n${renderCardMarkdown(card, { links: false }).trim()}\n` },
     { file: CLI_PAGE, text: renderCliReference() },
     { file: STACKS_PAGE, text: renderStackPage(stackPageRows(cards)) },

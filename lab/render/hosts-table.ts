@@ -32,6 +32,19 @@ export function renderHostsText(lines: readonly HostLine[]): string {
 
 const md = (s: string) => s.replace(/\|/g, "\\|");
 
+/** The README's hosts block, from the hand-written host cards only (what `hosts` checks each run
+ *  against): one row per host in the order given, what it declares and what a form gets. */
+export function renderHostCardsReadme(cards: readonly HostCard[], page: string): string {
+  // the probe's not_run: the form ended at once, so no ping was sent while one was open
+  const loop = (v: string) => (v === "not_run" ? "not probed: no form stays open" : v);
+  const declared = (c: HostCard) => (["form", "url", "sampling", "roots"] as const).filter((k) => c.cells.declares[k]).join(", ") || "nothing";
+  return [
+    "| host | package | declares | a form gets | receive loop | forms at once |",
+    "|---|---|---|---|---|---|",
+    ...cards.map((c) => `| [${c.host}](${page}) | ${c.package} ${c.version} | ${declared(c)} | ${md(c.cells.formGot)} | ${md(loop(c.cells.verdict))} | ${c.cells.formsAtOnce} |`),
+  ].join("\n");
+}
+
 /** The page: the table, then per host what it sent first, the pings while a form was open, what
  *  the scripted model was asked, and where its card's claims are read. */
 export function renderHostsMarkdown(lines: readonly HostLine[]): string {
