@@ -1,7 +1,8 @@
 // `history --client kotlin` (issue 46): three releases run for real, the Kotlin driver compiled against each under
-// build/history/kotlin/ (the first the driver compiles against, 0.8.1; the boundary, 0.15.0, the first with
-// concurrent dispatch, kotlin-sdk PR #884; the last, 0.16.0), their ranges against expected/history/kotlin.json,
-// a corrupted expectation rejected naming its release, the compiler's first error line kept, and bad input.
+// build/history/kotlin/: the first it compiles against (0.8.0, the first with the types package), the boundary
+// (0.15.0, the first with concurrent dispatch, kotlin-sdk PR #884) and the last (0.16.0); their ranges against
+// expected/history/kotlin.json, a corrupted expectation rejected naming its release, the compiler's first error line
+// kept, and bad input.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -16,7 +17,7 @@ import { PROJECT_ROOT } from "../lab/paths.js";
 import { toolchainVersion } from "../lab/peers/cached-build.js";
 import { artifactOf, firstError, KOTLIN_HISTORY } from "../lab/peers/jvm/history.js";
 
-const SAMPLE = ["0.8.1", "0.15.0", "0.16.0"];
+const SAMPLE = ["0.8.0", "0.15.0", "0.16.0"];
 const MAVEN = { name: "mvn", unavailable: () => (toolchainVersion(["mvn", "-v"]) ? undefined : "mvn is not on PATH") };
 const withMaven = needs(MAVEN);
 let sample: Promise<HistoryData> | undefined;
@@ -25,11 +26,11 @@ const ran = () => (sample ??= runHistory({ releases: SAMPLE, listed: "test", out
 
 test.after(() => rmSync(out, { recursive: true, force: true }));
 
-withMaven("three releases: every cell as expected/history/kotlin.json says; nested requests deadlock on 0.8.1 and complete from 0.15.0", async () => {
+withMaven("three releases: every cell as expected/history/kotlin.json says; nested requests deadlock on 0.8.0 and complete from 0.15.0", async () => {
   const data = await ran();
   assert.equal(data.differences, [], JSON.stringify(data.differences));
-  for (const id of ["nested.stdio", "samplingNested.stdio", "rootsNested.stdio"]) assert.is(rangesText(data.ranges[id]!), "deadlocks 0.8.1, completes 0.15.0-0.16.0", id);
-  assert.is(rangesText(data.ranges["ping.stdio"]!), "waits 0.8.1, answers 0.15.0-0.16.0");
+  for (const id of ["nested.stdio", "samplingNested.stdio", "rootsNested.stdio"]) assert.is(rangesText(data.ranges[id]!), "deadlocks 0.8.0, completes 0.15.0-0.16.0", id);
+  assert.is(rangesText(data.ranges["ping.stdio"]!), "waits 0.8.0, answers 0.15.0-0.16.0");
 });
 
 withMaven("the boundary moved one release on in the expectation fails, naming 0.15.0", async () => {
