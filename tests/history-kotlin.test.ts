@@ -5,13 +5,16 @@
 // kept, and bad input.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, runMain } from "./support/cli.js";
 import { needs } from "./support/needs.js";
 import { runHistory } from "../lab/cli/history.js";
-import { historyDifferences, loadExpectedHistory, rangesText } from "../lab/check/history.js";
+import { pingCell } from "../lab/check/card.js";
+import { historyDifferences, loadExpectedHistory, PING_WORD, rangesText } from "../lab/check/history.js";
+import type { SessionEvidence } from "../lab/plan/session.js";
+import { negotiatedProtocol } from "../lab/session/pipeline.js";
 import type { ExpectedHistory, HistoryData } from "../lab/plan/history.js";
 import { PROJECT_ROOT } from "../lab/paths.js";
 import { toolchainVersion } from "../lab/peers/cached-build.js";
@@ -40,6 +43,26 @@ withMaven("the boundary moved one release on in the expectation fails, naming 0.
   ranges.find((r) => r.outcome === "deadlocks")!.to = "0.15.0";
   ranges.find((r) => r.outcome === "completes")!.from = "0.15.1";
   assert.equal(historyDifferences(data.rows, moved).map((d) => `${d.behaviour} ${d.release} ${d.expected}`), ["nested.stdio 0.15.0 deadlocks"]);
+});
+
+withMaven("the boundary's ping verdict is wire order: 0.15.0's real pong moved after its form's answer reads as waits", async () => {
+  await ran();
+  const run = JSON.parse(readFileSync(join(out, "history", "kotlin-0.15.0.ping.stdio.json"), "utf8")) as SessionEvidence;
+  const word = (r: SessionEvidence) => PING_WORD[String(pingCell({ events: r.events, wire: r.wire, negotiatedProtocol: negotiatedProtocol(r) }).value)];
+  assert.is(word(run), "answers");
+  const late = structuredClone(run);
+  const pingAt = late.wire.find((f) => f.from === "server" && f.label.method === "ping")!.index;
+  const formAt = late.wire.find((f) => f.from === "server" && f.label.method === "elicitation/create")!.index;
+  const pong = late.wire.findIndex((f) => f.replyTo === pingAt);
+  const [moved] = late.wire.splice(pong, 1);
+  late.wire.splice(late.wire.findIndex((f) => f.replyTo === formAt) + 1, 0, moved!);
+  // the frames renumbered in their new order, each reply still naming its request
+  const renumber = new Map(late.wire.map((f, i) => [f.index, i]));
+  for (const f of late.wire) {
+    f.index = renumber.get(f.index)!;
+    if (f.replyTo !== undefined) f.replyTo = renumber.get(f.replyTo);
+  }
+  assert.is(word(late), "waits");
 });
 
 test("the artefact per era: kotlin-sdk-jvm before 0.7.0, kotlin-sdk-client-jvm from it", () => {
