@@ -60,8 +60,12 @@ export function kotlinReleases(now = new Date()): ReleaseList {
 const dirOf = (version: string) => join(KOTLIN_HISTORY_DIR, version);
 export const historyJar = (version: string) => join(dirOf(version), "jvm", "kotlin-history.jar");
 const stampOf = (version: string) => join(dirOf(version), "lab-history.txt");
-/** What decides a rebuild: the pom (and its parent), the driver, the toolchain. */
-const INPUTS = { inputs: [POM, "lab/peers/jvm/pom.xml", "lab/peers/jvm/kotlin"], toolchain: ["mvn", "-v"] };
+/** What decides a rebuild: the pom, the driver, the toolchain, and the parent pom but for its module list (a new
+ *  JVM peer there changes nothing here, and would otherwise recompile every release). */
+const INPUTS = { inputs: [POM, "lab/peers/jvm/kotlin"], toolchain: ["mvn", "-v"] };
+const PARENT = join(PROJECT_ROOT, "lab/peers/jvm/pom.xml");
+const inputsNow = () =>
+  createHash("sha256").update(inputsHash(INPUTS)).update(readFileSync(PARENT, "utf8").replace(/<modules>[\s\S]*?<\/modules>/, "")).digest("hex");
 
 /** One Maven run; its whole output (bounded) and whether it passed. */
 function mvn(args: readonly string[]): Promise<{ ok: boolean; output: string }> {
@@ -99,7 +103,7 @@ async function build(version: string, hash: string): Promise<string | undefined>
 
 /** Why the release cannot run here (the compiler's first error line, remembered), or undefined once its jar is built. */
 export async function installKotlinRelease(version: string): Promise<string | undefined> {
-  const hash = inputsHash(INPUTS);
+  const hash = inputsNow();
   const known = (): { why?: string } | undefined => {
     if (!existsSync(stampOf(version))) return undefined;
     const text = readFileSync(stampOf(version), "utf8").trim();
