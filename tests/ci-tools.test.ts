@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "./support/cli.js";
+import { FULL_TIER_FILES } from "./support/tiers.js";
 
 const empty = mkdtempSync(join(tmpdir(), "lab-no-tools-"));
 
@@ -43,6 +44,17 @@ function tally(summary: string, status: number): string {
   const r = spawnSync("bash", ["-c", `log=${JSON.stringify(log)}; status=${status}\n${block}\necho "$passed $failed $skipped"`], { encoding: "utf8", timeout: 10_000 });
   return r.stdout.trim();
 }
+
+test("every file npm test leaves to the full tier is run by .ci/run's LAB_TESTS=full step, and exists", () => {
+  const ci = readFileSync(join(ROOT, ".ci", "run"), "utf8");
+  const line = ci.split("\n").find((l) => l.includes("LAB_TESTS=full") && l.includes("uvu/bin.js"));
+  const pattern = line?.match(/tests '([^']+)'/)?.[1];
+  assert.ok(pattern, "the LAB_TESTS=full step names its files by a pattern");
+  const missed = FULL_TIER_FILES.filter((f) => !new RegExp(pattern!).test(f));
+  assert.equal(missed, [], `.ci/run's full tier (${pattern}) misses these`);
+  assert.not.ok(new RegExp(pattern!).test("history.test.ts"), "the py sample stays in npm test");
+  for (const f of FULL_TIER_FILES) assert.ok(readFileSync(join(ROOT, "tests", f), "utf8").length > 0, f);
+});
 
 test(".ci/run's tally: a skipped test is neither passed nor failed, a failure or a crash is counted", () => {
   // uvu's Total leaves test.skip out: 578 ran, 578 passed, 2 skipped is a clean run (CI stop 36 read it as -2 failed)

@@ -12,6 +12,7 @@ import { BUILD_DIR, PROJECT_ROOT } from "../../lab/paths.js";
 import { startHostBroker } from "../../lab/transports/host-broker.js";
 import { BROKER_ENV } from "../../lab/transports/host-control.js";
 import { SKIP_MARK } from "./needs.js";
+import { FULL_RUN, FULL_TIER_FILES } from "./tiers.js";
 import type { Deal, Report } from "./worker.js";
 
 /** What each file took in the runs here, recorded by this runner (build/, not committed; the mean
@@ -34,7 +35,10 @@ const BOUND_MS = 600_000;
 /** LAB_TEST_FILES=<regex>: only the files it matches, and no durations recorded (tests/needs.test.ts
  *  runs the runner on one file). */
 const only = process.env.LAB_TEST_FILES;
-const files = readdirSync(join(PROJECT_ROOT, "tests")).filter((f) => f.endsWith(".test.ts") && new RegExp(only ?? "").test(f)).sort();
+const matching = readdirSync(join(PROJECT_ROOT, "tests")).filter((f) => f.endsWith(".test.ts") && new RegExp(only ?? "").test(f)).sort();
+/** Files left to the full tier (tests/support/tiers.ts), unless LAB_TESTS=full or LAB_TEST_FILES names them. */
+const leftToFull = FULL_RUN || only !== undefined ? [] : matching.filter((f) => FULL_TIER_FILES.includes(f));
+const files = matching.filter((f) => !leftToFull.includes(f));
 /** Runs made once per process and shared by the files that read them (tests/support/): files that
  *  start the same ones go to the same group, so a group makes them once, not each group. */
 const SHARED_RUNS = [/startAllMemoryRuns\b/, /probeRun\(/, /support\/contract-runs/];
@@ -114,7 +118,7 @@ const results = await Promise.all(Array.from({ length: GROUPS }, () => runGroup(
 const hostsStarted = broker.started;
 broker.stop();
 // (only files that exist: a removed or renamed file's record goes with it)
-const durations: Record<string, number> = Object.fromEntries(Object.entries(recorded).filter(([file]) => files.includes(file)));
+const durations: Record<string, number> = Object.fromEntries(Object.entries(recorded).filter(([file]) => matching.includes(file)));
 for (const [file, seconds] of Object.entries(took)) {
   // the mean with the last record: one run beside a busy neighbour should not re-order everything
   const last = recorded[file];
@@ -131,6 +135,7 @@ for (const [i, r] of results.entries()) {
   process.stdout.write(r.output);
 }
 if (skippedTests.length) process.stdout.write(`\n── skipped (${skippedTests.length}):\n${skippedTests.map((t) => `  ${t}\n`).join("")}`);
+if (leftToFull.length) process.stdout.write(`\n── left to the full tier (LAB_TESTS=full npm test; .ci/run runs them): ${leftToFull.join(", ")} ──\n`);
 if (failedFiles.length) process.stdout.write(`\n── failed: ${failedFiles.join(", ")} ──\n`);
 const notRun = files.filter((file) => !(file in took));
 if (notRun.length) process.stdout.write(`\n── not run (a process ended before it): ${notRun.join(", ")} ──\n`);
