@@ -1,8 +1,8 @@
 // `history --client kotlin` (issue 46): three releases run for real, the Kotlin driver compiled against each under
 // build/history/kotlin/: the first it compiles against (0.8.0, the first with the types package), the boundary
-// (0.15.0, the first with concurrent dispatch, kotlin-sdk PR #884) and the last (0.16.0); their ranges against
-// expected/history/kotlin.json, a corrupted expectation rejected naming its release, the compiler's first error line
-// kept, and bad input.
+// (0.15.0, the first with concurrent dispatch, kotlin-sdk PR #884, and with a notifications/cancelled handler) and the
+// last (0.16.0); their ranges against expected/history/kotlin.json, a corrupted expectation rejected naming its release,
+// corrupted withdrawal evidence read as it says, the compiler's first error line kept, and bad input.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -12,10 +12,11 @@ import { ROOT, runMain } from "./support/cli.js";
 import { needs } from "./support/needs.js";
 import { runHistory } from "../lab/cli/history.js";
 import { pingCell } from "../lab/check/card.js";
-import { historyDifferences, loadExpectedHistory, PING_WORD, rangesText } from "../lab/check/history.js";
+import { cancelZeroOutcome, PING_WORD, rangesText } from "../lab/check/history.js";
+import { movedBoundary } from "./support/history.js";
 import type { SessionEvidence } from "../lab/plan/session.js";
 import { negotiatedProtocol } from "../lab/session/pipeline.js";
-import type { ExpectedHistory, HistoryData } from "../lab/plan/history.js";
+import type { HistoryData } from "../lab/plan/history.js";
 import { PROJECT_ROOT } from "../lab/paths.js";
 import { toolchainVersion } from "../lab/peers/cached-build.js";
 import { artifactOf, firstError, KOTLIN_HISTORY } from "../lab/peers/jvm/history.js";
@@ -34,15 +35,31 @@ withMaven("three releases: every cell as expected/history/kotlin.json says; nest
   assert.equal(data.differences, [], JSON.stringify(data.differences));
   for (const id of ["nested.stdio", "samplingNested.stdio", "rootsNested.stdio"]) assert.is(rangesText(data.ranges[id]!), "deadlocks 0.8.0, completes 0.15.0-0.16.0", id);
   assert.is(rangesText(data.ranges["ping.stdio"]!), "waits 0.8.0, answers 0.15.0-0.16.0");
+  assert.is(rangesText(data.ranges["cancel0.stdio"]!), "never aborted 0.8.0, aborted 0.15.0-0.16.0");
 });
 
 withMaven("the boundary moved one release on in the expectation fails, naming 0.15.0", async () => {
-  const data = await ran();
-  const moved: ExpectedHistory = structuredClone(loadExpectedHistory("kotlin")!);
-  const ranges = moved.behaviours["nested.stdio"]!.ranges;
-  ranges.find((r) => r.outcome === "deadlocks")!.to = "0.15.0";
-  ranges.find((r) => r.outcome === "completes")!.from = "0.15.1";
-  assert.equal(historyDifferences(data.rows, moved).map((d) => `${d.behaviour} ${d.release} ${d.expected}`), ["nested.stdio 0.15.0 deadlocks"]);
+  const differs = movedBoundary(await ran(), "nested.stdio", { outcome: "deadlocks", to: "0.15.0" }, { outcome: "completes", from: "0.15.1" });
+  assert.equal(differs, ["nested.stdio 0.15.0 deadlocks"]);
+});
+
+withMaven("the cancel handler's boundary moved one release on in the expectation fails, naming 0.15.0", async () => {
+  const differs = movedBoundary(await ran(), "cancel0.stdio", { outcome: "never aborted", to: "0.15.0" }, { outcome: "aborted", from: "0.15.1" });
+  assert.equal(differs, ["cancel0.stdio 0.15.0 never aborted"]);
+});
+
+withMaven("corrupted withdrawal evidence: 0.15.0's id-0 abort removed reads as id 0 ignored, every abort removed as never aborted", async () => {
+  await ran();
+  const run = JSON.parse(readFileSync(join(out, "history", "kotlin-0.15.0.cancel0.stdio.json"), "utf8")) as SessionEvidence;
+  const outcome = (r: SessionEvidence) => (cancelZeroOutcome(r) as { outcome: string }).outcome;
+  assert.is(outcome(run), "aborted");
+  const aborted = (e: SessionEvidence["events"][number]) => e.side === "client" && e.kind === "callback.aborted";
+  const zeroKept = structuredClone(run);
+  zeroKept.events = zeroKept.events.filter((e) => !(aborted(e) && e.id === 0));
+  assert.is(outcome(zeroKept), "ignored: id 0 only");
+  const none = structuredClone(run);
+  none.events = none.events.filter((e) => !aborted(e));
+  assert.is(outcome(none), "never aborted");
 });
 
 withMaven("the boundary's ping verdict is wire order: 0.15.0's real pong moved after its form's answer reads as waits", async () => {

@@ -152,6 +152,8 @@ export const KOTLIN_HISTORY: HistorySource = {
     samplingNested: {},
     rootsNested: {},
     ping: { from: FIRST_WITH_ELICITATION, why: noElicitation },
+    // the ts1 server numbers its forms from 0 and withdraws #0, then #1: whether the callback sees the abort
+    cancel0: { from: FIRST_WITH_ELICITATION, why: `${noElicitation}: the scenario's request id 0 is a form` },
   },
   transports: ["stdio"],
   noTransport: "the Kotlin driver speaks MCP on its own stdin/stdout only",
