@@ -4,5 +4,6 @@ import type { HistorySource } from "../plan/history.js";
 import { KOTLIN_HISTORY } from "./jvm/history.js";
 import { PY_HISTORY } from "./python/history.js";
 import { TS1_HISTORY } from "./ts1/history.js";
+import { TS2_HISTORY } from "./ts2/history.js";
 
-export const HISTORY_SOURCES: readonly HistorySource[] = [PY_HISTORY, TS1_HISTORY, KOTLIN_HISTORY];
+export const HISTORY_SOURCES: readonly HistorySource[] = [PY_HISTORY, TS1_HISTORY, TS2_HISTORY, KOTLIN_HISTORY];

@@ -5,8 +5,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { atLeast } from "../../plan/history.js";
 import type { ClientPeer } from "../../plan/peer.js";
+import { checkedApi, type ApiTable } from "../npm-history.js";
 import type { Ts1Api } from "./client.js";
 
 /** ElicitRequestSchema's first release (1.13.0 dist/esm/types.js; 1.12.3 has none). */
@@ -14,7 +14,7 @@ export const FIRST_WITH_ELICITATION = "1.13.0";
 
 /** Which export the driver uses from which release (each read in that release's dist/esm/types.js or
  *  dist/types.js; `from: 1.0.0` rows are in every 1.x). */
-export const API: readonly { from: string; name: keyof Ts1Api; why: string }[] = [
+export const API: ApiTable<keyof Ts1Api> = [
   { from: "1.0.0", name: "Client", why: "client/index.js" },
   { from: "1.0.0", name: "McpError", why: "types.js" },
   { from: "1.0.0", name: "CreateMessageRequestSchema", why: "setRequestHandler(schema, handler): sampling" },
@@ -38,17 +38,8 @@ export async function loadApi(version: string, prefix: string, table = API): Pro
   const client = (await import(pathToFileURL(join(dist, "client", "index.js")).href)) as Record<string, unknown>;
   const types = (await import(pathToFileURL(join(dist, "types.js")).href)) as Record<string, unknown>;
   const found: Record<string, unknown> = { ...types, Client: client.Client };
-  const api: Partial<Record<keyof Ts1Api, unknown>> = {};
-  for (const row of table) {
-    const present = found[row.name] !== undefined;
-    if (present !== atLeast(version, row.from)) throw new Error(apiMismatch(version, row.name, row.from, present));
-    if (present) api[row.name] = found[row.name];
-  }
-  return api as unknown as Ts1Api;
+  return checkedApi("@modelcontextprotocol/sdk", version, found, table) as unknown as Ts1Api;
 }
-
-export const apiMismatch = (version: string, name: string, from: string, present: boolean): string =>
-  `the API table disagrees with @modelcontextprotocol/sdk ${version}: ${name} (table: from ${from}; installed: ${present ? "present" : "absent"})`;
 
 /** A client peer on the release (installTs1Release first), its prefix from `prefixOf`. */
 export function ts1HistoryClient(version: string, prefix: string): ClientPeer {

@@ -9,8 +9,12 @@ import { SYNTHETIC_COMPLETION, SYNTHETIC_ROOTS, type SessionPlan } from "../../p
 import { CallBook } from "../call-book.js";
 import { plainCallback, recordedNested, type EventSink, type PlainSession } from "../perform.js";
 import { answerForm, boundedSession, runPlanCalls, type FormSession } from "../plan-calls.js";
-import { errorInfo } from "./errors.js";
-import { RoundObservingClient } from "./observed-client.js";
+import { errorInfo as labErrorInfo, errorInfoWith, type ErrorClasses } from "./errors.js";
+import { RoundObservingClient, roundObserving } from "./observed-client.js";
+
+/** What the driver takes from the package: the lab's own (2.4.0), or a history release's, loaded from its
+ *  folder and checked against lab/peers/ts2/history-client.ts's API table. */
+export type Ts2Api = ErrorClasses & { Client: typeof import("@modelcontextprotocol/client").Client; isInputRequiredResult: typeof import("@modelcontextprotocol/client").isInputRequiredResult };
 
 export const TS2_CLIENT_INFO = { name: "reentrancy-lab-client-ts2", version: "0.1.0" };
 /** Bounds: every wait has one. */
@@ -38,9 +42,12 @@ export async function runTs2Session(
   plan: SessionPlan,
   transport: Transport,
   rec: EventSink,
-  options: { negotiation: Negotiation },
+  options: { negotiation: Negotiation; api?: Ts2Api },
 ): Promise<Ts2SessionOutcome> {
-  const client = new RoundObservingClient(TS2_CLIENT_INFO, {
+  const api = options.api;
+  const errorInfo = api ? errorInfoWith(api) : labErrorInfo;
+  const Observing = api ? roundObserving(api.Client, api.isInputRequiredResult) : RoundObservingClient;
+  const client = new Observing(TS2_CLIENT_INFO, {
     capabilities: plan.capabilities,
     versionNegotiation: versionNegotiation(options.negotiation),
   });

@@ -12,7 +12,12 @@ export type ErrorInfo = {
   timeoutMs?: number;
 };
 
-export function errorInfo(error: unknown): ErrorInfo {
+/** The error classes of one copy of the package: the lab's, or a history release's (lab/peers/ts2/history-client.ts). */
+export type ErrorClasses = { ProtocolError: typeof ProtocolError; SdkError: typeof SdkError };
+
+export const errorInfo = (error: unknown): ErrorInfo => errorInfoWith({ ProtocolError, SdkError })(error);
+
+export const errorInfoWith = ({ ProtocolError, SdkError }: ErrorClasses) => (error: unknown): ErrorInfo => {
   if (error instanceof ProtocolError) return { code: error.code, message: error.message, type: "ProtocolError" };
   if (error instanceof SdkError) {
     // a request timeout carries its configured length ({ timeout }): what ended the wait, as evidence
@@ -27,4 +32,4 @@ export function errorInfo(error: unknown): ErrorInfo {
     type: typeof e?.name === "string" ? e.name : typeof error,
     ...(typeof e?.code === "string" && { sdkCode: e.code }),
   };
-}
+};

@@ -4,7 +4,7 @@
 // is Protocol's protected extension point `_resolveNonCompleteResult(decoded, flow)`: the Client
 // overrides it to start the driver, and `flow.retry` is the one path every retry leg takes.
 // Wrapping it here sees each round's keys at the moment the SDK handles them, and changes nothing
-// the SDK sends.
+// the SDK sends. A history release (lab/peers/ts2/history-client.ts) passes its own Client and predicate.
 import { Client, isInputRequiredResult } from "@modelcontextprotocol/client";
 
 export type RoundEvent =
@@ -16,27 +16,33 @@ type ResolveArgs = Parameters<Client["_resolveNonCompleteResult"]>;
 const keysOf = (value: unknown): string[] =>
   value !== null && typeof value === "object" && !Array.isArray(value) ? Object.keys(value) : [];
 
-export class RoundObservingClient extends Client {
-  /** Called synchronously when a round starts (input_required decoded) and when it is answered (retry sent). */
-  onRound: ((event: RoundEvent) => void) | undefined;
+/** The observing subclass of `Base` (the lab's Client, or a history release's), `isInputRequired` from the same package. */
+export function roundObserving(Base: typeof Client, isInputRequired: typeof isInputRequiredResult) {
+  return class RoundObservingClient extends Base {
+    /** Called synchronously when a round starts (input_required decoded) and when it is answered (retry sent). */
+    onRound: ((event: RoundEvent) => void) | undefined;
 
-  protected override _resolveNonCompleteResult(decoded: ResolveArgs[0], flow: ResolveArgs[1]): Promise<unknown> {
-    const method = flow.request.method;
-    let round = 1;
-    this.onRound?.({ kind: "input_required", round, keys: keysOf(decoded.inputRequests), method });
-    const retry = flow.retry;
-    const observed: ResolveArgs[1] = {
-      ...flow,
-      retry: async (params, legOptions) => {
-        this.onRound?.({ kind: "answered", round, keys: keysOf(params?.["inputResponses"]), method });
-        const result = await retry(params, legOptions);
-        if (isInputRequiredResult(result)) {
-          round += 1;
-          this.onRound?.({ kind: "input_required", round, keys: keysOf(result.inputRequests), method });
-        }
-        return result;
-      },
-    };
-    return super._resolveNonCompleteResult(decoded, observed);
-  }
+    protected override _resolveNonCompleteResult(decoded: ResolveArgs[0], flow: ResolveArgs[1]): Promise<unknown> {
+      const method = flow.request.method;
+      let round = 1;
+      this.onRound?.({ kind: "input_required", round, keys: keysOf(decoded.inputRequests), method });
+      const retry = flow.retry;
+      const observed: ResolveArgs[1] = {
+        ...flow,
+        retry: async (params, legOptions) => {
+          this.onRound?.({ kind: "answered", round, keys: keysOf(params?.["inputResponses"]), method });
+          const result = await retry(params, legOptions);
+          if (isInputRequired(result)) {
+            round += 1;
+            this.onRound?.({ kind: "input_required", round, keys: keysOf(result.inputRequests), method });
+          }
+          return result;
+        },
+      };
+      return super._resolveNonCompleteResult(decoded, observed);
+    }
+  };
 }
+
+export const RoundObservingClient = roundObserving(Client, isInputRequiredResult);
+export type RoundObservingClient = InstanceType<typeof RoundObservingClient>;
