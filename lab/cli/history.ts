@@ -1,4 +1,4 @@
-// tsx lab/run.ts history --client py|ts1 [--versions A..B] [--transport stdio] [--out DIR] [--expected DIR]
+// tsx lab/run.ts history --client py|ts1|ts2|kotlin [--versions A..B] [--transport stdio] [--out DIR] [--expected DIR]
 // Every release of an SDK's client the registry serves (issue 46; which and how: its HistorySource, lab/peers/
 // history-sources.ts): each installed once (build/history/), each run
 // against the ts1 server (nested in an elicitation, a sampling and a roots callback; a ping during a form), the ranges in which each
