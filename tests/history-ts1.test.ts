@@ -7,8 +7,8 @@ import * as assert from "uvu/assert";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, runCli, runMain } from "./support/cli.js";
-import { movedBoundary } from "./support/history.js";
+import { ROOT } from "./support/cli.js";
+import { assertNpmHistoryBadInput, movedBoundary } from "./support/history.js";
 import { runHistory } from "../lab/cli/history.js";
 import { cancelZeroOutcome, rangesText } from "../lab/check/history.js";
 import type { HistoryData } from "../lab/plan/history.js";
@@ -64,28 +64,6 @@ test("the adapter's API table is checked against the release: a row moved past 1
   assert.is(error, "the API table disagrees with @modelcontextprotocol/sdk 1.32.2: ElicitationCompleteNotificationSchema (table: from 1.33.0; installed: present)");
 });
 
-test("bad input is one line and exit 2: --versions matching no 1.x minor, a transport with no ts1 history, no registry", async () => {
-  for (const [args, says] of [
-    [["--versions", "3.0.0..3.1.0"], /matches no release of @modelcontextprotocol\/sdk|no npm registry/],
-    [["--transport", "http"], /no http history: the history runs each release's Client in this process/],
-  ] as const) {
-    const cli = runCli(["history", "--client", "ts1", ...args]);
-    assert.is(cli.code, 2, cli.stderr);
-    assert.is(cli.stderr.trim().split("\n").length, 1, cli.stderr);
-    assert.match(cli.stderr, says);
-  }
-  // a registry nothing listens on: its own cache key, so never cached
-  const saved = process.env.npm_config_registry;
-  process.env.npm_config_registry = "http://127.0.0.1:9/";
-  try {
-    const r = await runMain(["history", "--client", "ts1"]);
-    assert.is(r.code, 2);
-    assert.is(r.stderr.trim().split("\n").length, 1, r.stderr);
-    assert.match(r.stderr, /no npm registry: npm view @modelcontextprotocol\/sdk versions could not reach http:\/\/127\.0\.0\.1:9\//);
-  } finally {
-    if (saved === undefined) delete process.env.npm_config_registry;
-    else process.env.npm_config_registry = saved;
-  }
-});
+test("bad input is one line and exit 2: --versions matching no 1.x minor, a transport with no ts1 history, no registry", () => assertNpmHistoryBadInput("ts1", "@modelcontextprotocol/sdk"));
 
 test.run();

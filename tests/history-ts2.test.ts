@@ -7,8 +7,8 @@ import * as assert from "uvu/assert";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, runCli, runMain } from "./support/cli.js";
-import { movedBoundary } from "./support/history.js";
+import { ROOT } from "./support/cli.js";
+import { assertNpmHistoryBadInput, movedBoundary } from "./support/history.js";
 import { runHistory } from "../lab/cli/history.js";
 import { rangesText } from "../lab/check/history.js";
 import type { HistoryData } from "../lab/plan/history.js";
@@ -52,28 +52,6 @@ test("the adapter's API table is checked against the release: a row moved past 2
   assert.is(error, "the API table disagrees with @modelcontextprotocol/client 2.4.0: isInputRequiredResult (table: from 2.5.0; installed: present)");
 });
 
-test("bad input is one line and exit 2: --versions matching no 2.x release, a transport with no ts2 history, no registry", async () => {
-  for (const [args, says] of [
-    [["--versions", "3.0.0..3.1.0"], /matches no release of @modelcontextprotocol\/client|no npm registry/],
-    [["--transport", "http"], /no http history: the history runs each release's Client in this process/],
-  ] as const) {
-    const cli = runCli(["history", "--client", "ts2", ...args]);
-    assert.is(cli.code, 2, cli.stderr);
-    assert.is(cli.stderr.trim().split("\n").length, 1, cli.stderr);
-    assert.match(cli.stderr, says);
-  }
-  // a registry nothing listens on: its own cache key, so never cached
-  const saved = process.env.npm_config_registry;
-  process.env.npm_config_registry = "http://127.0.0.1:9/";
-  try {
-    const r = await runMain(["history", "--client", "ts2"]);
-    assert.is(r.code, 2);
-    assert.is(r.stderr.trim().split("\n").length, 1, r.stderr);
-    assert.match(r.stderr, /no npm registry: npm view @modelcontextprotocol\/client versions could not reach http:\/\/127\.0\.0\.1:9\//);
-  } finally {
-    if (saved === undefined) delete process.env.npm_config_registry;
-    else process.env.npm_config_registry = saved;
-  }
-});
+test("bad input is one line and exit 2: --versions matching no 2.x release, a transport with no ts2 history, no registry", () => assertNpmHistoryBadInput("ts2", "@modelcontextprotocol/client"));
 
 test.run();

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../paths.js";
 import { atLeast, compareReleases, type ReleaseList } from "../plan/history.js";
+import type { ClientPeer, InProcessClientDriver } from "../plan/peer.js";
 import { withBuildLock } from "./build-lock.js";
 import { cachedReleaseList, HISTORY_DIR } from "./history-list.js";
 import { runCommand, writeStamp } from "./cached-build.js";
@@ -97,4 +98,18 @@ export function checkedApi<K extends string>(pkg: string, version: string, found
     if (present) api[row.name] = found[row.name];
   }
   return api;
+}
+
+/** A client peer on one installed release (`<sdk>@<version>`), run in this process: `run` loads the release's API
+ *  from `packageDir` (checked against its table) and runs the lab's driver on it. */
+export function releaseClient(o: { sdk: string; pkg: string; version: string; packageDir: string; meaning: string; run: InProcessClientDriver["run"] }): ClientPeer {
+  return {
+    name: `${o.sdk}@${o.version}`,
+    sdk: `${o.pkg} ${o.version}`,
+    loops: ["sdk"],
+    meaning: o.meaning,
+    era: "2025-11-25",
+    unavailable: () => (existsSync(join(o.packageDir, "package.json")) ? undefined : `no ${o.version} install at ${o.packageDir}`),
+    driver: { kind: "in-process", run: o.run },
+  };
 }

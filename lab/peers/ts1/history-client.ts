@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ClientPeer } from "../../plan/peer.js";
-import { checkedApi, type ApiTable } from "../npm-history.js";
+import { checkedApi, releaseClient, type ApiTable } from "../npm-history.js";
 import type { Ts1Api } from "./client.js";
 
 /** ElicitRequestSchema's first release (1.13.0 dist/esm/types.js; 1.12.3 has none). */
@@ -41,21 +41,17 @@ export async function loadApi(version: string, prefix: string, table = API): Pro
   return checkedApi("@modelcontextprotocol/sdk", version, found, table) as unknown as Ts1Api;
 }
 
-/** A client peer on the release (installTs1Release first), its prefix from `prefixOf`. */
+/** A client peer on the release (installTs1Release first), its node_modules/ under `prefix`. */
 export function ts1HistoryClient(version: string, prefix: string): ClientPeer {
-  return {
-    name: `ts1@${version}`,
-    sdk: `@modelcontextprotocol/sdk ${version}`,
-    loops: ["sdk"],
+  return releaseClient({
+    sdk: "ts1",
+    pkg: "@modelcontextprotocol/sdk",
+    version,
+    packageDir: sdkDir(prefix),
     meaning: `the TypeScript SDK ${version} Client as shipped, run by the ts1 driver in the lab's process`,
-    era: "2025-11-25",
-    unavailable: () => (existsSync(join(sdkDir(prefix), "package.json")) ? undefined : `no ${version} install at ${prefix}`),
-    driver: {
-      kind: "in-process",
-      run: async (scenario, transport, recorder) => {
-        const api = await loadApi(version, prefix);
-        await (await import("./client.js")).runTs1Client(scenario, transport, recorder, api);
-      },
+    run: async (scenario, transport, recorder) => {
+      const api = await loadApi(version, prefix);
+      await (await import("./client.js")).runTs1Client(scenario, transport, recorder, api);
     },
-  };
+  });
 }

@@ -4,13 +4,12 @@
 // (package.json exports["."].import: dist/index.mjs in every 2.x), so each release runs with its own Protocol.
 // The API table says which export the driver uses from which release; loading a release checks the table, so a
 // wrong row is an error, not a silently skipped row.
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CALL_TIMEOUT_MS } from "../../plan/bounds.js";
 import type { ClientPeer } from "../../plan/peer.js";
 import { sessionPlan } from "../../plan/scenario.js";
-import { checkedApi, type ApiTable } from "../npm-history.js";
+import { checkedApi, releaseClient, type ApiTable } from "../npm-history.js";
 import type { Ts2Api } from "./client.js";
 
 export const PACKAGE = "@modelcontextprotocol/client";
@@ -36,21 +35,17 @@ export async function loadApi(version: string, prefix: string, table = API): Pro
 
 /** A client peer on the release (its install first), its node_modules/ under `prefix`. */
 export function ts2HistoryClient(version: string, prefix: string): ClientPeer {
-  return {
-    name: `ts2@${version}`,
-    sdk: `${PACKAGE} ${version}`,
-    loops: ["sdk"],
+  return releaseClient({
+    sdk: "ts2",
+    pkg: PACKAGE,
+    version,
+    packageDir: packageDir(prefix),
     meaning: `the TypeScript SDK v2 ${version} Client as shipped (legacy negotiation, 2025-11-25), run by the ts2 driver in the lab's process`,
-    era: "2025-11-25",
-    unavailable: () => (existsSync(join(packageDir(prefix), "package.json")) ? undefined : `no ${version} install at ${prefix}`),
-    driver: {
-      kind: "in-process",
-      run: async (scenario, transport, recorder) => {
-        const api = await loadApi(version, prefix);
-        const { runTs2Session } = await import("./client.js");
-        const outcome = await runTs2Session(sessionPlan(scenario, CALL_TIMEOUT_MS), transport, recorder, { negotiation: "legacy", api });
-        if (outcome.errors.length > 0) throw new Error(outcome.errors.join("; "));
-      },
+    run: async (scenario, transport, recorder) => {
+      const api = await loadApi(version, prefix);
+      const { runTs2Session } = await import("./client.js");
+      const outcome = await runTs2Session(sessionPlan(scenario, CALL_TIMEOUT_MS), transport, recorder, { negotiation: "legacy", api });
+      if (outcome.errors.length > 0) throw new Error(outcome.errors.join("; "));
     },
-  };
+  });
 }
