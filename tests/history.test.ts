@@ -16,6 +16,8 @@ import type { ExpectedHistory, HistoryData } from "../lab/plan/history.js";
 import type { SessionEvidence } from "../lab/plan/session.js";
 import { answerCell } from "../lab/check/answer-cell.js";
 import { historyEnv } from "../lab/peers/python/history.js";
+import { HISTORY_SOURCES } from "../lab/peers/history-sources.js";
+import { CLIENT_PEERS } from "../lab/peers/registry.js";
 import { PY130_ENV, PY_ENV } from "../lab/peers/python/envs.js";
 
 const SAMPLE = ["1.10.0", "1.30.0", "2.3.0"];
@@ -112,10 +114,13 @@ test("--versions: both ends included, either may be left out; nothing matched or
 });
 
 test("bad input is one line and exit 2: a client with no history, --versions matching nothing, no package index", async () => {
-  const cli = runCli(["history", "--client", "ts2"]);
+  // a client peer with no history source (lab/peers/history-sources.ts): asked here, so that a source added for it fails this
+  const without = CLIENT_PEERS.map((p) => p.name).find((n) => !HISTORY_SOURCES.some((h) => h.sdk === n));
+  assert.ok(without, "some client peer has no history");
+  const cli = runCli(["history", "--client", without!]);
   assert.is(cli.code, 2);
   assert.is(cli.stderr.trim().split("\n").length, 1, cli.stderr);
-  assert.match(cli.stderr, /client 'ts2' has no history/);
+  assert.match(cli.stderr, new RegExp(`client '${without}' has no history`));
   const none = await runMain(["history", "--client", "py", "--versions", "9.0.0..9.1.0"]);
   assert.is(none.code, 2);
   assert.match(none.stderr, /matches no release of mcp|no package index/);
