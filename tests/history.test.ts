@@ -10,7 +10,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, runCli, runMain } from "./support/cli.js";
-import { pickReleases, runHistory } from "../lab/cli/history.js";
+import { BEHAVIOURS, cellOf, pickReleases, runHistory } from "../lab/cli/history.js";
+import { nestedOutcome } from "../lab/check/card-requests.js";
+import { copy, memoryRun } from "./support/runs.js";
 import { historyDifferences, loadExpectedHistory, rangesOf, rangesText } from "../lab/check/history.js";
 import type { ExpectedHistory, HistoryData } from "../lab/plan/history.js";
 import type { SessionEvidence } from "../lab/plan/session.js";
@@ -135,6 +137,22 @@ test("bad input is one line and exit 2: a client with no history, --versions mat
     if (saved === undefined) delete process.env.PIP_INDEX_URL;
     else process.env.PIP_INDEX_URL = saved;
   }
+});
+
+test("a cell still slow on its last attempt is inconclusive, never a word the card would claim (a real run, corrupted)", async () => {
+  const behaviour = BEHAVIOURS.find((b) => b.id === "samplingNested")!;
+  const real = await memoryRun(behaviour.scenario, "sdk");
+  assert.is(cellOf(real, behaviour, "1.0.0", "ts1").outcome, "completes");
+  // as on a busy machine: the nested request failed at its limit and its reply came only after the callback gave up
+  const slow = copy(real);
+  const { reply } = nestedOutcome(slow, "sampling/createMessage")!;
+  const ok = slow.events.find((e) => e.kind === "nested.ok")!;
+  Object.assign(ok, { kind: "nested.failed", detail: { code: -32001, message: "Request timed out" } });
+  const left = slow.events.find((e) => e.kind === "callback.left")!;
+  reply!.t = left.t + 1;
+  const cell = cellOf({ ...slow, earlierAttempts: [{ why: "slow", evidence: slow }, { why: "slow", evidence: slow }] }, behaviour, "1.0.0", "ts1");
+  assert.is(cell.outcome, "inconclusive");
+  assert.match(cell.detail, /^slow in each of 3 attempts: /);
 });
 
 test.run();

@@ -9,8 +9,9 @@ import { compactWord } from "../check/card-words.js";
 import { nestedCells, pingCell } from "../check/card.js";
 import { requestCells, REQUEST_ROW_SCENARIO } from "../check/card-requests.js";
 import { driverFault } from "../check/driver-fault.js";
+import { serverSlow } from "../check/server-slow.js";
 import { cancelZeroOutcome, historyDifferences, HISTORY_EXPECTED_DIR, PING_WORD, loadExpectedHistory, rangesOf, rangesText } from "../check/history.js";
-import { atLeast, compareReleases, NOT_RUN, type HistoryCell, type HistoryData, type HistoryRow, type HistorySource } from "../plan/history.js";
+import { atLeast, compareReleases, INCONCLUSIVE, NOT_RUN, type HistoryCell, type HistoryData, type HistoryRow, type HistorySource } from "../plan/history.js";
 import type { SessionEvidence } from "../plan/session.js";
 import { HISTORY_SOURCES } from "../peers/history-sources.js";
 import { PY_HISTORY } from "../peers/python/history.js";
@@ -35,7 +36,7 @@ export const HISTORY_CLIENTS = HISTORY_SOURCES.map((s) => s.sdk);
 const INSTALLS_AT_ONCE = 4;
 
 /** Each behaviour a source may run: its scenario and the card row read (the source says from which release). */
-const BEHAVIOURS = [
+export const BEHAVIOURS = [
   { id: "nested", scenario: "nested", title: "nested tools/list in an elicitation callback" },
   { id: "samplingNested", scenario: REQUEST_ROW_SCENARIO.samplingNested, title: "nested tools/list in a sampling callback" },
   { id: "rootsNested", scenario: REQUEST_ROW_SCENARIO.rootsNested, title: "nested tools/list in a roots callback" },
@@ -56,9 +57,12 @@ export function pickReleases(all: readonly string[], range: string | undefined, 
 }
 
 /** A run's cell: the card row's value as one compact word; a failed session is "not run" with its error. */
-function cellOf(run: SessionEvidence, behaviour: Behaviour, release: string, sdk: string): HistoryCell {
+export function cellOf(run: SessionEvidence, behaviour: Behaviour, release: string, sdk: string): HistoryCell {
   const fault = [...run.errors, ...[driverFault(run)].filter((f) => f !== undefined)];
   if (fault.length > 0) return { release, outcome: NOT_RUN, detail: `the session failed: ${String(fault[0]).slice(0, 160)}` };
+  // still slow on its last attempt (a busy machine): the cell claims nothing, and differs from its expectation
+  const slow = serverSlow(run);
+  if (slow) return { release, outcome: INCONCLUSIVE, detail: `slow in each of ${1 + (run.earlierAttempts?.length ?? 0)} attempts: ${slow.why}` };
   const at = { events: run.events, wire: run.wire, negotiatedProtocol: negotiatedProtocol(run) };
   if (behaviour.id === "cancel0") {
     const zero = cancelZeroOutcome(run);
@@ -73,7 +77,11 @@ function cellOf(run: SessionEvidence, behaviour: Behaviour, release: string, sdk
   }
   const value = behaviour.id === "nested" ? nestedCells(at).nested : requestCells({ [behaviour.scenario]: at })[behaviour.id];
   if (!value) return { release, outcome: NOT_RUN, detail: "no card value" };
-  return { release, outcome: compactWord(value.value, `history ${sdk} ${release} ${behaviour.id}`), detail: value.text };
+  try {
+    return { release, outcome: compactWord(value.value, `history ${sdk} ${release} ${behaviour.id}`), detail: value.text };
+  } catch (error) {
+    return { release, outcome: NOT_RUN, detail: (error as Error).message };
+  }
 }
 
 export interface HistoryOptions {

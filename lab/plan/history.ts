@@ -14,6 +14,8 @@ export const atLeast = (v: string, first: string): boolean => compareReleases(v,
 /** An outcome: a word of the README's compact card (lab/check/card-words.ts), or "not run" (the cell says why). */
 export type HistoryOutcome = string;
 export const NOT_RUN = "not run";
+/** a cell whose session stayed slow through every attempt (lab/check/server-slow.ts): no claim either way; it differs from any expectation */
+export const INCONCLUSIVE = "inconclusive";
 
 export interface HistoryCell {
   release: string;

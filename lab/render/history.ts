@@ -1,6 +1,6 @@
 // A release history as a page (Markdown) and a picture (SVG): one row per behaviour, one column per release, a
 // colour per outcome, and a mark at each release where a row's outcome changed. Renders only.
-import { compareReleases, NOT_RUN, type HistoryData } from "../plan/history.js";
+import { compareReleases, INCONCLUSIVE, NOT_RUN, type HistoryData } from "../plan/history.js";
 import { el, esc, FONT, text } from "./svg-parts.js";
 
 /** A colour per outcome; an outcome not listed is grey. */
@@ -13,6 +13,7 @@ const FILL: Record<string, string> = {
   several: "#15803d",
   "n/a": "#e5e7eb",
   [NOT_RUN]: "#fbbf24",
+  [INCONCLUSIVE]: "#a3a3a3",
   // the cancel of request id 0 (lab/check/history.ts CANCEL_ZERO_WORD)
   aborted: "#15803d",
   "ignored: id 0 only": "#b91c1c",
@@ -40,9 +41,9 @@ export function renderHistoryMarkdown(data: HistoryData): string {
     data.differences.length === 0 ? `Every cell is as expected/history/${data.sdk}.json says.` : `## Differences from expected/history/${data.sdk}.json`,
     ...data.differences.map((d) => `- ${d.behaviour} at ${d.release}: expected ${d.expected}, got ${d.actual}`),
     "",
-    "## Cells not run, and why",
+    "## Cells not run or inconclusive, and why",
     "",
-    ...data.rows.flatMap((row) => row.cells.filter((c) => c.outcome === NOT_RUN).map((c) => `- ${row.title}, ${c.release}: ${c.detail}`)),
+    ...data.rows.flatMap((row) => row.cells.filter((c) => c.outcome === NOT_RUN || c.outcome === INCONCLUSIVE).map((c) => `- ${row.title}, ${c.release}: ${c.detail}`)),
     "",
   ];
   return lines.join("\n");
