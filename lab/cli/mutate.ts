@@ -156,6 +156,8 @@ export async function main(args: Parsed): Promise<number> {
   const bad = results.filter((r) => r.unchangedFails || r.survivors.length);
   const values = results.reduce((n, r) => n + r.checked, 0);
   console.log(`mutate: ${results.length} hand-written files, ${values} values changed one at a time; ${bad.length} with a change that went unnoticed or a file that fails as written`);
+  // named again last: a log read from its tail (CI prints the last lines) shows which files
+  for (const r of bad) console.log(`  ${name(r.file)}: ${r.unchangedFails ? `fails as written (${r.unchangedFails})` : `unnoticed: ${r.survivors.join(", ")}`}`);
   if (results.length === 0) console.error(`mutate: no stored case report or card in ${dir}`);
   return results.length > 0 && bad.length === 0 ? 0 : 1;
 }

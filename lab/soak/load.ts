@@ -17,13 +17,17 @@ const { workerData, parentPort } = require("node:worker_threads");
 const lease = new BigInt64Array(workerData.lease);
 const hardDeadline = workerData.hardDeadline;
 let x = 1;
+let released = false;
 parentPort.postMessage("busy");
 for (;;) {
   for (let i = 0; i < 200000; i++) x = (x * 1103515245 + 12345) % 2147483648;
   const now = Date.now();
-  if (now > hardDeadline || BigInt(now) > Atomics.load(lease, 0)) break;
+  const until = Atomics.load(lease, 0);
+  // a lease of 0 is stop() letting go: the worker was stopped, it did not stop by itself
+  if (until === 0n) { released = true; break; }
+  if (now > hardDeadline || BigInt(now) > until) break;
 }
-parentPort.postMessage({ stoppedByItself: true, x });
+parentPort.postMessage({ stoppedByItself: !released, x });
 `;
 
 export interface LoadReport {
