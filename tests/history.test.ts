@@ -1,6 +1,6 @@
 // `history --client py` (issue 46): a sample of three releases run for real (the first with elicitation, 1.10.0,
 // installed under build/history/py/; the last 1.x, 1.30.0, and 2.3.0 from the lab's own venvs), their ranges
-// (nested in three callbacks, a ping during a form) against expected/history/py.json, a corrupted expectation
+// (nested in three callbacks, a ping during a form, the withdrawal of form #0) against expected/history/py.json, a corrupted expectation
 // rejected naming its release, and bad input. Over Streamable HTTP, 1.8.0 and 1.8.1 (the boundary of python-sdk
 // PR #693): a sampling answer during a tool call deadlocks, then completes; corrupted copies of that evidence rejected.
 import { test } from "uvu";
@@ -48,6 +48,8 @@ test("three releases: every cell as expected/history/py.json says; the nested ro
   assert.is(rangesText(rangesOf(nested)), "deadlocks 1.10.0-1.30.0, completes 2.3.0");
   for (const id of ["samplingNested.stdio", "rootsNested.stdio"]) assert.is(rangesText(data.ranges[id]!), "deadlocks 1.10.0-1.30.0, completes 2.3.0", id);
   assert.is(rangesText(data.ranges["ping.stdio"]!), "waits 1.10.0-1.30.0, answers 2.3.0");
+  // Python's cancellation row: the serial 1.x loop reads the withdrawal only after the callback returns
+  assert.is(rangesText(data.ranges["cancel0.stdio"]!), "never aborted 1.10.0-1.30.0, aborted 2.3.0");
 });
 
 test("a boundary moved in the expectation fails, naming the release that differs", async () => {

@@ -120,6 +120,8 @@ export const PY_HISTORY: HistorySource = {
     rootsNested: {},
     ping: { from: FIRST_WITH_ELICITATION, why: noElicitation },
     samplingAnswer: {},
+    // the ts1 server numbers its forms from 0 and withdraws #0, then #1: whether the callback sees the abort
+    cancel0: { from: FIRST_WITH_ELICITATION, why: `${noElicitation}: the scenario's request id 0 is a form` },
   },
   transports: ["stdio", "http"],
   transportsFrom: { http: { from: FIRST_WITH_HTTP, why: `no streamable HTTP client before ${FIRST_WITH_HTTP} (mcp/client/streamable_http.py)` } },
