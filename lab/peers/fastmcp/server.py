@@ -32,7 +32,7 @@ from pydantic import ValidationError
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 from lab_server import (  # noqa: E402  (the Python servers' shared core)
     ELICITATION_MESSAGE, ELICITATION_TIMEOUT_S, CalculateForm, ServerSdk, by_policy, from_answer, log_to_stderr,
-    protocol_error, register_suite, status, to_json_result,
+    protocol_error, register_suite, status, supports_form, to_json_result,
 )
 
 SERVER_NAME, SERVER_VERSION = "mcp-reentrancy-lab-fastmcp", "0.1.0"
@@ -140,6 +140,9 @@ def build() -> FastMCP:
     @mcp.tool(description="Multiplies two integers that it asks the client for (synthetic; 3 x 7 = 21). Pushes elicitation/create in the 2025-11-25 era; returns input_required in 2026-07-28.")
     async def calculate(ctx: Context, policy: Literal["validated", "raw", "unchecked", "url"] = "validated") -> Any:
         if modern(ctx) and policy == "validated":
+            # the app's guard in this era too: a client whose request envelope declares no form is not asked
+            if not supports_form(SDK, ctx):
+                return result(status("unsupported"))
             responses = ctx.input_responses
             if responses is None or FORM_KEY not in responses:
                 return form_request()
