@@ -249,6 +249,15 @@ export async function main(args: Parsed): Promise<number> {
     for (const line of first.failed) console.log(`  (first run) ${line}`);
     for (const line of t.failed) console.log(`  ${line}`);
   } else console.log("npm test: not run (--no-tests)");
+  const histories = read.list(args, "history") ?? [];
+  if (histories.length === 0) console.log("release histories: not run (bench --history py,kotlin,... runs each fresh, then warm)");
+  const { benchHistory, HISTORY_FRESH_GOAL_MS, HISTORY_WARM_GOAL_MS } = await import("./history.js");
+  for (const sdk of histories) {
+    const h = await benchHistory(sdk);
+    const ended = (r: { exitCode: number | null }) => (r.exitCode === null ? "stopped at its bound" : `exit ${r.exitCode}`);
+    report(`history --client ${sdk}, fresh (an empty scratch cache): ${s(h.fresh.wallMs)}, ${ended(h.fresh)}: ${h.fresh.said}`, `history ${sdk} fresh`, "< 10 min", h.fresh.wallMs < HISTORY_FRESH_GOAL_MS && h.fresh.exitCode !== null);
+    report(`history --client ${sdk}, warm (every release cached): ${s(h.warm.wallMs)}, ${ended(h.warm)}`, `history ${sdk} warm`, "< 90 s", h.warm.wallMs < HISTORY_WARM_GOAL_MS && h.warm.exitCode !== null);
+  }
   const end = verdict(goals, options.strict);
   console.log(`\n${end.text}`);
   return end.exitCode;

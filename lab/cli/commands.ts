@@ -131,6 +131,7 @@ export const COMMAND_SPECS: CommandSpec[] = [
     options: [
       { name: "strict", value: { kind: "switch" }, help: "exit 1 when a goal is MISSED (without it, bench exits 0 either way: the figures depend on the machine and its load)" },
       { name: "no-tests", value: { kind: "switch" }, help: "skip the last figure, npm test's wall time (two runs, the longest)" },
+      { name: "history", value: { kind: "names" }, defaultNote: "none", help: "also each named SDK's whole release history (see history --client), fresh into an empty scratch cache, then warm: minutes each" },
     ],
   },
   {

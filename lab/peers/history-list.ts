@@ -7,7 +7,8 @@ import { BUILD_DIR } from "../paths.js";
 import type { ReleaseList } from "../plan/history.js";
 import { writeStamp } from "./cached-build.js";
 
-export const HISTORY_DIR = join(BUILD_DIR, "history");
+/** LAB_HISTORY_DIR: another cache, as bench's fresh run uses (lab/bench/history.ts); else build/history/. */
+export const HISTORY_DIR = process.env.LAB_HISTORY_DIR ?? join(BUILD_DIR, "history");
 const LIST_FOR_MS = 24 * 3600_000;
 
 /** The list `ask` reads from `registry` (newest last), or the cached one while it is a day old at most; when
