@@ -1,5 +1,5 @@
-// tsx lab/run.ts history --client py|ts1|ts2|kotlin [--versions A..B] [--transport stdio] [--out DIR] [--expected DIR]
-// Every release of an SDK's client the registry serves (issue 46; which and how: its HistorySource, lab/peers/
+// tsx lab/run.ts history --client SDK [--versions A..B] [--transport stdio] [--out DIR] [--expected DIR]
+// Every release of an SDK's client the registry serves (issue 46; the SDKs, which releases and how: their HistorySource, lab/peers/
 // history-sources.ts): each installed once (build/history/), each run
 // against the ts1 server (nested in an elicitation, a sampling and a roots callback; a ping during a form), the ranges in which each
 // outcome holds printed and compared with expected/history/<sdk>.json (a difference fails, naming the release);

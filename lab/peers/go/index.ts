@@ -31,7 +31,7 @@ export function goDriverBuild(name: string, dir: string, files: readonly string[
   };
 }
 
-const OWN = ["main.go", "steps.go", "contract.go", "callbacks.go", "host.go"].map((f) => `lab/peers/go/${f}`);
+const OWN = ["main.go", "session.go", "session_pre18.go", "steps.go", "contract.go", "callbacks.go", "host.go"].map((f) => `lab/peers/go/${f}`);
 export const GO_BUILD: CachedBuild = goDriverBuild("go", "lab/peers/go", OWN, GO_CLIENT_BINARY);
 
 export const GO_CLIENT: ClientPeer = {

@@ -146,9 +146,9 @@ func (d *driver) run(in io.ReadCloser, out io.WriteCloser) error {
 	}
 	ctx, stop := context.WithTimeout(d.ctx, limit)
 	defer stop()
-	// The lab's era for this peer: 2025-11-25 (the SDK's default would probe server/discover first).
+	// The lab's era for this peer: 2025-11-25 (session.go; the SDK's default would probe server/discover first).
 	transport := taggingTransport{&mcp.IOTransport{Reader: in, Writer: out}}
-	cs, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	cs, err := client.Connect(ctx, transport, sessionOptions())
 	if err != nil {
 		return err
 	}

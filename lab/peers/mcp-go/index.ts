@@ -19,7 +19,7 @@ const BINARY = join(BUILD_DIR, "mcp-go-client");
 const SDK = sdkLabel("mcp-go (mark3labs) {}", goModule("github.com/mark3labs/mcp-go", { gomod: join(DIR, "go.mod"), binary: BINARY }));
 
 // the linked files' targets are inputs too: a change to the go driver's shared files rebuilds this one
-const FILES = ["lab/peers/mcp-go/main.go", "lab/peers/mcp-go/callbacks.go", ...["steps.go", "contract.go", "host.go"].map((f) => `lab/peers/go/${f}`)];
+const FILES = ["lab/peers/mcp-go/main.go", "lab/peers/mcp-go/era.go", "lab/peers/mcp-go/era_pre1.go", "lab/peers/mcp-go/callbacks.go", ...["steps.go", "contract.go", "host.go"].map((f) => `lab/peers/go/${f}`)];
 export const MCP_GO_BUILD: CachedBuild = goDriverBuild("mcp-go", "lab/peers/mcp-go", FILES, BINARY);
 
 export const MCP_GO_CLIENT: ClientPeer = {

@@ -107,9 +107,9 @@ func (d *driver) callTool(c *call, limit time.Duration) map[string]any {
 
 func (d *driver) run(in io.ReadCloser, out io.WriteCloser) error {
 	limit := time.Duration(d.plan.CallTimeoutMs) * time.Millisecond
-	// The lab's era for this peer: 2025-11-25, which also keeps the client on initialize
-	// (WithProtocolVersion, client.go:121-128; its default would probe server/discover first).
-	options := []client.ClientOption{client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION)}
+	// The lab's era for this peer: 2025-11-25, which also keeps the client on initialize (era.go;
+	// WithProtocolVersion, client.go:121-128; its default would probe server/discover first).
+	options := eraOptions()
 	// The plan's capabilities as declared; a handler fills only one left nil (client/protocol.go:59-73).
 	var caps mcp.ClientCapabilities
 	raw, _ := json.Marshal(d.plan.Capabilities)

@@ -1,0 +1,110 @@
+// The Java SDK's release history (issue 46): the newest patch of every minor of io.modelcontextprotocol.sdk:mcp
+// that Maven Central's maven-metadata.xml lists, the lab's Java driver (lab/peers/jvm/java/, the `java` peer's
+// McpAsyncClient entry lab.Main) compiled against each by one Maven build per release
+// (lab/peers/jvm/java-history/pom.xml, history-build.ts) into build/history/java/<version>/, two at once at most.
+// Releases whose source cannot be read here are left out, each with its reason (LEFT_OUT).
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { PROJECT_ROOT } from "../../paths.js";
+import type { ClientPeer } from "../../plan/peer.js";
+import { atLeast, compareReleases, type HistorySource, type ReleaseList } from "../../plan/history.js";
+import { COMPILES_AT_ONCE, historyJarOf, installMavenRelease, mavenReleases, type MavenHistoryBuild } from "./history-build.js";
+import { jvmDriver } from "./index.js";
+import { JVM_FLAGS } from "./launch.js";
+
+const DRIVER = "lab/peers/jvm/java/src/main/java";
+
+/** Releases the expectation cannot be written for, so the history leaves them out (the newest patch left of the
+ *  minor stands in for it, if any). */
+export const LEFT_OUT: Readonly<Record<string, string>> = {
+  "1.1.5": "no mcp-core-1.1.5-sources.jar on Maven Central (404), so 1.1.4 stands for 1.1",
+  "2.1.0": "no mcp-core-2.1.0-sources.jar (404, as lab/peers/held-back.ts says) and no upstream source at its tag to read (the one copy found is a 2.1.0-SNAPSHOT)",
+  "2.2.0": "no mcp-core-2.2.0-sources.jar (404, as lab/peers/held-back.ts says) and no upstream source at its tag to read",
+};
+
+/** The newest patch of each minor, the releases LEFT_OUT not counted; newest last. */
+export function newestPatches(versions: readonly string[]): string[] {
+  const minor = (v: string) => v.split(".").slice(0, 2).join(".");
+  const kept = versions.filter((v) => !(v in LEFT_OUT));
+  return kept.filter((v) => !kept.some((w) => minor(w) === minor(v) && compareReleases(w, v) > 0)).sort(compareReleases);
+}
+
+export const javaReleases = (now = new Date()): ReleaseList => {
+  const all = mavenReleases("java", ["io.modelcontextprotocol.sdk:mcp"], now);
+  return "problem" in all ? all : { ...all, versions: newestPatches(all.versions) };
+};
+
+/** The releases the driver is copied for with SHIM: 1.x. Before 1.0 no shim would do: the driver needs Jackson 3
+ *  (tools.jackson), which mcp 1.0.2's pom brings through mcp-json-jackson3 and 0.18.5's does not (mcp-json-jackson2),
+ *  and McpJsonDefaults, which 0.17.2 lacks. */
+export const FIRST_SHIMMED = "1.0.0";
+/** 2.0.0 made ElicitRequest a sealed interface over ElicitFormRequest and ElicitUrlRequest (mcp-core 2.0.1
+ *  spec/McpSchema.java:4711-4716, :4795); before it ElicitRequest is the form record (1.1.4 McpSchema.java:2040),
+ *  what McpClient.AsyncSpec.elicitation takes (1.1.4 client/McpClient.java:669). */
+export const FIRST_FORM_REQUEST = "2.0.0";
+/** elicitation arrives in 0.11.0: mcp 0.10.0's McpSchema has no ElicitRequest. */
+export const FIRST_WITH_ELICITATION = "0.11.0";
+/** The one rewrite of the driver for 1.x: the form request's old name, nothing else. */
+export const SHIM = { from: "McpSchema.ElicitFormRequest", to: "McpSchema.ElicitRequest" } as const;
+
+/** The driver's sources for the release: the lab's own, or (1.x) a copy under the build folder with SHIM applied. */
+export function driverSources(version: string, dir: string): string {
+  if (atLeast(version, FIRST_FORM_REQUEST) || !atLeast(version, FIRST_SHIMMED)) return join(PROJECT_ROOT, DRIVER);
+  const copy = join(dir, "driver");
+  cpSync(join(PROJECT_ROOT, DRIVER), copy, { recursive: true });
+  for (const file of readdirSync(join(copy, "lab")).filter((f) => f.endsWith(".java")))
+    writeFileSync(join(copy, "lab", file), readFileSync(join(copy, "lab", file), "utf8").replaceAll(SHIM.from, SHIM.to));
+  return copy;
+}
+
+const JAVA_BUILD: MavenHistoryBuild = {
+  sdk: "java",
+  pom: "lab/peers/jvm/java-history/pom.xml",
+  driver: DRIVER,
+  jar: "java-history.jar",
+  properties: (version, dir) => [`-Dsdk.version=${version}`, `-Ddriver.sources=${driverSources(version, dir)}`],
+  also: `${SHIM.from} ${SHIM.to} from ${FIRST_SHIMMED} before ${FIRST_FORM_REQUEST}`,
+};
+export const javaHistoryJar = (version: string) => historyJarOf(JAVA_BUILD, version);
+export const installJavaRelease = (version: string): Promise<string | undefined> => installMavenRelease(JAVA_BUILD, version);
+
+/** The `java` peer's client (lab.Main, the jar's Main-Class) on the release's jar: a process per session, or a
+ *  session of its `--host` JVM (Host.java). No AppCDS archive: one per release would cost a training session each. */
+export function javaHistoryClient(version: string): ClientPeer {
+  const jar = javaHistoryJar(version);
+  return {
+    name: `java@${version}`,
+    sdk: `io.modelcontextprotocol.sdk:mcp ${version}`,
+    loops: ["sdk"],
+    meaning: `the Java SDK ${version} McpAsyncClient as shipped, the lab's Java driver (the java peer's) compiled against it`,
+    era: "2025-11-25",
+    unavailable: () => (existsSync(jar) ? undefined : `no driver built at ${relative(PROJECT_ROOT, jar)}`),
+    driver: jvmDriver(() => [...JVM_FLAGS, "-jar", jar]),
+  };
+}
+
+const noElicitation = `no elicitation before ${FIRST_WITH_ELICITATION} (mcp 0.10.0 spec/McpSchema.java has no ElicitRequest)`;
+const leftOut = Object.entries(LEFT_OUT).map(([v, why]) => `${v}, ${why}`).join("; ");
+
+/** `history --client java`. */
+export const JAVA_HISTORY: HistorySource = {
+  sdk: "java",
+  title: "MCP Java SDK",
+  package: "io.modelcontextprotocol.sdk:mcp",
+  which: `The newest patch of every minor Maven Central's maven-metadata.xml lists for io.modelcontextprotocol.sdk:mcp (no milestones), the McpAsyncClient the java peer runs. Left out: ${leftOut}.`,
+  releases: () => javaReleases(),
+  install: installJavaRelease,
+  installsAtOnce: COMPILES_AT_ONCE,
+  client: javaHistoryClient,
+  behaviours: {
+    nested: { from: FIRST_WITH_ELICITATION, why: noElicitation },
+    samplingNested: {},
+    rootsNested: {},
+    ping: { from: FIRST_WITH_ELICITATION, why: noElicitation },
+    // the ts1 server numbers its forms from 0 and withdraws #0, then #1: whether the callback sees the abort
+    cancel0: { from: FIRST_WITH_ELICITATION, why: `${noElicitation}: the scenario's request id 0 is a form` },
+  },
+  transports: ["stdio"],
+  noTransport: "the Java driver speaks MCP on its own stdin/stdout only",
+  installNote: `The lab's Java driver (lab/peers/jvm/java/, the java peer's lab.Main) compiled by javac for Java 17 against each release of io.modelcontextprotocol.sdk:mcp, one Maven build per release under build/history/java/; for ${FIRST_SHIMMED.split(".")[0]}.x a copy of it with ${SHIM.from} read as ${SHIM.to} (the form request's 1.x name); its dependencies as the release's pom pins them.`,
+};

@@ -1,0 +1,58 @@
+// rmcp's release history (issue 46): the newest patch of every minor of the rmcp crate the crates.io sparse index
+// lists (yanked and pre-releases left out), the lab's one rmcp driver (lab/peers/rmcp/) built against each by
+// cargo (lab/peers/cargo-history.ts) into build/history/rmcp/<version>/, one build at a time over one shared target
+// dir. A release the driver does not compile against is a "not run" cell carrying the compiler's first error line.
+import { existsSync } from "node:fs";
+import { relative } from "node:path";
+import { PROJECT_ROOT } from "../../paths.js";
+import type { HistorySource } from "../../plan/history.js";
+import type { ClientPeer } from "../../plan/peer.js";
+import { cargoHistory } from "../cargo-history.js";
+import { hostedBinary } from "../host-driver.js";
+
+export const RMCP_CARGO = cargoHistory({ sdk: "rmcp", crate: "rmcp", driver: "lab/peers/rmcp", binary: "rmcp-client" });
+
+/** elicitation arrives in 0.6.0 (rmcp 0.6.4 src/model.rs:1413 CreateElicitationRequest; 0.5.0 has none, nor an `elicitation` feature). */
+export const FIRST_WITH_ELICITATION = "0.6.0";
+
+/** A client peer on the release's binary: a process per session, or sessions of its `--host` mode (src/host.rs). */
+export function rmcpHistoryClient(version: string): ClientPeer {
+  const binary = RMCP_CARGO.binaryOf(version);
+  return {
+    name: `rmcp@${version}`,
+    sdk: `rmcp (Rust SDK) ${version}`,
+    loops: ["sdk"],
+    meaning: `the rmcp ${version} client as shipped, the lab's rmcp driver built against it`,
+    era: "2025-11-25",
+    unavailable: () => (existsSync(binary) ? undefined : `no driver built at ${relative(PROJECT_ROOT, binary)}`),
+    driver: hostedBinary(binary),
+  };
+}
+
+const noElicitation = `no elicitation before ${FIRST_WITH_ELICITATION} (rmcp model.rs has no CreateElicitationRequest)`;
+
+/** `history --client rmcp`. */
+export const RMCP_HISTORY: HistorySource = {
+  sdk: "rmcp",
+  title: "rmcp (Rust SDK)",
+  package: "rmcp",
+  which: "The newest patch of every minor of the rmcp crate the crates.io sparse index lists (yanked and pre-releases left out)",
+  releases: () => RMCP_CARGO.releases(),
+  install: RMCP_CARGO.install,
+  // one cargo build at a time: they share one target dir, and cargo's own lock would serialise them anyway
+  installsAtOnce: 1,
+  client: rmcpHistoryClient,
+  behaviours: {
+    nested: { from: FIRST_WITH_ELICITATION, why: noElicitation },
+    samplingNested: {},
+    rootsNested: {},
+    ping: { from: FIRST_WITH_ELICITATION, why: noElicitation },
+    samplingAnswer: {},
+    // the ts1 server numbers its forms from 0 and withdraws #0, then #1: whether the callback sees the abort
+    cancel0: { from: FIRST_WITH_ELICITATION, why: `${noElicitation}: the scenario's request id 0 is a form` },
+  },
+  transports: ["stdio"],
+  noTransport: "the rmcp driver speaks MCP on its own stdin/stdout (or a host session's connections) only",
+  installNote:
+    "The lab's rmcp driver (lab/peers/rmcp/src/) built by cargo against each release: its Cargo.toml pinned to the release in build/history/rmcp/<version>/, its Cargo.lock as the start (cargo moves what the release needs), one shared target dir (build/history/rmcp/target), the binary copied out per release.",
+};
