@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync,
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { BUILD_DIR, PROJECT_ROOT } from "../paths.js";
-import { compareReleases, type ReleaseList } from "../plan/history.js";
+import { compareReleases, type HistorySource, type ReleaseList } from "../plan/history.js";
 import type { ClientPeer } from "../plan/peer.js";
 import { withBuildLock } from "./build-lock.js";
 import { inputsHash, writeStamp } from "./cached-build.js";
@@ -137,5 +137,25 @@ export function goHistoryClient(b: GoHistoryBuild, release: string, meaning: str
     era: "2025-11-25",
     unavailable: () => (existsSync(binary) ? undefined : `no driver built at ${relative(PROJECT_ROOT, binary)}`),
     driver: hostedBinary(binary),
+  };
+}
+
+/** A Go SDK's HistorySource: the parts both share (the proxy's list, the build, stdio only, every row from the first
+ *  release listed: the driver sets all three handlers, and a release without one does not compile). */
+export function goHistorySource(b: GoHistoryBuild, s: { title: string; driver: string; meaning: (release: string) => string; installNote: string }): HistorySource {
+  return {
+    sdk: b.sdk,
+    title: s.title,
+    package: b.module,
+    which: `The newest patch of every minor of ${b.module} the Go module proxy lists (go list -m -versions; pre-releases left out)`,
+    releases: () => goReleases(b.sdk, b.module),
+    install: (release) => installGoRelease(b, release),
+    // two go builds at once at the most: each compiles the SDK (the shared GOCACHE keeps a rebuild cheap)
+    installsAtOnce: GO_BUILDS_AT_ONCE,
+    client: (release) => goHistoryClient(b, release, s.meaning(release)),
+    behaviours: { nested: {}, samplingNested: {}, rootsNested: {}, ping: {}, cancel0: {} },
+    transports: ["stdio"],
+    noTransport: `the history runs the ${s.driver} driver over its own stdin/stdout only`,
+    installNote: s.installNote,
   };
 }

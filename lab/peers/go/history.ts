@@ -4,8 +4,7 @@
 // ClientSessionOptions.ProtocolVersion: they build with -tags gosdk_pre18 (session_pre18.go, the one line that
 // differs); v1.1.0 does not compile (no public jsonrpc.Error, no RootsV2, no ClientOptions.Capabilities).
 import { atLeast, type HistorySource } from "../../plan/history.js";
-import type { ClientPeer } from "../../plan/peer.js";
-import { GO_BUILDS_AT_ONCE, goHistoryClient, goReleases, installGoRelease, type GoHistoryBuild } from "../go-history.js";
+import { goHistorySource, type GoHistoryBuild } from "../go-history.js";
 
 export const GO_SDK_MODULE = "github.com/modelcontextprotocol/go-sdk";
 /** ClientSessionOptions.ProtocolVersion is first exported in v1.8.0 (mcp/client.go:249-254; v1.7.0 :249-253 has protocolVersion). */
@@ -18,23 +17,10 @@ export const GO_HISTORY_BUILD: GoHistoryBuild = {
   tags: (release) => (atLeast(release, FIRST_WITH_SESSION_VERSION) ? [] : ["gosdk_pre18"]),
 };
 
-const client = (release: string): ClientPeer =>
-  goHistoryClient(GO_HISTORY_BUILD, release, `the Go SDK ${release}'s ClientSession as shipped, the lab's Go driver built against it${atLeast(release, FIRST_WITH_SESSION_VERSION) ? "" : " (-tags gosdk_pre18: the SDK's own protocol version)"}`);
-
 /** `history --client go`. */
-export const GO_HISTORY: HistorySource = {
-  sdk: "go",
+export const GO_HISTORY: HistorySource = goHistorySource(GO_HISTORY_BUILD, {
+  driver: "Go",
   title: "MCP Go SDK (modelcontextprotocol/go-sdk)",
-  package: GO_SDK_MODULE,
-  which: `The newest patch of every minor of ${GO_SDK_MODULE} the Go module proxy lists (go list -m -versions; pre-releases left out)`,
-  releases: () => goReleases("go", GO_SDK_MODULE),
-  install: (release) => installGoRelease(GO_HISTORY_BUILD, release),
-  // two go builds at once at the most: each compiles the SDK (the shared GOCACHE keeps a rebuild cheap)
-  installsAtOnce: GO_BUILDS_AT_ONCE,
-  client,
-  // every release the proxy lists has ElicitationHandler, CreateMessageHandler and AddRoots (v1.1.0 mcp/client.go:59-68)
-  behaviours: { nested: {}, samplingNested: {}, rootsNested: {}, ping: {}, cancel0: {} },
-  transports: ["stdio"],
-  noTransport: "the history runs the Go driver over its own stdin/stdout only",
+  meaning: (release) => `the Go SDK ${release}'s ClientSession as shipped, the lab's Go driver built against it${atLeast(release, FIRST_WITH_SESSION_VERSION) ? "" : " (-tags gosdk_pre18: the SDK's own protocol version)"}`,
   installNote: `The lab's Go driver (lab/peers/go/) copied into build/history/go/<version>/, its go.mod edited to require the release and tidied through the Go module proxy, then go build (with -tags gosdk_pre18 before v${FIRST_WITH_SESSION_VERSION}: session_pre18.go); other modules as go mod tidy resolves them.`,
-};
+});

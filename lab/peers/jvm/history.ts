@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
 import { PROJECT_ROOT } from "../../paths.js";
 import type { ClientPeer } from "../../plan/peer.js";
-import { atLeast, type HistorySource, type ReleaseList } from "../../plan/history.js";
+import { atLeast, formBehaviours, type HistorySource, type ReleaseList } from "../../plan/history.js";
 import { COMPILES_AT_ONCE, historyJarOf, installMavenRelease, mavenReleases, type MavenHistoryBuild } from "./history-build.js";
 import { jvmDriver } from "./index.js";
 import { JVM_FLAGS } from "./launch.js";
@@ -69,14 +69,7 @@ export const KOTLIN_HISTORY: HistorySource = {
   // two Maven/Kotlin compiles at once at the most: each is a JVM of its own, and the machine may have two cores
   installsAtOnce: COMPILES_AT_ONCE,
   client: kotlinHistoryClient,
-  behaviours: {
-    nested: { from: FIRST_WITH_ELICITATION, why: noElicitation },
-    samplingNested: {},
-    rootsNested: {},
-    ping: { from: FIRST_WITH_ELICITATION, why: noElicitation },
-    // the ts1 server numbers its forms from 0 and withdraws #0, then #1: whether the callback sees the abort
-    cancel0: { from: FIRST_WITH_ELICITATION, why: `${noElicitation}: the scenario's request id 0 is a form` },
-  },
+  behaviours: formBehaviours(FIRST_WITH_ELICITATION, noElicitation),
   transports: ["stdio"],
   noTransport: "the Kotlin driver speaks MCP on its own stdin/stdout only",
   installNote: `The lab's Kotlin driver (lab/peers/jvm/kotlin/) compiled by Kotlin 2.4.0 against each release's ${artifactOf("0.7.0")} (kotlin-sdk-jvm before ${FIRST_SPLIT}), one Maven build per release under build/history/kotlin/; its dependencies as the release's pom pins them.`,

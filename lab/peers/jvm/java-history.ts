@@ -7,7 +7,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "no
 import { join, relative } from "node:path";
 import { PROJECT_ROOT } from "../../paths.js";
 import type { ClientPeer } from "../../plan/peer.js";
-import { atLeast, compareReleases, type HistorySource, type ReleaseList } from "../../plan/history.js";
+import { atLeast, compareReleases, formBehaviours, type HistorySource, type ReleaseList } from "../../plan/history.js";
 import { COMPILES_AT_ONCE, historyJarOf, installMavenRelease, mavenReleases, type MavenHistoryBuild } from "./history-build.js";
 import { jvmDriver } from "./index.js";
 import { JVM_FLAGS } from "./launch.js";
@@ -96,14 +96,7 @@ export const JAVA_HISTORY: HistorySource = {
   install: installJavaRelease,
   installsAtOnce: COMPILES_AT_ONCE,
   client: javaHistoryClient,
-  behaviours: {
-    nested: { from: FIRST_WITH_ELICITATION, why: noElicitation },
-    samplingNested: {},
-    rootsNested: {},
-    ping: { from: FIRST_WITH_ELICITATION, why: noElicitation },
-    // the ts1 server numbers its forms from 0 and withdraws #0, then #1: whether the callback sees the abort
-    cancel0: { from: FIRST_WITH_ELICITATION, why: `${noElicitation}: the scenario's request id 0 is a form` },
-  },
+  behaviours: formBehaviours(FIRST_WITH_ELICITATION, noElicitation),
   transports: ["stdio"],
   noTransport: "the Java driver speaks MCP on its own stdin/stdout only",
   installNote: `The lab's Java driver (lab/peers/jvm/java/, the java peer's lab.Main) compiled by javac for Java 17 against each release of io.modelcontextprotocol.sdk:mcp, one Maven build per release under build/history/java/; for ${FIRST_SHIMMED.split(".")[0]}.x a copy of it with ${SHIM.from} read as ${SHIM.to} (the form request's 1.x name); its dependencies as the release's pom pins them.`,

@@ -5,8 +5,7 @@
 // call that differs); before v0.44 the driver's other calls are missing too (transport.ErrTransportClosed, before
 // v0.41 the sentinel errors, before v0.40 elicitation), so those releases are not run, each with its compiler error.
 import { atLeast, type HistorySource } from "../../plan/history.js";
-import type { ClientPeer } from "../../plan/peer.js";
-import { GO_BUILDS_AT_ONCE, goHistoryClient, goReleases, installGoRelease, type GoHistoryBuild } from "../go-history.js";
+import { goHistorySource, type GoHistoryBuild } from "../go-history.js";
 
 export const MCP_GO_MODULE = "github.com/mark3labs/mcp-go";
 /** client.WithProtocolVersion is first in v1.0.0 (client/client.go:115). */
@@ -19,22 +18,10 @@ export const MCP_GO_HISTORY_BUILD: GoHistoryBuild = {
   tags: (release) => (atLeast(release, FIRST_WITH_PROTOCOL_OPTION) ? [] : ["mcpgo_pre1"]),
 };
 
-const client = (release: string): ClientPeer =>
-  goHistoryClient(MCP_GO_HISTORY_BUILD, release, `mark3labs/mcp-go ${release}'s Client as shipped, the lab's mcp-go driver built against it${atLeast(release, FIRST_WITH_PROTOCOL_OPTION) ? "" : " (-tags mcpgo_pre1: the SDK's own protocol version)"}`);
-
 /** `history --client mcp-go`. */
-export const MCP_GO_HISTORY: HistorySource = {
-  sdk: "mcp-go",
+export const MCP_GO_HISTORY: HistorySource = goHistorySource(MCP_GO_HISTORY_BUILD, {
+  driver: "mcp-go",
   title: "mcp-go (mark3labs)",
-  package: MCP_GO_MODULE,
-  which: `The newest patch of every minor of ${MCP_GO_MODULE} the Go module proxy lists (go list -m -versions; pre-releases left out)`,
-  releases: () => goReleases("mcp-go", MCP_GO_MODULE),
-  install: (release) => installGoRelease(MCP_GO_HISTORY_BUILD, release),
-  installsAtOnce: GO_BUILDS_AT_ONCE,
-  client,
-  // the driver sets all three handlers; a release without one does not compile, and its cell says so
-  behaviours: { nested: {}, samplingNested: {}, rootsNested: {}, ping: {}, cancel0: {} },
-  transports: ["stdio"],
-  noTransport: "the history runs the mcp-go driver over its own stdin/stdout only",
+  meaning: (release) => `mark3labs/mcp-go ${release}'s Client as shipped, the lab's mcp-go driver built against it${atLeast(release, FIRST_WITH_PROTOCOL_OPTION) ? "" : " (-tags mcpgo_pre1: the SDK's own protocol version)"}`,
   installNote: `The lab's mcp-go driver (lab/peers/mcp-go/, linked files copied) in build/history/mcp-go/<version>/, its go.mod edited to require the release and tidied through the Go module proxy, then go build (with -tags mcpgo_pre1 before v${FIRST_WITH_PROTOCOL_OPTION}: era_pre1.go); other modules as go mod tidy resolves them.`,
-};
+});

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { ClientPeer } from "../../plan/peer.js";
-import { atLeast, compareReleases, type HistorySource, type ReleaseList } from "../../plan/history.js";
+import { atLeast, compareReleases, formBehaviours, type HistorySource, type ReleaseList } from "../../plan/history.js";
 import { withBuildLock } from "../build-lock.js";
 import { cachedReleaseList, HISTORY_DIR } from "../history-list.js";
 import { runCommand, writeStamp } from "../cached-build.js";
@@ -114,15 +114,7 @@ export const PY_HISTORY: HistorySource = {
   releases: () => pyReleases(),
   install: installRelease,
   client: historyClient,
-  behaviours: {
-    nested: { from: FIRST_WITH_ELICITATION, why: noElicitation },
-    samplingNested: {},
-    rootsNested: {},
-    ping: { from: FIRST_WITH_ELICITATION, why: noElicitation },
-    samplingAnswer: {},
-    // the ts1 server numbers its forms from 0 and withdraws #0, then #1: whether the callback sees the abort
-    cancel0: { from: FIRST_WITH_ELICITATION, why: `${noElicitation}: the scenario's request id 0 is a form` },
-  },
+  behaviours: formBehaviours(FIRST_WITH_ELICITATION, noElicitation, { samplingAnswer: {} }),
   transports: ["stdio", "http"],
   transportsFrom: { http: { from: FIRST_WITH_HTTP, why: `no streamable HTTP client before ${FIRST_WITH_HTTP} (mcp/client/streamable_http.py)` } },
   noTransport: "the Python driver runs over stdio and Streamable HTTP (its SDK's own client, lab_http.py) only",

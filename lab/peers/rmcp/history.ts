@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { PROJECT_ROOT } from "../../paths.js";
-import type { HistorySource } from "../../plan/history.js";
+import { formBehaviours, type HistorySource } from "../../plan/history.js";
 import type { ClientPeer } from "../../plan/peer.js";
 import { cargoHistory } from "../cargo-history.js";
 import { hostedBinary } from "../host-driver.js";
@@ -42,15 +42,7 @@ export const RMCP_HISTORY: HistorySource = {
   // one cargo build at a time: they share one target dir, and cargo's own lock would serialise them anyway
   installsAtOnce: 1,
   client: rmcpHistoryClient,
-  behaviours: {
-    nested: { from: FIRST_WITH_ELICITATION, why: noElicitation },
-    samplingNested: {},
-    rootsNested: {},
-    ping: { from: FIRST_WITH_ELICITATION, why: noElicitation },
-    samplingAnswer: {},
-    // the ts1 server numbers its forms from 0 and withdraws #0, then #1: whether the callback sees the abort
-    cancel0: { from: FIRST_WITH_ELICITATION, why: `${noElicitation}: the scenario's request id 0 is a form` },
-  },
+  behaviours: formBehaviours(FIRST_WITH_ELICITATION, noElicitation, { samplingAnswer: {} }),
   transports: ["stdio"],
   noTransport: "the rmcp driver speaks MCP on its own stdin/stdout (or a host session's connections) only",
   installNote:

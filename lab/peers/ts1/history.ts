@@ -3,7 +3,7 @@
 // dependencies, resolved at install; lab/peers/npm-history.ts, shared with ts2), and the ts1 client driver run in
 // this process on that release's Client, imported by file URL (lab/peers/ts1/history-client.ts says which export
 // it uses from which release).
-import type { HistorySource, ReleaseList } from "../../plan/history.js";
+import { formBehaviours, type HistorySource, type ReleaseList } from "../../plan/history.js";
 import { newestPerMinor, npmHistory } from "../npm-history.js";
 import { FIRST_WITH_ELICITATION, ts1HistoryClient } from "./history-client.js";
 
@@ -32,13 +32,7 @@ export const TS1_HISTORY: HistorySource = {
   releases: () => ts1Releases(),
   install: installTs1Release,
   client: (version) => ts1HistoryClient(version, historyPrefix(version)),
-  behaviours: {
-    nested: { from: FIRST_WITH_ELICITATION, why: noElicitation },
-    samplingNested: {},
-    rootsNested: {},
-    ping: { from: FIRST_WITH_ELICITATION, why: noElicitation },
-    cancel0: { from: FIRST_WITH_ELICITATION, why: `${noElicitation}: the scenario's request id 0 is a form` },
-  },
+  behaviours: formBehaviours(FIRST_WITH_ELICITATION, noElicitation),
   transports: ["stdio"],
   noTransport: "the history runs each release's Client in this process against the ts1 server's stdio child; no HTTP row yet",
   installNote: `Each by npm install --ignore-scripts into build/history/ts1/<version>/ (or the lab's own node_modules where it is the release), its dependencies resolved at install; run in the lab's process, the Client imported from that folder.`,
