@@ -1,14 +1,12 @@
 // A release history's cost (issue 46): `history --client <sdk>` run twice in one bench, both times into a scratch
 // history cache (LAB_HISTORY_DIR, lab/peers/history-list.ts): first with the cache empty (fresh: every release
 // installed or compiled; the toolchains' own caches, ~/.m2, the uv, Go and cargo caches, stay as they are), then
-// again (warm: every release cached). Each run in its own process group, bounded, stopped by that group's id.
-import { spawn } from "node:child_process";
+// again (warm: every release cached). Each run in its own process group, bounded (group.ts).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
 import { PROJECT_ROOT } from "../paths.js";
-import { within } from "../transports/child-process.js";
+import { runGroup } from "./group.js";
 
 export const HISTORY_FRESH_GOAL_MS = 600_000;
 export const HISTORY_WARM_GOAL_MS = 90_000;
@@ -24,33 +22,12 @@ export interface HistoryRun {
 }
 
 async function runOnce(sdk: string, cache: string, out: string): Promise<HistoryRun> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [TSX, "lab/run.ts", "history", "--client", sdk, "--out", out], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, LAB_HISTORY_DIR: cache, NO_COLOR: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  let output = "";
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString("utf8")).slice(-100_000));
-  child.stdout.on("data", keep);
-  child.stderr.on("data", keep);
-  const closed = new Promise<number | null>((resolve, reject) => (child.once("close", resolve), child.once("error", reject)));
-  const stopGroup = () => {
-    try {
-      process.kill(-child.pid!, "SIGKILL");
-    } catch {
-      // the group has ended already
-    }
-  };
-  process.once("exit", stopGroup);
-  const stopped = !(await within(closed, BOUND_MS));
-  if (stopped) stopGroup();
-  process.off("exit", stopGroup);
-  const lines = output.trim().split("\n");
+  const env = { ...process.env, LAB_HISTORY_DIR: cache, NO_COLOR: "1" };
+  const r = await runGroup(process.execPath, [TSX, "lab/run.ts", "history", "--client", sdk, "--out", out], { cwd: PROJECT_ROOT, env }, BOUND_MS, 100_000);
+  const lines = r.output.trim().split("\n");
   // the count line, else the one-line error; Node's own warnings (a child given NODE_OPTIONS) are no figure
   const said = lines.find((l) => / releases?, /.test(l)) ?? lines.find((l) => l.startsWith("error:")) ?? lines.filter((l) => !/warning/i.test(l)).at(-1) ?? "no output";
-  return { wallMs: performance.now() - started, exitCode: stopped ? null : await closed, said };
+  return { wallMs: r.wallMs, exitCode: r.exitCode, said };
 }
 
 /** Fresh then warm, for one SDK; the scratch cache and run output are removed after. */

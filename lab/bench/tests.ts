@@ -1,10 +1,8 @@
 // The test suite's time: `npm test` as a reader runs it, in its own process group (it starts uvu
 // processes and they start peers), bounded, stopped by that group's own id if the bound passes;
 // its wall time next to the issue's goal, with the counts from its one summary (tests/support/parallel.ts).
-import { spawn } from "node:child_process";
-import { performance } from "node:perf_hooks";
 import { PROJECT_ROOT } from "../paths.js";
-import { within } from "../transports/child-process.js";
+import { runGroup } from "./group.js";
 
 const BOUND_MS = 300_000;
 export const TESTS_GOAL_MS = 45_000;
@@ -33,25 +31,6 @@ export function testCounts(output: string): Pick<TestsBench, "total" | "passed" 
 }
 
 export async function benchTests(): Promise<TestsBench> {
-  const started = performance.now();
-  // its own process group, so the bound can stop everything it started, by that group's id
-  const child = spawn("npm", ["test", "--silent"], { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  const closed = new Promise<number | null>((resolve, reject) => (child.once("close", resolve), child.once("error", reject)));
-  // the group is not the terminal's: an interrupted bench (run.ts exits through process.exit) stops it too
-  const stopGroup = () => {
-    try {
-      process.kill(-child.pid!, "SIGKILL");
-    } catch {
-      // the group has ended already
-    }
-  };
-  process.once("exit", stopGroup);
-  const stopped = !(await within(closed, BOUND_MS));
-  if (stopped) stopGroup();
-  process.off("exit", stopGroup);
-  const exitCode = stopped ? null : await closed;
-  return { wallMs: performance.now() - started, exitCode, stopped, ...testCounts(output) };
+  const r = await runGroup("npm", ["test", "--silent"], { cwd: PROJECT_ROOT }, BOUND_MS);
+  return { wallMs: r.wallMs, exitCode: r.exitCode, stopped: r.stopped, ...testCounts(r.output) };
 }
