@@ -6,7 +6,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, runMain } from "./support/cli.js";
 import { needs } from "./support/needs.js";
@@ -88,7 +88,7 @@ test("a failed build's cell keeps the compiler's first error, the project's and 
   const output = [
     "   Compiling rmcp v0.1.5",
     // as cargo 1.95 --message-format short printed them here against rmcp 0.1.5 and 3.3.0
-    "/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/rmcp-0.1.5/src/model/prompt.rs:4:5: error[E0433]: cannot find module or crate `base64` in this scope",
+    `${homedir()}/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/rmcp-0.1.5/src/model/prompt.rs:4:5: error[E0433]: cannot find module or crate \`base64\` in this scope`,
     `${PROJECT_ROOT}/lab/peers/rmcp/src/host.rs:11:39: error[E0432]: unresolved import \`rmcp::model::ClientConfig\`: no \`ClientConfig\` in \`model\``,
     "error: could not compile `rmcp` (lib) due to 1 previous error",
   ].join("\n");

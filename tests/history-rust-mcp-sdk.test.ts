@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, runMain } from "./support/cli.js";
+import { PROJECT_ROOT } from "../lab/paths.js";
 import { needs } from "./support/needs.js";
 import { runHistory } from "../lab/cli/history.js";
 import { rangesText } from "../lab/check/history.js";
@@ -49,7 +50,7 @@ test("a release lacking the driver's features: the cell names the feature, not c
   const output = [
     // as cargo 1.95 printed it here against rust-mcp-sdk 0.1.3
     "error: failed to select a version for `rust-mcp-sdk`.",
-    "    ... required by package `reentrancy-lab-rust-mcp-sdk-client v0.1.0 (/work/x/build/history/rust-mcp-sdk/0.1.3)`",
+    `    ... required by package \`reentrancy-lab-rust-mcp-sdk-client v0.1.0 (${PROJECT_ROOT}/build/history/rust-mcp-sdk/0.1.3)\``,
     "versions that meet the requirements `=0.1.3` are: 0.1.3",
     "",
     "package `reentrancy-lab-rust-mcp-sdk-client` depends on `rust-mcp-sdk` with feature `client` but `rust-mcp-sdk` does not have that feature.",
