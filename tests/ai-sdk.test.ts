@@ -1,6 +1,6 @@
 // The Vercel AI SDK's MCP client (@ai-sdk/mcp 2.0.99, under Node 22 in its own process) in ONE real
 // run: nested over stdio against the ts1 server in the lab's process. It must pass its hand-written expectation and declare exactly
-// the capabilities the plan gives (the client adds nothing, dist/index.mjs:2311); corrupted copies of
+// the capabilities the plan gives (the client adds nothing, dist/index.js:2403, :2470); corrupted copies of
 // this evidence must be rejected; and a plan the public API cannot run is refused in one line.
 import "./support/child-pids.js";
 import { test } from "uvu";

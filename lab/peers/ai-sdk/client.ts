@@ -21,7 +21,7 @@ export const AI_SDK_CLOSE_BOUND_MS = 10_000;
  * else (-32601, :3047-3075), and the MCPClient interface has no ping method (dist/index.d.ts:1172-1254).
  */
 export function aiSdkRefusal(plan: SessionPlan): string | undefined {
-  // sampling and roots go into initialize as given (:2311) and the client answers them -32601
+  // sampling and roots go into initialize as given (:2403, :2470) and the client answers them -32601
   // (:3047-3075): a real run shows a server that asks what the AI SDK does. Nothing else is declared.
   const others = Object.keys(plan.capabilities).filter((c) => !["elicitation", "sampling", "roots"].includes(c));
   if (others.length > 0)
