@@ -1,8 +1,9 @@
-// `history --client rmcp` (issue 46): three releases run for real, the rmcp driver built by cargo against each
-// under build/history/rmcp/: the last the driver does not compile against (3.3.0, no ClientConfig), the first it
-// does (3.4.1) and the last (3.11.0); their ranges against expected/history/rmcp.json, a moved boundary rejected
-// naming its release, corrupted withdrawal evidence read as it says, the release list and the compiler's first
-// error line as cargo prints them, and bad input.
+// `history --client rmcp` (issue 46): four releases run for real, the rmcp driver built by cargo against each
+// under build/history/rmcp/: the last the driver does not compile against (1.4.0, no V_2025_11_25), the first it
+// does (1.5.0, with its pre_2_0 feature), the last with pre_3_4 (3.3.0, never aborted) and the first with no
+// feature (3.4.1, aborted again); their ranges against expected/history/rmcp.json, moved boundaries rejected naming
+// their release, corrupted withdrawal evidence read as it says, the release list, the features per release and the
+// compiler's first error line as cargo prints them, and bad input.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -11,16 +12,16 @@ import { join } from "node:path";
 import { ROOT, runMain } from "./support/cli.js";
 import { needs } from "./support/needs.js";
 import { runHistory } from "../lab/cli/history.js";
-import { cancelZeroOutcome, rangesText } from "../lab/check/history.js";
+import { cancelZeroOutcome, historyDifferences, loadExpectedHistory, rangesText } from "../lab/check/history.js";
 import { movedBoundary } from "./support/history.js";
 import type { SessionEvidence } from "../lab/plan/session.js";
 import type { HistoryData } from "../lab/plan/history.js";
 import { PROJECT_ROOT } from "../lab/paths.js";
 import { toolchainVersion } from "../lab/peers/cached-build.js";
 import { firstCargoError, indexPath, newestPatchPerMinor, pinnedManifest } from "../lab/peers/cargo-history.js";
-import { RMCP_HISTORY } from "../lab/peers/rmcp/history.js";
+import { RMCP_HISTORY, rmcpFeatures } from "../lab/peers/rmcp/history.js";
 
-const SAMPLE = ["3.3.0", "3.4.1", "3.11.0"];
+const SAMPLE = ["1.4.0", "1.5.0", "3.3.0", "3.4.1"];
 const CARGO = { name: "cargo", unavailable: () => (toolchainVersion(["cargo", "--version"]) ? undefined : "cargo is not on PATH") };
 const withCargo = needs(CARGO);
 let sample: Promise<HistoryData> | undefined;
@@ -29,21 +30,27 @@ const ran = () => (sample ??= runHistory({ releases: SAMPLE, listed: "test", out
 
 test.after(() => rmSync(out, { recursive: true, force: true }));
 
-withCargo("three releases: every cell as expected/history/rmcp.json says; 3.3.0 does not build, 3.4.1 on completes", async () => {
+withCargo("four releases: every cell as expected/history/rmcp.json says; 1.4.0 does not build, 1.5.0 on completes", async () => {
   const data = await ran();
   assert.equal(data.differences, [], JSON.stringify(data.differences));
-  for (const id of ["nested.stdio", "samplingNested.stdio", "rootsNested.stdio", "samplingAnswer.stdio"]) assert.is(rangesText(data.ranges[id]!), "not run 3.3.0, completes 3.4.1-3.11.0", id);
-  assert.is(rangesText(data.ranges["ping.stdio"]!), "not run 3.3.0, answers 3.4.1-3.11.0");
-  assert.is(rangesText(data.ranges["cancel0.stdio"]!), "not run 3.3.0, aborted 3.4.1-3.11.0");
+  for (const id of ["nested.stdio", "samplingNested.stdio", "rootsNested.stdio", "samplingAnswer.stdio"]) assert.is(rangesText(data.ranges[id]!), "not run 1.4.0, completes 1.5.0-3.4.1", id);
+  assert.is(rangesText(data.ranges["ping.stdio"]!), "not run 1.4.0, answers 1.5.0-3.4.1");
+  assert.is(rangesText(data.ranges["cancel0.stdio"]!), "not run 1.4.0, aborted 1.5.0, never aborted 3.3.0, aborted 3.4.1");
   // the not-run cell carries cargo's first error, in the driver's own source (the project's path left out)
-  const cell = data.rows.find((r) => r.id === "nested.stdio")!.cells.find((c) => c.release === "3.3.0")!;
-  assert.match(cell.detail, /^does not compile against the driver: lab\/peers\/rmcp\/src\/host\.rs:11:\d+: error\[E0432\]: unresolved import `rmcp::model::ClientConfig`/);
+  const cell = data.rows.find((r) => r.id === "nested.stdio")!.cells.find((c) => c.release === "1.4.0")!;
+  assert.match(cell.detail, /^does not compile against the driver: lab\/peers\/rmcp\/src\/host\.rs:42:\d+: error\[E0599\]: no associated item named `V_2025_11_25`/);
 });
 
-withCargo("a boundary moved one release on in the expectation fails, naming 3.4.1", async () => {
+withCargo("a boundary moved one release on in the expectation fails, naming 1.5.0, and 3.4.1 for the withdrawal's", async () => {
   const data = await ran();
   for (const [row, after] of [["nested.stdio", "completes"], ["cancel0.stdio", "aborted"]] as const)
-    assert.equal(movedBoundary(data, row, { outcome: "not run", to: "3.4.1" }, { outcome: after, from: "3.5.1" }), [`${row} 3.4.1 not run`]);
+    assert.equal(movedBoundary(data, row, { outcome: "not run", to: "1.5.0" }, { outcome: after, from: "1.6.0" }), [`${row} 1.5.0 not run`]);
+  // never aborted (3.0.1-3.3.0) moved on past 3.4.1 by hand: movedBoundary takes the first aborted range (1.5.0-2.2.0)
+  const moved = structuredClone(loadExpectedHistory("rmcp")!);
+  const ranges = moved.behaviours["cancel0.stdio"]!.ranges;
+  ranges.find((r) => r.outcome === "never aborted")!.to = "3.4.1";
+  ranges.find((r) => r.from === "3.4.1")!.from = "3.5.1";
+  assert.equal(historyDifferences(data.rows, moved).map((d) => `${d.behaviour} ${d.release} ${d.expected}`), ["cancel0.stdio 3.4.1 never aborted"]);
 });
 
 withCargo("corrupted withdrawal evidence: 3.4.1's id-0 abort removed reads as id 0 ignored, every abort removed as never aborted", async () => {
@@ -75,6 +82,14 @@ test("the release list: the newest patch of every minor, yanked and pre-releases
   assert.equal(["rmcp", "rust-mcp-sdk", "syn", "cc"].map(indexPath), ["rm/cp/rmcp", "ru/st/rust-mcp-sdk", "3/s/syn", "2/cc"]);
 });
 
+test("the driver's features: pre_2_0 (pre_3_4 with it) before 2.0.0, pre_3_4 before 3.4.1, none after", () => {
+  const releases = ["1.4.0", "1.8.0", "2.0.0", "3.3.0", "3.4.1", "3.11.0"];
+  assert.equal(releases.map(rmcpFeatures), [["pre_2_0"], ["pre_2_0"], ["pre_3_4"], ["pre_3_4"], [], []]);
+  const manifest = readFileSync(join(PROJECT_ROOT, "lab/peers/rmcp/Cargo.toml"), "utf8");
+  assert.match(manifest, /^pre_3_4 = \[\]$/m);
+  assert.match(manifest, /^pre_2_0 = \["pre_3_4"\]$/m);
+});
+
 test("the pinned manifest: the release's exact version, the driver's own main.rs, nothing else moved", () => {
   const manifest = readFileSync(join(PROJECT_ROOT, "lab/peers/rmcp/Cargo.toml"), "utf8");
   const pinned = pinnedManifest(manifest, "rmcp", "3.4.1", "/abs/src/main.rs");
@@ -87,13 +102,13 @@ test("the pinned manifest: the release's exact version, the driver's own main.rs
 test("a failed build's cell keeps the compiler's first error, the project's and cargo's registry paths left out", () => {
   const output = [
     "   Compiling rmcp v0.1.5",
-    // as cargo 1.95 --message-format short printed them here against rmcp 0.1.5 and 3.3.0
+    // as cargo 1.95 --message-format short printed them here against rmcp 0.1.5 and 1.4.0
     `${homedir()}/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/rmcp-0.1.5/src/model/prompt.rs:4:5: error[E0433]: cannot find module or crate \`base64\` in this scope`,
-    `${PROJECT_ROOT}/lab/peers/rmcp/src/host.rs:11:39: error[E0432]: unresolved import \`rmcp::model::ClientConfig\`: no \`ClientConfig\` in \`model\``,
+    `${PROJECT_ROOT}/lab/peers/rmcp/src/host.rs:42:46: error[E0599]: no associated item named \`V_2025_11_25\` found for struct \`ProtocolVersion\` in the current scope`,
     "error: could not compile `rmcp` (lib) due to 1 previous error",
   ].join("\n");
   assert.is(firstCargoError(output), "rmcp-0.1.5/src/model/prompt.rs:4:5: error[E0433]: cannot find module or crate `base64` in this scope");
-  assert.is(firstCargoError(output.split("\n").slice(2).join("\n")), "lab/peers/rmcp/src/host.rs:11:39: error[E0432]: unresolved import `rmcp::model::ClientConfig`: no `ClientConfig` in `model`");
+  assert.is(firstCargoError(output.split("\n").slice(2).join("\n")), "lab/peers/rmcp/src/host.rs:42:46: error[E0599]: no associated item named `V_2025_11_25` found for struct `ProtocolVersion` in the current scope");
   assert.is(firstCargoError("warning: x\nerror: no end within 900 s\n"), "error: no end within 900 s");
 });
 

@@ -1,6 +1,7 @@
 // A Rust SDK's release history (issue 46), shared by the Rust histories (rmcp, rust-mcp-sdk): the crate's releases
 // from the crates.io sparse index (the newest patch of every minor, yanked and pre-releases left out), and the lab's
-// driver built against each by one `cargo build --release` per release: build/history/<sdk>/<version>/ holds the
+// driver built against each by one `cargo build --release` per release (with the driver's cargo features the release
+// needs: CargoHistorySpec.features, a shim for an older API): build/history/<sdk>/<version>/ holds the
 // driver's Cargo.toml pinned to the release (its [[bin]] path the lab's own src/main.rs) and a copy of its Cargo.lock;
 // one CARGO_TARGET_DIR (build/history/<sdk>/target) for every release, so tokio, serde and the like compile once; the
 // binary is copied out to the release's folder under one build lock (the target's binary is shared). A release the
@@ -31,6 +32,8 @@ export interface CargoHistorySpec {
   binary: string;
   /** more inputs than the driver's folder (e.g. a source another driver's main.rs includes) */
   inputs?: readonly string[];
+  /** the driver's cargo features a release needs (a per-release-range shim in the driver), none for the newest */
+  features?(release: string): string[];
 }
 
 /** crates.io's sparse index, or the one the lab is told to use. */
@@ -117,7 +120,9 @@ export function cargoHistory(spec: CargoHistorySpec): CargoHistory {
   const binaryOf = (version: string) => join(dirOf(version), spec.binary);
   const stampOf = (version: string) => join(dirOf(version), "lab-history.txt");
   const inputs = { inputs: [`${spec.driver}/Cargo.toml`, `${spec.driver}/Cargo.lock`, `${spec.driver}/src`, ...(spec.inputs ?? [])], toolchain: ["cargo", "--version"] };
-  const inputsNow = () => createHash("sha256").update(RECIPE).update(inputsHash(inputs)).digest("hex");
+  const featuresOf = (version: string) => spec.features?.(version) ?? [];
+  // the features are an input: a release moved in or out of a shim's range is built again
+  const inputsNow = (version: string) => createHash("sha256").update(RECIPE).update(inputsHash(inputs)).update(featuresOf(version).join(",")).digest("hex");
 
   async function build(version: string, hash: string): Promise<string | undefined> {
     const dir = dirOf(version);
@@ -127,7 +132,8 @@ export function cargoHistory(spec: CargoHistorySpec): CargoHistory {
     writeFileSync(join(dir, "Cargo.toml"), pinnedManifest(readFileSync(join(driver, "Cargo.toml"), "utf8"), spec.crate, version, join(driver, "src", "main.rs")));
     // the driver's lock as the start: cargo moves only what the release's requirements need
     copyFileSync(join(driver, "Cargo.lock"), join(dir, "Cargo.lock"));
-    const args = ["build", "--release", "--message-format", "short", "--manifest-path", join(dir, "Cargo.toml")];
+    const features = featuresOf(version);
+    const args = ["build", "--release", "--message-format", "short", "--manifest-path", join(dir, "Cargo.toml"), ...(features.length ? ["--features", features.join(",")] : [])];
     const env = { CARGO_TARGET_DIR: targetDir };
     // offline first (~/.cargo/registry holds a release once fetched); online only when something is not there yet
     let run = await cargo([...args, "--offline"], env);
@@ -143,7 +149,7 @@ export function cargoHistory(spec: CargoHistorySpec): CargoHistory {
   }
 
   async function install(version: string): Promise<string | undefined> {
-    const hash = inputsNow();
+    const hash = inputsNow(version);
     const known = (): { why?: string } | undefined => {
       if (!existsSync(stampOf(version))) return undefined;
       const text = readFileSync(stampOf(version), "utf8").trim();

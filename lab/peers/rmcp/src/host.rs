@@ -8,13 +8,13 @@ use std::os::unix::net::UnixStream;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use rmcp::model::{ClientCapabilities, ClientConfig, Implementation, ProtocolVersion};
+use rmcp::model::{ClientCapabilities, Implementation, ProtocolVersion};
 use serde_json::{json, Value};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::runtime::Runtime;
 use tokio::sync::Notify;
 
-use crate::{check_plan, run, Events, Kind, SessionPlan, State};
+use crate::{check_plan, run, ClientConfig, Events, Kind, SessionPlan, State};
 
 /// Where a session's own stderr lines go: the process's stderr, or its third connection.
 type ErrOut = Box<dyn Write + Send>;

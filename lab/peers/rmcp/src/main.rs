@@ -8,6 +8,16 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::model::*;
+// The initialize parameters: ClientConfig from rmcp 3.4.1 (model.rs:1158), the same type named ClientInfo before
+// (3.3.0 model.rs:1123); the release history builds those with --features pre_3_4 (lab/peers/rmcp/history.ts).
+#[cfg(not(feature = "pre_3_4"))]
+use rmcp::model::ClientConfig;
+#[cfg(feature = "pre_3_4")]
+use rmcp::model::ClientInfo as ClientConfig;
+// The elicitation types: ElicitRequestParams and ElicitResult from rmcp 2.0.0 (model.rs:2780, :2844), named
+// CreateElicitationRequestParams and CreateElicitationResult before (1.8.0 model.rs:2643, :2704): --features pre_2_0.
+#[cfg(feature = "pre_2_0")]
+use rmcp::model::{CreateElicitationRequestParams as ElicitRequestParams, CreateElicitationResult as ElicitResult};
 use rmcp::service::{PeerRequestOptions, RequestContext, RoleClient, ServiceError};
 use rmcp::{ClientHandler, Peer, ServiceExt};
 use serde::Deserialize;
