@@ -70,6 +70,9 @@ export function codexEnv(ctx: HostContext): Record<string, string> {
     `command = ${toml(ctx.server.command)}`,
     `args = [${ctx.server.args.map(toml).join(", ")}]`,
     `default_tools_approval_mode = "approve"`,
+    // codex gives an MCP server 10 s to start unless told (its "timed out after 10 seconds. Add or adjust
+    // startup_timeout_sec" warning), and then goes on without its tools: a loaded machine is not the host's behaviour
+    `startup_timeout_sec = 60`,
   ];
   mkdirSync(codexHome, { recursive: true });
   writeFileSync(join(codexHome, "config.toml"), `${lines.join("\n")}\n`);
