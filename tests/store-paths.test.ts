@@ -33,7 +33,9 @@ function runAll() {
     ];
     for (const args of runs) {
       const r = await runMain(args);
-      assert.is(r.code, 0, `${args[0]}: ${r.stderr}`);
+      // what differed, when a run fails (a card prints it on stdout, not stderr)
+      const differed = r.stdout.split("\n").filter((l) => /DIFFERS|FAIL/.test(l)).join("\n");
+      assert.is(r.code, 0, `${args[0]}: ${r.stderr}${differed}`);
     }
   })();
   return ran;
