@@ -10,7 +10,7 @@ import * as assert from "uvu/assert";
 import { pinnedPackages, pinProblems, pinRows, staleReasons, type PinnedPeer } from "../lab/check/pin-lag.js";
 import { PINNED_PEERS } from "../lab/cli/peers.js";
 import { HELD_BACK } from "../lab/peers/held-back.js";
-import { compareVersions, newestStable, refreshLatest, today } from "../lab/peers/latest.js";
+import { compareVersions, newestStable, readReviewed, refreshLatest, today } from "../lab/peers/latest.js";
 import { renderPinTable } from "../lab/render/pin-table.js";
 import type { PackageVersion } from "../lab/plan/peer.js";
 
@@ -49,6 +49,15 @@ test("a pin that lags with no reason is a problem; with one it is held back; a r
   assert.match(renderPinTable(rows, { fetchedOn: "2026-01-01", offline: undefined }).join("\n"), /held +pkg +1\.0\.0 +1\.2\.0 +pypi +held back: the newer one needs Python 3\.12/);
 });
 
+test("a lag behind a release newer than the last review is said, not failed on; behind a reviewed one it fails", () => {
+  const peers = [planted("lagging")];
+  const newest = { "pypi pkg": "1.3.0" };
+  assert.equal(pinRows(peers, newest, [], { "pypi pkg": "1.2.0" }).map((r) => r.status), ["new since review"]);
+  assert.equal(pinProblems(pinRows(peers, newest, [], { "pypi pkg": "1.2.0" }), []), []);
+  // reviewed at 1.3.0 already, or never reviewed (a package the review does not know): a failure
+  for (const reviewed of [{ "pypi pkg": "1.3.0" }, {}] as Record<string, string>[]) assert.equal(pinProblems(pinRows(peers, newest, [], reviewed), []).length, 1, JSON.stringify(reviewed));
+});
+
 test("a registry that does not answer: the cache answers, and the refresh says it was offline and from which day", async () => {
   const dir = mkdtempSync(join(tmpdir(), "pin-lag-"));
   try {
@@ -71,7 +80,7 @@ test("every peer's pin beside its registry's newest; under CI a pin that lags wi
   const packages = pinnedPackages(PINNED_PEERS);
   assert.ok(packages.length >= PINNED_PEERS.length, "every real peer says which registry serves its package");
   const found = await refreshLatest(packages);
-  const rows = pinRows(PINNED_PEERS, found.newest, HELD_BACK);
+  const rows = pinRows(PINNED_PEERS, found.newest, HELD_BACK, readReviewed()?.newest);
   console.log(renderPinTable(rows, found).join("\n"));
   for (const line of staleReasons(rows)) console.log(`  warning: ${line}`);
   const problems = pinProblems(rows, HELD_BACK);

@@ -4,7 +4,9 @@ import type { PackageRegistry, SdkLabel } from "../plan/peer.js";
 import type { HeldBack } from "../peers/held-back.js";
 import { compareVersions, packageKey } from "../peers/latest.js";
 
-export type PinStatus = "current" | "held back" | "lags" | "ahead" | "unknown";
+/** "new since review": it lags a release newer than the one the pins were last reviewed against
+ *  (lab/peers/reviewed-newest.json): said, not failed on, until the next review. */
+export type PinStatus = "current" | "held back" | "lags" | "new since review" | "ahead" | "unknown";
 
 export interface PinRow {
   role: string;
@@ -30,15 +32,18 @@ export function pinnedPackages(peers: readonly PinnedPeer[]): { registry: Packag
 }
 
 /** One row per peer and package. */
-export function pinRows(peers: readonly PinnedPeer[], newest: Readonly<Record<string, string>>, held: readonly HeldBack[]): PinRow[] {
+export function pinRows(peers: readonly PinnedPeer[], newest: Readonly<Record<string, string>>, held: readonly HeldBack[], reviewed: Readonly<Record<string, string>> = {}): PinRow[] {
   return peers.flatMap((peer) =>
     (typeof peer.sdk === "string" ? [] : peer.sdk.versions()).flatMap((v) => {
       if (!v.registry) return [];
       const pinned = (v.pinned ?? v.installed ?? "?").replace(/^[=^~]+/, "");
-      const latest = newest[packageKey({ registry: v.registry, package: v.package })];
+      const key = packageKey({ registry: v.registry, package: v.package });
+      const latest = newest[key];
+      // a lag the last review could not have seen: its newest came out after it
+      const unseen = latest !== undefined && reviewed[key] !== undefined && compareVersions(latest, reviewed[key]!) > 0;
       const because = held.find((h) => h.peer === peer.name && h.package === v.package)?.because;
       const order = latest === undefined || pinned === "?" ? undefined : compareVersions(pinned, latest);
-      const status: PinStatus = order === undefined ? "unknown" : order === 0 ? "current" : order > 0 ? "ahead" : because ? "held back" : "lags";
+      const status: PinStatus = order === undefined ? "unknown" : order === 0 ? "current" : order > 0 ? "ahead" : because ? "held back" : unseen ? "new since review" : "lags";
       return [{ role: peer.role, peer: peer.name, package: v.package, registry: v.registry, pinned, newest: latest, status, ...(because ? { because } : {}) }];
     }),
   );

@@ -86,7 +86,7 @@ export const COMMAND_SPECS: CommandSpec[] = [
     summary: "Builds every peer (or the builds and peers named) into build/ now, several at once where they do not compete, one line as each starts and ends; what is current costs nothing. `npm ci` builds only the README's first run; any other peer also builds on its first use.",
     options: [{ name: "strict", value: { kind: "switch" }, help: "exit 1 when a build fails" }],
   },
-  { name: "peers", operands: "", positionals: { min: 0, max: 0 }, summary: "Every peer, its version, whether it can run here.", options: [{ name: "strict", value: { kind: "switch" }, help: "exit 1 when any peer cannot run (CI must never skip a peer silently); with --latest, also when a pin lags with no reason" }, { name: "latest", value: { kind: "switch" }, help: "instead: each peer's pin beside the newest stable release its registry serves (asked once a day, cached in build/latest-versions.json; offline, the cache)" }] },
+  { name: "peers", operands: "", positionals: { min: 0, max: 0 }, summary: "Every peer, its version, whether it can run here.", options: [{ name: "strict", value: { kind: "switch" }, help: "exit 1 when any peer cannot run (CI must never skip a peer silently); with --latest, also when a pin lags with no reason" }, { name: "latest", value: { kind: "switch" }, help: "instead: each peer's pin beside the newest stable release its registry serves (asked once a day, cached in build/latest-versions.json; offline, the cache)" }, { name: "review", value: { kind: "switch" }, help: "with --latest: ask every registry now and record their newest as reviewed (lab/peers/reviewed-newest.json); a release newer than the review is then 'new since review', not a failure" }] },
   {
     name: "clean",
     operands: "",

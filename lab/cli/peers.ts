@@ -1,12 +1,12 @@
 // `peers`: every client and server peer, its SDK and version, and whether it can run here.
-import { read, type Parsed } from "./args.js";
+import { read, UsageError, type Parsed } from "./args.js";
 import { envInfo, envProblem, PYTHON_ENVS } from "../peers/python/setup.js";
 import { versionMismatches } from "../peers/installed.js";
 import { sdkText, type ClientPeer } from "../plan/peer.js";
 import { CLIENT_PEERS, LISTED_CLIENT_PEERS, SERVER_PEERS } from "../peers/registry.js";
 import { HOST_PEERS } from "../peers/hosts/index.js";
 import { HELD_BACK } from "../peers/held-back.js";
-import { refreshLatest } from "../peers/latest.js";
+import { readReviewed, refreshLatest, writeReviewed } from "../peers/latest.js";
 import { pinnedPackages, pinProblems, pinRows, staleReasons, type PinnedPeer } from "../check/pin-lag.js";
 import { renderPinTable } from "../render/pin-table.js";
 
@@ -18,9 +18,15 @@ export const PINNED_PEERS: readonly PinnedPeer[] = [
 ];
 
 /** `peers --latest`: the pin table; with --strict, exit 1 on a pin that lags with no reason. */
-async function latest(strict: boolean): Promise<number> {
-  const found = await refreshLatest(pinnedPackages(PINNED_PEERS));
-  const rows = pinRows(PINNED_PEERS, found.newest, HELD_BACK);
+async function latest(strict: boolean, review: boolean): Promise<number> {
+  const found = await refreshLatest(pinnedPackages(PINNED_PEERS), { force: review });
+  // --review: the pins were just checked against these; a release newer than them is "new since review" until next time
+  if (review) {
+    if (found.offline) throw new UsageError(`peers --review: not every registry answered (${found.offline}); nothing written`);
+    writeReviewed(found);
+    console.log(`reviewed: the newest of ${Object.keys(found.newest).length} packages written to lab/peers/reviewed-newest.json`);
+  }
+  const rows = pinRows(PINNED_PEERS, found.newest, HELD_BACK, readReviewed()?.newest);
   for (const line of renderPinTable(rows, found)) console.log(line);
   const problems = pinProblems(rows, HELD_BACK);
   for (const line of problems) console.error(`${strict ? "error" : "warning"}: ${line}`);
@@ -39,7 +45,8 @@ function where(driver: ClientPeer["driver"]): string {
  *  installed version differs from its pin. */
 export async function main(args: Parsed): Promise<number> {
   const strict = read.flag(args, "strict");
-  if (read.flag(args, "latest")) return latest(strict);
+  if (read.flag(args, "review") && !read.flag(args, "latest")) throw new UsageError("peers: --review goes with --latest");
+  if (read.flag(args, "latest")) return latest(strict, read.flag(args, "review"));
   // one column for every name: the longest peer or env name sets it
   const width = Math.max(...[...CLIENT_PEERS, ...SERVER_PEERS, ...PYTHON_ENVS].map((p) => p.name.length));
   console.log("client peers");

@@ -5,7 +5,7 @@
 // would give a user today.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { BUILD_DIR } from "../paths.js";
+import { BUILD_DIR, PROJECT_ROOT } from "../paths.js";
 import type { PackageRegistry } from "../plan/peer.js";
 
 export const LATEST_CACHE = join(BUILD_DIR, "latest-versions.json");
@@ -142,4 +142,17 @@ export async function refreshLatest(packages: readonly RegistryPackage[], option
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(fresh, null, 2)}\n`);
   return { ...fresh, offline: failed.length > 0 ? `not answered, cached value kept: ${failed.join("; ")}` : undefined };
+}
+
+/** The newest release of each package when the pins were last reviewed (`peers --latest --review` writes it, and
+ *  the file is committed): a lag behind a release published after it is "new since review", said and not failed on
+ *  under CI, so a release that comes out between a review and a CI run is a line, not a red build. */
+export const REVIEWED_FILE = join(PROJECT_ROOT, "lab", "peers", "reviewed-newest.json");
+
+export function readReviewed(file = REVIEWED_FILE): LatestCache | undefined {
+  return readLatestCache(file);
+}
+
+export function writeReviewed(found: LatestCache, file = REVIEWED_FILE): void {
+  writeFileSync(file, `${JSON.stringify({ fetchedOn: found.fetchedOn, newest: found.newest }, null, 2)}\n`);
 }
