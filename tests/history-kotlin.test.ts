@@ -12,8 +12,8 @@ import { ROOT, runMain } from "./support/cli.js";
 import { needs } from "./support/needs.js";
 import { runHistory } from "../lab/cli/history.js";
 import { pingCell } from "../lab/check/card.js";
-import { cancelZeroOutcome, PING_WORD, rangesText } from "../lab/check/history.js";
-import { movedBoundary } from "./support/history.js";
+import { PING_WORD, rangesText } from "../lab/check/history.js";
+import { assertWithdrawalCorruptions, movedBoundary } from "./support/history.js";
 import type { SessionEvidence } from "../lab/plan/session.js";
 import { negotiatedProtocol } from "../lab/session/pipeline.js";
 import type { HistoryData } from "../lab/plan/history.js";
@@ -46,16 +46,7 @@ withMaven("a boundary moved one release on in the expectation fails, naming 0.15
 
 withMaven("corrupted withdrawal evidence: 0.15.0's id-0 abort removed reads as id 0 ignored, every abort removed as never aborted", async () => {
   await ran();
-  const run = JSON.parse(readFileSync(join(out, "history", "kotlin-0.15.0.cancel0.stdio.json"), "utf8")) as SessionEvidence;
-  const outcome = (r: SessionEvidence) => (cancelZeroOutcome(r) as { outcome: string }).outcome;
-  assert.is(outcome(run), "aborted");
-  const aborted = (e: SessionEvidence["events"][number]) => e.side === "client" && e.kind === "callback.aborted";
-  const zeroKept = structuredClone(run);
-  zeroKept.events = zeroKept.events.filter((e) => !(aborted(e) && e.id === 0));
-  assert.is(outcome(zeroKept), "ignored: id 0 only");
-  const none = structuredClone(run);
-  none.events = none.events.filter((e) => !aborted(e));
-  assert.is(outcome(none), "never aborted");
+  assertWithdrawalCorruptions(join(out, "history", "kotlin-0.15.0.cancel0.stdio.json"));
 });
 
 withMaven("the boundary's ping verdict is wire order: 0.15.0's real pong moved after its form's answer reads as waits", async () => {

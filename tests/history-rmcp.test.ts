@@ -12,9 +12,8 @@ import { join } from "node:path";
 import { ROOT, runMain } from "./support/cli.js";
 import { needs } from "./support/needs.js";
 import { runHistory } from "../lab/cli/history.js";
-import { cancelZeroOutcome, historyDifferences, loadExpectedHistory, rangesText } from "../lab/check/history.js";
-import { movedBoundary } from "./support/history.js";
-import type { SessionEvidence } from "../lab/plan/session.js";
+import { historyDifferences, loadExpectedHistory, rangesText } from "../lab/check/history.js";
+import { assertWithdrawalCorruptions, movedBoundary } from "./support/history.js";
 import type { HistoryData } from "../lab/plan/history.js";
 import { PROJECT_ROOT } from "../lab/paths.js";
 import { toolchainVersion } from "../lab/peers/cached-build.js";
@@ -55,16 +54,7 @@ withCargo("a boundary moved one release on in the expectation fails, naming 1.5.
 
 withCargo("corrupted withdrawal evidence: 3.4.1's id-0 abort removed reads as id 0 ignored, every abort removed as never aborted", async () => {
   await ran();
-  const run = JSON.parse(readFileSync(join(out, "history", "rmcp-3.4.1.cancel0.stdio.json"), "utf8")) as SessionEvidence;
-  const outcome = (r: SessionEvidence) => (cancelZeroOutcome(r) as { outcome: string }).outcome;
-  assert.is(outcome(run), "aborted");
-  const aborted = (e: SessionEvidence["events"][number]) => e.side === "client" && e.kind === "callback.aborted";
-  const zeroKept = structuredClone(run);
-  zeroKept.events = zeroKept.events.filter((e) => !(aborted(e) && e.id === 0));
-  assert.is(outcome(zeroKept), "ignored: id 0 only");
-  const none = structuredClone(run);
-  none.events = none.events.filter((e) => !aborted(e));
-  assert.is(outcome(none), "never aborted");
+  assertWithdrawalCorruptions(join(out, "history", "rmcp-3.4.1.cancel0.stdio.json"));
 });
 
 test("the release list: the newest patch of every minor, yanked and pre-releases left out; the index's paths", () => {

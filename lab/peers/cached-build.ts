@@ -79,24 +79,31 @@ export function buildStaleness(build: CachedBuild): string | undefined {
 /** undefined when the peer's build is current (built first, when the command builds on first use); else why not. */
 export const buildProblem = (build: CachedBuild): string | undefined => afterFirstUse(build.name, () => buildStaleness(build));
 
-/** One command as a child process within `boundMs`; rejects, naming `what`, with the end of its output. */
-export function runCommand(what: string, command: string, args: readonly string[], options: { cwd?: string; env?: Record<string, string>; boundMs?: number } = {}): Promise<void> {
+/** One command as a child process within `boundMs`, stopped by its own handle then: whether it passed, and the
+ *  last `keep` characters of its stdout and stderr (a bound that ran out is said first). */
+export function runForOutput(command: string, args: readonly string[], options: { cwd?: string; env?: Record<string, string>; boundMs?: number; keep?: number } = {}): Promise<{ ok: boolean; output: string; ended: string }> {
   const child = spawn(command, [...args], { cwd: options.cwd ?? PROJECT_ROOT, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString("utf8")).slice(-3000));
-  child.stdout.on("data", keep);
-  child.stderr.on("data", keep);
+  const keep = options.keep ?? 400_000;
+  const add = (chunk: Buffer) => (output = (output + chunk.toString("utf8")).slice(-keep));
+  child.stdout.on("data", add);
+  child.stderr.on("data", add);
   const bound = options.boundMs ?? 600_000;
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill("SIGKILL"), bound);
-    const fail = (why: string) => reject(new Error(`${what}: ${[command, ...args].join(" ")} failed (${why}):\n${output}`));
-    child.once("error", (error) => (clearTimeout(timer), fail(error.message)));
+    child.once("error", (error) => (clearTimeout(timer), resolve({ ok: false, output: `${command}: ${error.message}`, ended: error.message })));
     child.once("close", (code, signal) => {
       clearTimeout(timer);
-      if (code === 0) resolve();
-      else fail(signal === "SIGKILL" ? `no end within ${bound / 1000} s` : `exit ${code ?? signal}`);
+      const ended = signal === "SIGKILL" ? `no end within ${bound / 1000} s` : `exit ${code ?? signal}`;
+      resolve({ ok: code === 0, output: signal === "SIGKILL" ? `${ended}\n${output}` : output, ended });
     });
   });
+}
+
+/** One command as a child process within `boundMs`; rejects, naming `what`, with the end of its output. */
+export async function runCommand(what: string, command: string, args: readonly string[], options: { cwd?: string; env?: Record<string, string>; boundMs?: number } = {}): Promise<void> {
+  const run = await runForOutput(command, args, { ...options, keep: 3000 });
+  if (!run.ok) throw new Error(`${what}: ${[command, ...args].join(" ")} failed (${run.ended}):\n${run.output}`);
 }
 
 /** Writes a stamp under a temporary name and renames it into place: it is whole or absent. */

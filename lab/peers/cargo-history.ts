@@ -6,14 +6,14 @@
 // one CARGO_TARGET_DIR (build/history/<sdk>/target) for every release, so tokio, serde and the like compile once; the
 // binary is copied out to the release's folder under one build lock (the target's binary is shared). A release the
 // driver does not compile against is remembered with the compiler's first error line (not retried until inputs change).
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { PROJECT_ROOT } from "../paths.js";
 import { compareReleases, type ReleaseList } from "../plan/history.js";
 import { withBuildLock } from "./build-lock.js";
-import { inputsHash, writeStamp } from "./cached-build.js";
+import { inputsHash, runForOutput, writeStamp } from "./cached-build.js";
 import { cachedReleaseList, HISTORY_DIR } from "./history-list.js";
 
 /** One build, tokio and the SDK's dependency era included on a first build: minutes on 2 cores. */
@@ -90,17 +90,10 @@ export function pinnedManifest(manifest: string, crate: string, version: string,
 }
 
 /** One cargo run within the bound: its whole output (bounded) and whether it passed. */
-function cargo(args: readonly string[], env: Record<string, string>): Promise<{ ok: boolean; output: string }> {
-  const child = spawn("cargo", [...args], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString("utf8")).slice(-400_000));
-  child.stdout.on("data", keep);
-  child.stderr.on("data", keep);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), CARGO_BUILD_BOUND_MS);
-    child.once("error", (e) => (clearTimeout(timer), resolve({ ok: false, output: `cargo: ${e.message}` })));
-    child.once("close", (code) => (clearTimeout(timer), resolve({ ok: code === 0, output: code === null ? `error: no end within ${CARGO_BUILD_BOUND_MS / 1000} s\n${output}` : output })));
-  });
+async function cargo(args: readonly string[], env: Record<string, string>): Promise<{ ok: boolean; output: string }> {
+  const run = await runForOutput("cargo", args, { env, boundMs: CARGO_BUILD_BOUND_MS });
+  // a bound that ran out reads as cargo's own first error line would
+  return run.ended.startsWith("no end") ? { ok: false, output: `error: ${run.output}` } : run;
 }
 
 export interface CargoHistory {

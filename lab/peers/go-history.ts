@@ -4,7 +4,7 @@
 // proxy, `go build`) into build/history/<sdk>/<version>/, under the build lock, at most two at once. The shared
 // GOCACHE and module cache make a rebuild cheap. A release the driver does not compile against is remembered
 // with the compiler's first error line (not retried until the driver or the toolchain changes).
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -12,7 +12,7 @@ import { BUILD_DIR, PROJECT_ROOT } from "../paths.js";
 import { compareReleases, type HistorySource, type ReleaseList } from "../plan/history.js";
 import type { ClientPeer } from "../plan/peer.js";
 import { withBuildLock } from "./build-lock.js";
-import { inputsHash, writeStamp } from "./cached-build.js";
+import { inputsHash, runForOutput, writeStamp } from "./cached-build.js";
 import { hostedBinary } from "./host-driver.js";
 import { cachedReleaseList, HISTORY_DIR } from "./history-list.js";
 
@@ -58,20 +58,10 @@ const driverFiles = (b: GoHistoryBuild) => readdirSync(join(PROJECT_ROOT, b.driv
 const inputsNow = (b: GoHistoryBuild, release: string) =>
   `${inputsHash({ inputs: driverFiles(b).map((f) => `${b.driverDir}/${f}`), toolchain: ["go", "version"] })}-${b.tags(release).join(",") || "untagged"}`;
 
-/** One go command in `cwd`, bounded; its whole output (bounded) and whether it passed. */
-function go(args: readonly string[], cwd: string, flags: string): Promise<{ ok: boolean; output: string }> {
+/** One go command in `cwd`, bounded; its output and whether it passed. */
+const go = (args: readonly string[], cwd: string, flags: string) =>
   // GOTOOLCHAIN=local: no toolchain download; -buildvcs=false: the copy sits inside the project's git tree
-  const child = spawn("go", [...args], { cwd, env: { ...process.env, GOTOOLCHAIN: "local", GOFLAGS: `${flags} -buildvcs=false`.trim() }, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString("utf8")).slice(0, 100_000));
-  child.stdout.on("data", keep);
-  child.stderr.on("data", keep);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), BUILD_BOUND_MS);
-    child.once("error", (e) => (clearTimeout(timer), resolve({ ok: false, output: `go: ${e.message}` })));
-    child.once("close", (code) => (clearTimeout(timer), resolve({ ok: code === 0, output: code === null ? `no end within ${BUILD_BOUND_MS / 1000} s\n${output}` : output })));
-  });
-}
+  runForOutput("go", args, { cwd, env: { GOTOOLCHAIN: "local", GOFLAGS: `${flags} -buildvcs=false`.trim() }, boundMs: BUILD_BOUND_MS });
 
 /** The compiler's first error line ("./main.go:151:70: unknown field …"), named by the driver's own path. */
 export function firstGoError(output: string, driverDir: string): string {

@@ -2,8 +2,10 @@
 // and the differences the run then shows, each as "<behaviour> <release> <expected outcome>"; and the npm
 // histories' bad input (ts1, ts2), each one line and exit 2.
 import * as assert from "uvu/assert";
+import { readFileSync } from "node:fs";
 import { runCli, runMain } from "./cli.js";
-import { historyDifferences, loadExpectedHistory } from "../../lab/check/history.js";
+import { cancelZeroOutcome, historyDifferences, loadExpectedHistory } from "../../lab/check/history.js";
+import type { SessionEvidence } from "../../lab/plan/session.js";
 import type { ExpectedHistory, HistoryData } from "../../lab/plan/history.js";
 
 /** `before`'s range now ends at `to` and `after`'s begins at `from`; everything else as written. */
@@ -40,4 +42,19 @@ export async function assertNpmHistoryBadInput(sdk: string, pkg: string): Promis
     if (saved === undefined) delete process.env.npm_config_registry;
     else process.env.npm_config_registry = saved;
   }
+}
+
+/** A release's real cancel0 run, read as "aborted"; with its id-0 abort removed it must read as id 0 ignored, and with
+ *  every abort removed as never aborted: the row's reading is shown to follow the evidence. */
+export function assertWithdrawalCorruptions(file: string): void {
+  const run = JSON.parse(readFileSync(file, "utf8")) as SessionEvidence;
+  const outcome = (r: SessionEvidence) => (cancelZeroOutcome(r) as { outcome: string }).outcome;
+  assert.is(outcome(run), "aborted");
+  const aborted = (e: SessionEvidence["events"][number]) => e.side === "client" && e.kind === "callback.aborted";
+  const zeroKept = structuredClone(run);
+  zeroKept.events = zeroKept.events.filter((e) => !(aborted(e) && e.id === 0));
+  assert.is(outcome(zeroKept), "ignored: id 0 only");
+  const none = structuredClone(run);
+  none.events = none.events.filter((e) => !aborted(e));
+  assert.is(outcome(none), "never aborted");
 }

@@ -3,7 +3,7 @@
 // compiled against each release by one Maven build into build/history/<sdk>/<version>/, under the build lock. A
 // stamp remembers the inputs' hash and, for a release the driver does not build against, the first error line,
 // so that release is not retried until the driver, its pom or the toolchain changes.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -11,7 +11,7 @@ import { PROJECT_ROOT } from "../../paths.js";
 import type { ReleaseList } from "../../plan/history.js";
 import { compareReleases } from "../../plan/history.js";
 import { withBuildLock } from "../build-lock.js";
-import { inputsHash, writeStamp } from "../cached-build.js";
+import { inputsHash, runForOutput, writeStamp } from "../cached-build.js";
 import { cachedReleaseList, HISTORY_DIR } from "../history-list.js";
 
 export const BUILD_BOUND_MS = 600_000;
@@ -68,19 +68,8 @@ function inputsNow(b: MavenHistoryBuild): string {
   return hash.update(readFileSync(PARENT, "utf8").replace(/<modules>[\s\S]*?<\/modules>/, "")).update(b.also ?? "").digest("hex");
 }
 
-/** One Maven run; its whole output (bounded) and whether it passed. */
-export function mvn(args: readonly string[]): Promise<{ ok: boolean; output: string }> {
-  const child = spawn("mvn", [...args], { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString("utf8")).slice(0, 200_000));
-  child.stdout.on("data", keep);
-  child.stderr.on("data", keep);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), BUILD_BOUND_MS);
-    child.once("error", (e) => (clearTimeout(timer), resolve({ ok: false, output: `mvn: ${e.message}` })));
-    child.once("close", (code) => (clearTimeout(timer), resolve({ ok: code === 0, output: code === null ? `no end within ${BUILD_BOUND_MS / 1000} s\n${output}` : output })));
-  });
-}
+/** One Maven run, bounded; its output and whether it passed. */
+export const mvn = (args: readonly string[]) => runForOutput("mvn", args, { boundMs: BUILD_BOUND_MS });
 
 /** The build's first error line, paths made relative: a compiler's (Kotlin's "e: file:///…", Maven's "[ERROR] …kt:[l,c] …"
  *  or "…java:[l,c] …", with javac's "symbol:" line after it), else a dependency Maven could not find, else the first [ERROR]. */
