@@ -16,8 +16,9 @@ import type { WireFrame } from "../lab/history/timeline.js";
 import { renderHostWire } from "../lab/render/hosts-table.js";
 import { needs } from "./support/needs.js";
 
-/** each answerer host, and the nested request its answerer sends through it (none: the host offers no way) */
-const ANSWERERS: Record<string, string | undefined> = { "claude-agent-sdk": "resources/read", "claude-code-hook": undefined, "codex-app": "resources/list" };
+/** each answerer host, and the nested requests its answerer sends through it while the form is
+ *  open, sorted (none: the host offers no way; codex's app server sends its two at once, in either order) */
+const ANSWERERS: Record<string, string[] | undefined> = { "claude-agent-sdk": ["resources/read"], "claude-code-hook": undefined, "codex-app": ["resources/list", "resources/templates/list"] };
 const cards = loadHostCards();
 
 test("the plan's answer: the calculate form gets 3 and 7, the probe's box ticked, other fields from their schema; a URL form is declined", () => {
@@ -39,27 +40,48 @@ for (const [name, nested] of Object.entries(ANSWERERS)) {
     const run = lastHostRun(name)!;
     assert.ok(run.pid !== null && !alive(run.pid), "its process is gone");
     if (nested === undefined) return assert.equal(row.nested, undefined);
-    assert.equal(row.nested, `${nested} answered while the form was open`);
+    const methods = nested.join(", ");
+    assert.equal(row.nested, `${methods} answered while the form was open`);
 
-    // the same wire, the nested request's reply moved after the form's reply, then dropped
+    // the same wire, the nested requests' replies moved after the form's reply (the first alone,
+    // then all), then dropped
     const wire = JSON.parse(JSON.stringify(evidence!.wire)) as WireFrame[];
     const form = wire.find((f) => f.label.method === "elicitation/create" && f.label.frameType === "request")!;
-    const sent = wire.find((f) => f.label.method === nested && f.label.frameType === "request")!;
-    const reply = wire.find((f) => f.replyTo === sent.index)!;
     const formReply = wire.find((f) => f.replyTo === form.index)!;
+    const replies = nested.map((method) => {
+      const sent = wire.find((f) => f.label.method === method && f.label.frameType === "request" && f.from === "client")!;
+      return wire.find((f) => f.replyTo === sent.index)!;
+    });
     // the wire as hosts --wire prints it: each request with its reply, pings folded; the order in
     // which replies came back does not change it
     const shown = renderHostWire(name, evidence!.wire, row.pingsWhileOpen);
     assert.ok(shown.includes("  server elicitation/create: result, accept"), shown.join("\n"));
-    assert.ok(shown.includes(`  client ${nested}: error -32601`), shown.join("\n"));
+    for (const method of nested) assert.ok(shown.includes(`  client ${method}: error -32601`), shown.join("\n"));
     assert.ok(shown.some((l) => l.includes("pings while the form was open: answered while it was open")));
     assert.not.ok(shown.some((l) => /^\s+(client|server)\s+ping\b/.test(l)), "no ping line of its own");
-    reply.index = formReply.index + 0.5;
-    assert.equal(renderHostWire(name, [...wire].sort((a, b) => a.index - b.index), row.pingsWhileOpen), shown);
-    const late = cellsOf(wire, "probe_receive_loop");
-    assert.ok("cells" in late && late.nested === `${nested} answered after the form`);
-    const dropped = cellsOf(wire.filter((f) => f !== reply), "probe_receive_loop");
-    assert.ok("cells" in dropped && dropped.nested === `${nested} never answered`);
+    if (nested.length > 1) {
+      // sent together, in the other order: read and printed alike
+      const swapped = JSON.parse(JSON.stringify(evidence!.wire)) as WireFrame[];
+      const [a, b] = nested.map((method) => swapped.find((f) => f.label.method === method && f.label.frameType === "request" && f.from === "client")!);
+      [a!.index, b!.index] = [b!.index, a!.index];
+      for (const f of swapped) if (f.replyTo === a!.index || f.replyTo === b!.index) f.replyTo = f.replyTo === a!.index ? b!.index : a!.index;
+      const order = [...swapped].sort((x, y) => x.index - y.index);
+      assert.equal(renderHostWire(name, order, row.pingsWhileOpen), shown);
+      const read = cellsOf(order, "probe_receive_loop");
+      assert.ok("cells" in read && read.nested === row.nested);
+    }
+    replies[0]!.index = formReply.index + 0.5;
+    const sorted = () => [...wire].sort((a, b) => a.index - b.index);
+    assert.equal(renderHostWire(name, sorted(), row.pingsWhileOpen), shown);
+    const one = cellsOf(sorted(), "probe_receive_loop");
+    const rest = nested.slice(1);
+    const oneWords = [...(rest.length ? [`${rest.join(", ")} answered while the form was open`] : []), `${nested[0]} answered after the form`].join("; ");
+    assert.ok("cells" in one && one.nested === oneWords, JSON.stringify("cells" in one && one.nested));
+    replies.forEach((r, i) => (r.index = formReply.index + 0.5 + i / 10));
+    const late = cellsOf(sorted(), "probe_receive_loop");
+    assert.ok("cells" in late && late.nested === `${methods} answered after the form`);
+    const dropped = cellsOf(wire.filter((f) => !replies.includes(f)), "probe_receive_loop");
+    assert.ok("cells" in dropped && dropped.nested === `${methods} never answered`);
   });
 }
 

@@ -7,7 +7,7 @@ import * as assert from "uvu/assert";
 import { NESTED_LATE, serverSlow, START_LATE, WITHDRAWAL_LATE } from "../lab/check/server-slow.js";
 import { nestedOutcome } from "../lab/check/card-requests.js";
 import { cancelledRequestId } from "../lab/history/frames.js";
-import { MAX_ATTEMPTS, repeatedSessions, runConclusive } from "../lab/session/attempts.js";
+import { MAX_ATTEMPTS, repeatedSessions, runAgain, runConclusive } from "../lab/session/attempts.js";
 import type { SessionEvidence } from "../lab/plan/session.js";
 import { copy, memoryRun } from "./support/runs.js";
 
@@ -124,6 +124,18 @@ test(`the repeat: at most ${MAX_ATTEMPTS} attempts, each one kept; a deadlock or
     assert.is(await runConclusive(single.next), run);
     assert.is(single.asked(), 1);
   }
+
+  // run again later (history's late round): every attempt kept, in order, the earlier run's first
+  const again = feed([slow, passing]);
+  const later = await runAgain(last, again.next);
+  assert.is(again.asked(), 2);
+  assert.equal({ ...later, earlierAttempts: undefined }, { ...passing, earlierAttempts: undefined });
+  assert.is(later.earlierAttempts?.length, MAX_ATTEMPTS + 1);
+  assert.ok(later.earlierAttempts!.every((a) => a.why.endsWith(NESTED_LATE)), "each attempt says why it was set aside");
+  assert.ok(later.earlierAttempts!.slice(0, MAX_ATTEMPTS).every((a) => a.evidence.earlierAttempts === undefined), "none nests another's attempts");
+  const stillSlow = await runAgain(last, feed([slow, slow, slow]).next);
+  assert.is(stillSlow.earlierAttempts?.length, 2 * MAX_ATTEMPTS - 1);
+  assert.ok(serverSlow(stillSlow), "slow on its last attempt too: the caller sees it");
 });
 
 test.run();

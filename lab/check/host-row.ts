@@ -70,16 +70,22 @@ function pingsWhileOpen(wire: readonly WireFrame[], form: WireFrame): { sent: nu
   return { sent: pings.length, answeredFirst: pings.filter((p) => (replyOf(wire, p)?.index ?? Infinity) < end).length };
 }
 
-/** A request the host sent the server while `form` was open (an answerer's nested request, passed
- *  on by the host), and whether its reply reached the host before the form's did. */
+/** The requests the host sent the server while `form` was open (an answerer's nested requests,
+ *  passed on by the host), and whether each reply reached the host before the form's did. A host
+ *  may send several at once (codex's app server sends resources/list and resources/templates/list
+ *  together), in either order: methods are named sorted, grouped by when their replies came. */
 function nestedWhileOpen(wire: readonly WireFrame[], form: WireFrame): { nested: string } | undefined {
   const end = replyOf(wire, form)?.index ?? Infinity;
-  const sent = wire.find((f) => f.from === "client" && f.label.frameType === "request" && f.index > form.index && f.index < end);
-  if (!sent) return undefined;
-  const reply = replyOf(wire, sent);
-  const when = !reply ? "never answered" : reply.index < end ? "answered while the form was open" : "answered after the form";
-  return { nested: `${sent.label.method} ${when}` };
+  const sent = wire.filter((f) => f.from === "client" && f.label.frameType === "request" && f.index > form.index && f.index < end);
+  if (sent.length === 0) return undefined;
+  const whenOf = (request: WireFrame) => {
+    const reply = replyOf(wire, request);
+    return !reply ? NESTED_WHEN[2] : reply.index < end ? NESTED_WHEN[0] : NESTED_WHEN[1];
+  };
+  const groups = NESTED_WHEN.map((when) => ({ when, methods: [...new Set(sent.filter((f) => whenOf(f) === when).map((f) => String(f.label.method)))].sort() }));
+  return { nested: groups.filter((g) => g.methods.length > 0).map((g) => `${g.methods.join(", ")} ${g.when}`).join("; ") };
 }
+const NESTED_WHEN = ["answered while the form was open", "answered after the form", "never answered"] as const;
 
 /** From a probe_fan_out run's wire: how many forms the host's answerer worked on at once, the
  *  probe's own inference (`aboutAtOnce`), or undefined when the probe could not tell. */

@@ -18,7 +18,7 @@ import { PY_HISTORY } from "../peers/python/history.js";
 import { TS1_SERVER } from "../peers/ts1/index.js";
 import { RUN_OUTPUT_DIR } from "../paths.js";
 import { renderHistoryMarkdown, renderHistorySvg } from "../render/history.js";
-import { runConclusive } from "../session/attempts.js";
+import { runAgain, runConclusive } from "../session/attempts.js";
 import { negotiatedProtocol } from "../session/pipeline.js";
 import { runSession } from "../session/session.js";
 import { slots } from "../session/slots.js";
@@ -102,6 +102,7 @@ export async function runHistory(options: HistoryOptions, progress: (line: strin
   const behaviours = BEHAVIOURS.filter((b) => b.id in source.behaviours);
   const install = slots(source.installsAtOnce ?? INSTALLS_AT_ONCE);
   const session = slots(SESSIONS_AT_ONCE);
+  const late: { row: HistoryRow; run: SessionEvidence; attempt: () => Promise<SessionEvidence>; file: string; behaviour: Behaviour; release: string }[] = [];
   const rows: HistoryRow[] = behaviours.flatMap((b) => transports.map((t) => ({ id: `${b.id}.${t}`, title: `${b.title} (${t})`, cells: [] as HistoryCell[] })));
   await Promise.all(
     options.releases.map(async (release) => {
@@ -116,14 +117,26 @@ export async function runHistory(options: HistoryOptions, progress: (line: strin
             if (since.from !== undefined && !atLeast(release, since.from)) return row.cells.push({ release, outcome: "n/a", detail: since.why ?? `not before ${since.from}` });
             const over = source.transportsFrom?.[t];
             if (over && !atLeast(release, over.from)) return row.cells.push({ release, outcome: "n/a", detail: over.why });
-            const run = await session(() => runConclusive(() => runSession(b.scenario === samplingAnswer.name ? samplingAnswer : findScenario(b.scenario)!, TRANSPORTS[t]!.open, t, { loop: "sdk", client: source.client(release), server: TS1_SERVER })));
+            const attempt = () => runSession(b.scenario === samplingAnswer.name ? samplingAnswer : findScenario(b.scenario)!, TRANSPORTS[t]!.open, t, { loop: "sdk", client: source.client(release), server: TS1_SERVER });
+            const run = await session(() => runConclusive(attempt));
             writeJsonAtomic(join(options.outDir, "history", `${source.sdk}-${release}.${b.id}.${t}.json`), run);
-            return row.cells.push(cellOf(run, b, release, source.sdk));
+            const cell = cellOf(run, b, release, source.sdk);
+            if (cell.outcome === INCONCLUSIVE) return late.push({ row, run, attempt, file: `${source.sdk}-${release}.${b.id}.${t}.json`, behaviour: b, release });
+            return row.cells.push(cell);
           }),
         ),
       );
     }),
   );
+  // A session slow in each attempt ran while installs and every release's sessions shared the
+  // machine (seen: mcp 1.10.0's cancel0 over HTTP, the server's 250 ms withdrawal 2 s late, three
+  // times in a row, in a CI run); it gets its attempts again once that start is over, one at a time,
+  // every earlier attempt kept in its evidence. Still slow then, it stays inconclusive.
+  for (const l of late) {
+    const run = await runAgain(l.run, l.attempt);
+    writeJsonAtomic(join(options.outDir, "history", l.file), run);
+    l.row.cells.push(cellOf(run, l.behaviour, l.release, source.sdk));
+  }
   for (const row of rows) row.cells.sort((a, b) => compareReleases(a.release, b.release));
   const expected = loadExpectedHistory(source.sdk, options.expectedDir);
   const differences = expected ? historyDifferences(rows, expected) : rows.map((r) => ({ behaviour: r.id, release: options.releases[0]!, expected: `a hand-written expected/history/${source.sdk}.json`, actual: "none" }));

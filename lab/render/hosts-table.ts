@@ -95,15 +95,30 @@ function frameWords(f: WireFrame, wire: readonly WireFrame[]): string {
   return `  ${f.from.padEnd(6)} ${f.label.frameType === "request" ? `${sent}: ${replyWords(wire.find((r) => r.replyTo === f.index))}` : sent}`;
 }
 
-/** A host's requests in the order they were sent, each with its reply; pings folded into one line
- *  after the form they were sent under (their number is the machine's pace, not the host's). */
+/** A host's requests in the order they were sent, each with its reply; requests one side sent
+ *  together (each before the reply to the one before it: codex's app server sends resources/list
+ *  and resources/templates/list at once, in either order) sorted by method; pings folded into one
+ *  line after the form they were sent under (their number is the machine's pace, not the host's). */
 export function renderHostWire(host: string, wire: readonly WireFrame[], pings?: HostRow["pingsWhileOpen"]): string[] {
   const out = [`${host}:`];
+  let together: { last: WireFrame; lines: string[] } | undefined;
+  const flush = () => {
+    if (together) out.push(...together.lines.sort());
+    together = undefined;
+  };
   for (const f of wire) {
     if (f.label.method === "ping" || f.label.frameType === "result" || f.label.frameType === "error") continue;
-    out.push(frameWords(f, wire));
-    if (pings && f.label.method === "elicitation/create" && f.label.frameType === "request")
+    const request = f.label.frameType === "request";
+    const replyIndex = together && (wire.find((r) => r.replyTo === together!.last.index)?.index ?? Infinity);
+    if (together && request && f.from === together.last.from && replyIndex! > f.index) together = { last: f, lines: [...together.lines, frameWords(f, wire)] };
+    else {
+      flush();
+      if (request && f.label.method !== "elicitation/create") together = { last: f, lines: [frameWords(f, wire)] };
+      else out.push(frameWords(f, wire));
+    }
+    if (pings && f.label.method === "elicitation/create" && request)
       out.push(`  ${"".padEnd(6)} (the server's pings while the form was open: ${pings.answeredFirst > 0 ? "answered while it was open" : "none answered before it closed"})`);
   }
+  flush();
   return out;
 }

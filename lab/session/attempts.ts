@@ -22,6 +22,16 @@ export async function runConclusive(attempt: () => Promise<SessionEvidence>): Pr
   }
 }
 
+/** `previous`, still slow on its last attempt, given its attempts again (later, on a quieter
+ *  machine): the new evidence keeps every earlier attempt, the previous ones first. */
+export async function runAgain(previous: SessionEvidence, attempt: () => Promise<SessionEvidence>): Promise<SessionEvidence> {
+  const { earlierAttempts: before = [], ...last } = previous;
+  const slow = serverSlow(previous);
+  const evidence = await runConclusive(attempt);
+  const kept: EarlierAttempt[] = [...before, { why: slow?.why ?? "run again", evidence: last }];
+  return { ...evidence, earlierAttempts: [...kept, ...(evidence.earlierAttempts ?? [])] };
+}
+
 /** The repeated sessions among `runs`, each named by `name`. */
 export function repeatedSessions<R extends SessionEvidence>(runs: R[], name: (run: R) => string): RepeatedSession[] {
   return runs
