@@ -50,6 +50,34 @@ test("three releases: every cell as expected/history/py.json says; the nested ro
   assert.is(rangesText(data.ranges["ping.stdio"]!), "waits 1.10.0-1.30.0, answers 2.3.0");
   // Python's cancellation row: the serial 1.x loop reads the withdrawal only after the callback returns
   assert.is(rangesText(data.ranges["cancel0.stdio"]!), "never aborted 1.10.0-1.30.0, aborted 2.3.0");
+  // the same loop seen by fan-out and by the probe a user runs (serve --once)
+  assert.is(rangesText(data.ranges["fanOut.stdio"]!), "one at a time 1.10.0-1.30.0, several at once 2.3.0");
+  assert.is(rangesText(data.ranges["probe.stdio"]!), "serial 1.10.0-1.30.0, concurrent 2.3.0");
+});
+
+test("the probe and fan-out rows read real evidence, and corrupted copies read otherwise", async () => {
+  await ran();
+  const read = (release: string, row: "probe" | "fanOut") => JSON.parse(readFileSync(join(out, "history", `py-${release}.${row}.stdio.json`), "utf8")) as SessionEvidence;
+  const probe = BEHAVIOURS.find((b) => b.id === "probe")!;
+  const fanOut = BEHAVIOURS.find((b) => b.id === "fanOut")!;
+  // the server's own verdict in its reply: changed on the wire, the cell follows it; gone, the cell is not run
+  const serial = read("1.30.0", "probe");
+  const reply = serial.wire.find((f) => f.from === "server" && JSON.stringify(f.message).includes('"verdict":"serial"'))!;
+  assert.ok(reply, "the probe's reply carries its verdict");
+  const flipped = copy(serial);
+  flipped.wire[reply.index]!.message = JSON.parse(JSON.stringify(reply.message).replace('"verdict":"serial"', '"verdict":"concurrent"'));
+  assert.is(cellOf(flipped, probe, "1.30.0", "py").outcome, "concurrent");
+  const unanswered = copy(serial);
+  unanswered.wire = unanswered.wire.filter((f) => f.index !== reply.index);
+  assert.equal(cellOf(unanswered, probe, "1.30.0", "py"), { release: "1.30.0", outcome: "not run", detail: "probe_receive_loop was never answered" });
+  // fan-out: the 2.3.0 callbacks' overlap removed (each left before the next entered) reads one at a time
+  const several = read("2.3.0", "fanOut");
+  assert.is(cellOf(several, fanOut, "2.3.0", "py").outcome, "several at once");
+  const serialised = copy(several);
+  const isCallback = (e: SessionEvidence["events"][number]) => e.side === "client" && (e.kind === "callback.entered" || e.kind === "callback.left");
+  const leftOf = new Map(serialised.events.filter((e) => isCallback(e) && e.kind === "callback.left").map((e) => [e.id, e]));
+  serialised.events = serialised.events.flatMap((e) => (!isCallback(e) ? [e] : e.kind === "callback.entered" ? [e, leftOf.get(e.id)!] : []));
+  assert.is(cellOf(serialised, fanOut, "2.3.0", "py").outcome, "one at a time");
 });
 
 test("a boundary moved in the expectation fails, naming the release that differs", async () => {

@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EXPECTED_DIR } from "../paths.js";
 import { compareReleases, type ExpectedHistory, type HistoryDifference, type HistoryRange, type HistoryRow } from "../plan/history.js";
-import { isRequest } from "../history/frames.js";
+import type { WireFrame } from "../history/timeline.js";
+import { isRequest, resultOf } from "../history/frames.js";
 import { withdrawAbortsCell, type CancelRunEvidence } from "./card-cancel.js";
 import { ExpectationError } from "./expectations.js";
 
@@ -14,6 +15,23 @@ export const PING_WORD: Readonly<Record<string, string>> = {
   "answered while the callback runs": "answers",
   "answered only after the callback answers": "waits",
 };
+
+/** The card's fan-out values (lab/check/card-requests.ts peakOf) as a history's words. */
+export const PEAK_WORD: Readonly<Record<string, string>> = {
+  "several at once": "several at once",
+  "one at a time": "one at a time",
+};
+
+/** probe_receive_loop's verdict (lab/peers/ts1/probe-judge.ts), read from the server's own reply on the wire:
+ *  what `serve --once` would tell a user of this release. */
+export function probeVerdict(wire: readonly WireFrame[]): { outcome: string; detail: string } | { problem: string } {
+  const call = wire.find((f) => f.from === "client" && isRequest(f.label) && f.label.method === "tools/call" && (f.message as { params?: { name?: unknown } }).params?.name === "probe_receive_loop");
+  if (!call) return { problem: "the client never called probe_receive_loop" };
+  const reply = wire.find((f) => f.replyTo === call.index);
+  const structured = (resultOf(reply?.message) as { structuredContent?: { verdict?: unknown; reason?: unknown } } | undefined)?.structuredContent;
+  if (typeof structured?.verdict !== "string") return { problem: reply ? "probe_receive_loop's reply has no verdict" : "probe_receive_loop was never answered" };
+  return { outcome: structured.verdict, detail: String(structured.reason ?? "") };
+}
 
 /** The cancel-of-request-id-0 row's words (typescript-sdk #2283), from the card's server-withdraws cell: the
  *  server withdraws its request #0, then #1, each while the client's callback runs. */

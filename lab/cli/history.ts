@@ -6,13 +6,15 @@
 // writes history.json, history.md and history.svg. Bad input, no index: one line, exit 2.
 import { join } from "node:path";
 import { compactWord } from "../check/card-words.js";
-import { nestedCells, pingCell } from "../check/card.js";
+import { nestedCells, peakCell, pingCell } from "../check/card.js";
 import { requestCells, REQUEST_ROW_SCENARIO } from "../check/card-requests.js";
 import { driverFault } from "../check/driver-fault.js";
 import { serverSlow } from "../check/server-slow.js";
-import { cancelZeroOutcome, historyDifferences, HISTORY_EXPECTED_DIR, PING_WORD, loadExpectedHistory, rangesOf, rangesText } from "../check/history.js";
+import { cancelZeroOutcome, historyDifferences, HISTORY_EXPECTED_DIR, PEAK_WORD, PING_WORD, probeVerdict, loadExpectedHistory, rangesOf, rangesText } from "../check/history.js";
 import { atLeast, compareReleases, INCONCLUSIVE, NOT_RUN, type HistoryCell, type HistoryData, type HistoryRow, type HistorySource } from "../plan/history.js";
 import type { SessionEvidence } from "../plan/session.js";
+import type { Scenario } from "../plan/scenario.js";
+import { FAN_OUT_DEFAULT } from "../plan/tool-suite.js";
 import { HISTORY_SOURCES } from "../peers/history-sources.js";
 import { PY_HISTORY } from "../peers/python/history.js";
 import { TS1_SERVER } from "../peers/ts1/index.js";
@@ -25,6 +27,7 @@ import { slots } from "../session/slots.js";
 import { TRANSPORTS } from "../transports/index.js";
 import { findScenario } from "../../scenarios/index.js";
 import { samplingAnswer } from "../../scenarios/sampling-nested.js";
+import { PROBE_SCENARIO } from "../../scenarios/probe.js";
 import { answerCell, unsentNested } from "../check/answer-cell.js";
 import { read, UsageError, type Parsed } from "./args.js";
 import { SESSIONS_AT_ONCE } from "./card.js";
@@ -41,10 +44,14 @@ export const BEHAVIOURS = [
   { id: "samplingNested", scenario: REQUEST_ROW_SCENARIO.samplingNested, title: "nested tools/list in a sampling callback" },
   { id: "rootsNested", scenario: REQUEST_ROW_SCENARIO.rootsNested, title: "nested tools/list in a roots callback" },
   { id: "ping", scenario: "liveness", title: "the server's ping while an elicitation callback runs" },
+  { id: "fanOut", scenario: "fan-out", title: `form callbacks at once for ${FAN_OUT_DEFAULT} concurrent requests` },
+  { id: "probe", scenario: PROBE_SCENARIO.name, title: "the probe's verdict (probe_receive_loop, what serve --once says)" },
   { id: "samplingAnswer", scenario: samplingAnswer.name, title: "a sampling answer sent while the tool call is open (no nesting)" },
   { id: "cancel0", scenario: "server-withdraws", title: "the server's cancel of its request id 0 aborts the form callback" },
 ] as const;
 type Behaviour = (typeof BEHAVIOURS)[number];
+/** history's scenarios that are not the CLI's */
+const OWN_SCENARIOS: Record<string, Scenario> = { [samplingAnswer.name]: samplingAnswer, [PROBE_SCENARIO.name]: PROBE_SCENARIO };
 
 /** --versions A..B (either end may be left open): the releases within, in order; none is a usage error. */
 export function pickReleases(all: readonly string[], range: string | undefined, pkg = "mcp"): string[] {
@@ -69,6 +76,16 @@ export function cellOf(run: SessionEvidence, behaviour: Behaviour, release: stri
     return "problem" in zero ? { release, outcome: NOT_RUN, detail: zero.problem } : { release, ...zero };
   }
   if (behaviour.id === "samplingAnswer") return { release, ...answerCell(run, "sampling/createMessage") };
+  if (behaviour.id === "probe") {
+    const probe = probeVerdict(run.wire);
+    // the probe could not run (a client that declared no form): the row's "not run", with the probe's reason
+    if ("problem" in probe || probe.outcome === "not_run") return { release, outcome: NOT_RUN, detail: "problem" in probe ? probe.problem : probe.detail };
+    return { release, ...probe };
+  }
+  if (behaviour.id === "fanOut") {
+    const peak = peakCell(at);
+    return { release, outcome: PEAK_WORD[String(peak.value)] ?? NOT_RUN, detail: peak.text };
+  }
   const unsent = behaviour.id === "ping" ? undefined : unsentNested(run);
   if (unsent) return { release, ...unsent };
   if (behaviour.id === "ping") {
@@ -117,7 +134,7 @@ export async function runHistory(options: HistoryOptions, progress: (line: strin
             if (since.from !== undefined && !atLeast(release, since.from)) return row.cells.push({ release, outcome: "n/a", detail: since.why ?? `not before ${since.from}` });
             const over = source.transportsFrom?.[t];
             if (over && !atLeast(release, over.from)) return row.cells.push({ release, outcome: "n/a", detail: over.why });
-            const attempt = () => runSession(b.scenario === samplingAnswer.name ? samplingAnswer : findScenario(b.scenario)!, TRANSPORTS[t]!.open, t, { loop: "sdk", client: source.client(release), server: TS1_SERVER });
+            const attempt = () => runSession(OWN_SCENARIOS[b.scenario] ?? findScenario(b.scenario)!, TRANSPORTS[t]!.open, t, { loop: "sdk", client: source.client(release), server: TS1_SERVER });
             const run = await session(() => runConclusive(attempt));
             writeJsonAtomic(join(options.outDir, "history", `${source.sdk}-${release}.${b.id}.${t}.json`), run);
             const cell = cellOf(run, b, release, source.sdk);

@@ -143,7 +143,7 @@ export function goHistorySource(b: GoHistoryBuild, s: { title: string; driver: s
     // two go builds at once at the most: each compiles the SDK (the shared GOCACHE keeps a rebuild cheap)
     installsAtOnce: GO_BUILDS_AT_ONCE,
     client: (release) => goHistoryClient(b, release, s.meaning(release)),
-    behaviours: { nested: {}, samplingNested: {}, rootsNested: {}, ping: {}, cancel0: {} },
+    behaviours: { nested: {}, samplingNested: {}, rootsNested: {}, ping: {}, fanOut: {}, probe: {}, cancel0: {} },
     transports: ["stdio"],
     noTransport: `the history runs the ${s.driver} driver over its own stdin/stdout only`,
     installNote: s.installNote,

@@ -86,12 +86,12 @@ export interface HistorySource {
   installNote: string;
 }
 
-/** The rows a form can arise in (nested, ping, cancel0) from the release that added elicitation, with `why` for the
+/** The rows a form can arise in (nested, ping, fan-out, the probe, cancel0) from the release that added elicitation, with `why` for the
  *  releases before it; sampling and roots from the first; `extra` adds rows (samplingAnswer). Row order is BEHAVIOURS'. */
 export function formBehaviours(firstWithElicitation: string, why: string, extra: HistorySource["behaviours"] = {}): HistorySource["behaviours"] {
   const since = { from: firstWithElicitation, why };
   // the ts1 server numbers its forms from 0 and withdraws #0, then #1: whether the callback sees the abort
-  return { nested: since, samplingNested: {}, rootsNested: {}, ping: since, cancel0: { from: firstWithElicitation, why: `${why}: the scenario's request id 0 is a form` }, ...extra };
+  return { nested: since, samplingNested: {}, rootsNested: {}, ping: since, fanOut: since, probe: since, cancel0: { from: firstWithElicitation, why: `${why}: the scenario's request id 0 is a form` }, ...extra };
 }
 
 export interface HistoryData {

@@ -17,11 +17,9 @@ import { openMemoryTransport } from "../../lab/transports/memory.js";
 import { openProcessTransport } from "../../lab/transports/process.js";
 import type { LoopVerdict } from "../../lab/peers/ts1/probe-judge.js";
 import { whyNot } from "./needs.js";
+import { ACCEPT_READY, FAN_OUT_N, PROBE_CALLBACK_MS, PROBE_SCENARIO } from "../../scenarios/probe.js";
 
-/** Each callback's think time: the stimulus, as a person would wait before answering. */
-export const PROBE_CALLBACK_MS = 300;
-export const FAN_OUT_N = 4;
-const ACCEPT_READY = { action: "accept" as const, content: { ready: true } };
+export { FAN_OUT_N, PROBE_CALLBACK_MS, PROBE_SCENARIO };
 
 /** One line per client peer: what the probe must say about it: `verdict` for probe_receive_loop
  *  (a form), `sampling` for probe_sampling (a client's loop can differ by request type; absent:
@@ -74,7 +72,7 @@ export const PROBE_TABLE: ProbeRow[] = [
   { client: "pydantic-ai", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   // the same beside mcp<2: FastMCP 3.4.11 on mcp 1.30.0, whose loop awaits every inbound request's handler (shared/session.py:376)
   { client: "pydantic-ai-mcp1", loop: "sdk", verdict: "serial", sampling: "serial" },
-  // strands-agents 1.62.0's MCPClient on mcp 2.1.1, whose dispatcher spawns each inbound request (jsonrpc_dispatcher.py:606).
+  // strands-agents 1.65.0's MCPClient on mcp 2.3.0, whose dispatcher spawns each inbound request (jsonrpc_dispatcher.py:623).
   // No sampling verdict: strands takes no sampling callback (mcp_client.py:318), so its driver refuses a plan that declares it.
   // strands-sync too: the probe's callback sends no nested request, so list_tools_sync never blocks the loop.
   { client: "strands", loop: "sdk", verdict: "concurrent" },
@@ -88,7 +86,7 @@ export const PROBE_TABLE: ProbeRow[] = [
   // on mcp 1.30.0 (beside langchain-mcp-adapters) the loop awaits each inline (mcp/shared/session.py:376), sampling too
   { client: "google-adk", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
   { client: "google-adk-mcp1", loop: "sdk", verdict: "serial", sampling: "serial" },
-  // openai-agents 0.24.0 (Python) takes no callback (agents/mcp/server.py:1968-1980): mcp.Client declares no elicitation
+  // openai-agents 0.25.0 (Python) takes no callback (agents/mcp/server.py:1968-1980): mcp.Client declares no elicitation
   // (mcp/client/session.py:634-637), so the form probe is never sent; nor is a sampling one (none declared): no sampling row
   { client: "openai-agents-py", loop: "sdk", verdict: "not_run" },
   // langchain-mcp-adapters 0.3.2 hands out mcp 1.30.0's ClientSession (client.py:129-164), whose loop awaits each inbound
@@ -116,19 +114,6 @@ export const PROBE_TABLE: ProbeRow[] = [
   // Spring AI 2.0.0 hands its annotated handlers to that same SyncSpec (McpClientAutoConfiguration.java:168-171) on the Java SDK 2.0.0
   { client: "spring-ai", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },
 ];
-
-/** The probe run every client peer gets: the loop probe, the fan-out probe, then a calculate. */
-export const PROBE_SCENARIO: Scenario = {
-  name: "probe",
-  summary: `probe_receive_loop and probe_fan_out (n=${FAN_OUT_N}) with ${PROBE_CALLBACK_MS} ms callbacks, then calculate`,
-  capabilities: FORM_CAPABILITY,
-  listToolsFirst: true,
-  calls: [
-    { label: "loop", tool: "probe_receive_loop", args: {}, callback: { delayMs: PROBE_CALLBACK_MS, answer: ACCEPT_READY } },
-    { label: "fan-out", tool: "probe_fan_out", args: { n: FAN_OUT_N }, callback: { delayMs: PROBE_CALLBACK_MS, answer: ACCEPT_READY } },
-    { label: "recovery", callback: ACCEPT_VALID },
-  ],
-};
 
 /** probe_sampling's session: the client declares sampling (and forms, so the form probe's refusal
  *  is not what is measured); its sampling callback thinks as the form callbacks do. */

@@ -39,7 +39,7 @@ export const RUST_MCP_SDK_HISTORY: HistorySource = {
   // one cargo build at a time: they share one target dir, and cargo's own lock would serialise them anyway
   installsAtOnce: 1,
   client: rustMcpSdkHistoryClient,
-  behaviours: { nested: {}, samplingNested: {}, rootsNested: {}, ping: {}, samplingAnswer: {}, cancel0: {} },
+  behaviours: { nested: {}, samplingNested: {}, rootsNested: {}, ping: {}, fanOut: {}, probe: {}, samplingAnswer: {}, cancel0: {} },
   transports: ["stdio"],
   noTransport: "the rust-mcp-sdk driver speaks MCP on its own stdin/stdout only",
   installNote:

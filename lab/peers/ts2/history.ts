@@ -32,7 +32,7 @@ export const TS2_HISTORY: HistorySource = {
   install: HISTORY.install,
   client: (version) => ts2HistoryClient(version, ts2HistoryPrefix(version)),
   // elicitation, sampling and roots handlers in every 2.x (setRequestHandler by method name)
-  behaviours: { nested: {}, samplingNested: {}, rootsNested: {}, ping: {}, cancel0: {} },
+  behaviours: { nested: {}, samplingNested: {}, rootsNested: {}, ping: {}, fanOut: {}, probe: {}, cancel0: {} },
   transports: ["stdio"],
   noTransport: "the history runs each release's Client in this process against the ts1 server's stdio child; no HTTP row yet",
   installNote: `Each by npm install --ignore-scripts into build/history/ts2/<version>/ (or the lab's own node_modules where it is the release), its dependencies resolved at install; run in the lab's process, the Client imported from that folder.`,
