@@ -1,4 +1,4 @@
-// google-adk 2.13.0's McpToolset, the MCP client an ADK agent's tools come from, in ONE real nested run per resolution
+// google-adk 2.15.0's McpToolset, the MCP client an ADK agent's tools come from, in ONE real nested run per resolution
 // over stdio against the ts1 server (McpToolset spawns the lab's relay as its server command): `google-adk` (alone: mcp
 // 2.x) completes the nested tools/list it sends with toolset.get_tools(); `google-adk-mcp1` (beside
 // langchain-mcp-adapters: mcp 1.30.0) deadlocks until the driver's own limit. Each must pass its hand-written

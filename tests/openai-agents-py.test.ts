@@ -1,4 +1,4 @@
-// openai-agents 0.24.0's MCPServerStdio (Python) on mcp 2.3.0, in ONE real nested run over stdio against the ts1 server:
+// openai-agents 0.25.0's MCPServerStdio (Python) on mcp 2.3.0, in ONE real nested run over stdio against the ts1 server:
 // it takes no elicitation callback, so mcp.Client declares none, the server does not ask, and both calls end
 // `unsupported`. It passes its hand-written expectation; corrupted copies of the evidence are rejected.
 import "./support/child-pids.js";

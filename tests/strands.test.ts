@@ -1,4 +1,4 @@
-// strands-agents 1.62.0's MCPClient on mcp 2.1.1, in ONE real nested run per peer over stdio against the ts1 server:
+// strands-agents 1.65.0's MCPClient on mcp 2.3.0, in ONE real nested run per peer over stdio against the ts1 server:
 // `strands` completes the nested tools/list it sends on the session its callback is handed; `strands-sync` calls
 // strands' own list_tools_sync() from inside the callback, which blocks the loop it waits on (mcp_client.py:757):
 // the request never leaves, and the lab's bound ends the session. Each passes its hand-written expectation;

@@ -136,7 +136,7 @@ async function runScenarios(args: RunArgs): Promise<number> {
 
 /** Every comparison the nested runs allow (same server, same transport): the serial model and
  *  py-inline each against the real 1.29.0 client (py1), the model against py-inline and against
- *  the real Kotlin 0.14.0 client (kotlin-0.14), the rust-mcp-sdk 1.1.0 client (rust-mcp-sdk) and google-adk 2.13.0
+ *  the real Kotlin 0.14.0 client (kotlin-0.14), the rust-mcp-sdk 1.1.0 client (rust-mcp-sdk) and google-adk 2.15.0
  *  on mcp 1.30.0 (google-adk-mcp1). */
 function modelChecks(reports: CaseReport[]): ModelVerdict[] {
   const nested = reports.filter((r) => r.scenario === "nested" && r.onDeadlock === "wait");

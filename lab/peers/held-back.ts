@@ -13,22 +13,15 @@ export interface HeldBack {
 // a framework that pins mcp below 2 in its METADATA: the column shows the framework on what it installs
 const mcp1 = (peer: string, requires: string): HeldBack => ({ peer, package: "mcp", because: `its framework's METADATA requires ${requires}: the column is the framework as pip resolves it` });
 
-// a release that came out today, after the column's expectations were read against its pin: moving means
-// re-reading the new release's source and rewriting the column's cards, not a version bump
-const unread = (peer: string, pkg: string, newer: string, pin: string): HeldBack => ({
+/** A release that came out after the column's expectations were read against its pin (none today): moving
+ *  means re-reading the new release's source and rewriting the column's cards, not a version bump. */
+export const unread = (peer: string, pkg: string, newer: string, pin: string, on: string): HeldBack => ({
   peer,
   package: pkg,
-  because: `${newer} came out on 2026-12-07, after this column's expectations were read against ${pin}: not yet re-read`,
+  because: `${newer} came out on ${on}, after this column's expectations were read against ${pin}: not yet re-read`,
 });
 
 export const HELD_BACK: readonly HeldBack[] = [
-  unread("google-adk", "google-adk", "2.15.0", "2.13.0"),
-  unread("google-adk-mcp1", "google-adk", "2.15.0", "2.13.0"),
-  unread("strands", "strands-agents", "1.65.0", "1.62.0"),
-  unread("strands-sync", "strands-agents", "1.65.0", "1.62.0"),
-  unread("openai-agents-py", "openai-agents", "0.25.0", "0.24.0"),
-  unread("claude-code", "@anthropic-ai/claude-code", "2.1.337", "2.1.332"),
-  unread("claude-code-hook", "@anthropic-ai/claude-code", "2.1.337", "2.1.332"),
   { peer: "mastra", package: "@modelcontextprotocol/client", because: "@mastra/mcp 2.0.0 depends on exactly @modelcontextprotocol/client 2.0.0 (its package.json)" },
   { peer: "py1", package: "mcp", because: "the 1.x column on purpose: 1.29.0 is the release the deadlock was first seen in (py130 is the last 1.x)" },
   { peer: "py130", package: "mcp", because: "the 1.x column on purpose: 1.30.0 is the last 1.x, what `mcp<2` resolves to" },
@@ -40,8 +33,6 @@ export const HELD_BACK: readonly HeldBack[] = [
   mcp1("mcp-use", "mcp<2.0.0,>=1.24.0"),
   mcp1("fast-agent", "mcp==1.10.1"),
   { peer: "fast-agent", package: "fast-agent-mcp", because: "0.10.x requires Python >=3.12 and the lab's venvs are CPython 3.11: 0.2.36 is the newest that installs" },
-  { peer: "strands", package: "mcp", because: "strands-agents 1.62.0's METADATA requires mcp<2.2,>=1.23.0" },
-  { peer: "strands-sync", package: "mcp", because: "strands-agents 1.62.0's METADATA requires mcp<2.2,>=1.23.0" },
   { peer: "kotlin-0.14", package: "io.modelcontextprotocol:kotlin-sdk-client-jvm", because: "the 0.14 column on purpose: the last release whose read loop awaits each inbound handler (0.15.0 launches each, kotlin-sdk PR #884; kotlin is the current column)" },
   {
     peer: "rust-mcp-sdk",

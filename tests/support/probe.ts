@@ -81,7 +81,7 @@ export const PROBE_TABLE: ProbeRow[] = [
   // 1.32.2's Client as it is (dist/src/mcp/client.js:143-148), whose Protocol does not await a handler (shared/protocol.js:383-395).
   // No sampling verdict: McpClient takes no sampling handler (client.js:56-60), so its driver refuses a plan that declares it.
   { client: "strands-ts", loop: "sdk", verdict: "concurrent" },
-  // google-adk 2.13.0's McpToolset hands the SDK's own callbacks to ClientSession unchanged (session_context.py:446-452):
+  // google-adk 2.15.0's McpToolset hands the SDK's own callbacks to ClientSession unchanged (session_context.py:454-463):
   // on mcp 2.3.0 (google-adk[mcp] alone) the dispatcher spawns each inbound request (jsonrpc_dispatcher.py:688-707), sampling too;
   // on mcp 1.30.0 (beside langchain-mcp-adapters) the loop awaits each inline (mcp/shared/session.py:376), sampling too
   { client: "google-adk", loop: "sdk", verdict: "concurrent", sampling: "concurrent" },

@@ -1,4 +1,4 @@
-// The google-adk peers: google-adk's McpToolset (google/adk/tools/mcp_tool/mcp_toolset.py:150), the MCP client object
+// The google-adk peers: google-adk's McpToolset (google/adk/tools/mcp_tool/mcp_toolset.py:151), the MCP client object
 // an ADK agent's tools come from. One adapter (client.py), two venvs, each as pip resolves it: `google-adk` alone
 // (google-adk[mcp] -> mcp 2.x, a task per inbound request) and `google-adk-mcp1` beside langchain-mcp-adapters, whose
 // `mcp<2` pin resolves mcp 1.30.0 (a receive loop that awaits each inbound request inline). McpToolset takes only a
@@ -11,7 +11,7 @@ import { pythonDist, sdkLabel } from "../installed.js";
 
 function googleAdkClient(name: string, env: PythonEnv, meaning: string): ClientPeer {
   const sdk = sdkLabel("google-adk {} (on mcp {})", pythonDist(env, "google-adk"), pythonDist(env, "mcp"));
-  // ADK's _connect sends initialize unless the experimental MCP_MODERN_PROTOCOL flag is on (session_context.py:59-62)
+  // ADK's _connect sends initialize unless the experimental MCP_MODERN_PROTOCOL flag is on (session_context.py:60-63)
   return pythonClient({ name, sdk, meaning, era: "2025-11-25" }, env, "google-adk/client.py", ["--peer", name]);
 }
 

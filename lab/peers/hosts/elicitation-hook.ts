@@ -1,6 +1,6 @@
 // claude-code-hook's Elicitation hook: Claude Code runs it as a command with the form on stdin
 // ({hook_event_name:"Elicitation", mcp_server_name, message, mode, url, requested_schema}) and reads
-// `hookSpecificOutput` {hookEventName, action, content} from its stdout (the bundle's zYi, cws).
+// `hookSpecificOutput` {hookEventName, action, content} from its stdout (2.1.337's bundle: hYi, uoi).
 // It thinks like a person would (answer.ts THINK_MS), then answers by the plan. A hook is a
 // process of its own with no handle on the host's session: it cannot send a nested request.
 // usage: node --import tsx elicitation-hook.ts  (stdin: the hook input)

@@ -1,4 +1,4 @@
-# Client peer `openai-agents-py`: openai-agents 0.24.0's MCPServerStdio (on mcp 2.3.0), the object its Agent's
+# Client peer `openai-agents-py`: openai-agents 0.25.0's MCPServerStdio (on mcp 2.3.0), the object its Agent's
 # mcp_servers hold, as an adapter of the lab's one Python driver (lab/peers/python/lab_driver.py). Sources under
 # build/venvs/openai-agents-py/lib/python3.11/site-packages/. It takes no elicitation, sampling or roots callback: only
 # a message_handler (agents/mcp/server.py:905). On mcp 2.x it connects through mcp.Client(transport, mode="auto",
@@ -23,7 +23,7 @@ from lab_driver import Connection, Driver, main  # noqa: E402  (the one Python d
 from lab_mcp2 import Mcp2Adapter  # noqa: E402  (what the 2.x adapters share)
 from lab_plan import CallData  # noqa: E402
 
-DECLARES = ("openai-agents 0.24.0's MCPServerStdio takes no elicitation, sampling or roots callback (agents/mcp/server.py:"
+DECLARES = ("openai-agents 0.25.0's MCPServerStdio takes no elicitation, sampling or roots callback (agents/mcp/server.py:"
             "1968-2050); mcp.Client's ClientSession then declares none (mcp/client/session.py:634-637)")
 
 
@@ -42,7 +42,7 @@ class LabStreams(MCPServerStdio):
 
 class OpenaiAgentsClient(Mcp2Adapter):
     prog = "openai-agents-py client.py"
-    description = "openai-agents 0.24.0 MCPServerStdio client peer driver for the reentrancy lab"
+    description = "openai-agents 0.25.0 MCPServerStdio client peer driver for the reentrancy lab"
 
     @asynccontextmanager
     async def connect(self, driver: Driver, read: Any, write: Any) -> AsyncIterator[Connection]:

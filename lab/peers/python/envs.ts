@@ -39,13 +39,13 @@ export const PYDANTIC_AI_MCP1_ENV = pythonEnv("pydantic-ai-mcp1", "pydantic-ai-m
 export const LANGCHAIN_PY_ENV = pythonEnv("langchain-py", "langchain-py/requirements.txt", undefined, ["langchain-mcp-adapters", "mcp"]);
 /** mcp-use 1.7.1 as pip resolves it alone (mcp 1.30.0) */
 export const MCP_USE_ENV = pythonEnv("mcp-use", "mcp-use/requirements.txt", undefined, ["mcp-use", "mcp"]);
-/** google-adk[mcp] 2.13.0 as pip resolves it alone (mcp 2.3.0) */
+/** google-adk[mcp] 2.15.0 as pip resolves it alone (mcp 2.3.0) */
 export const GOOGLE_ADK_ENV = pythonEnv("google-adk", "google-adk/requirements.txt", undefined, ["google-adk", "mcp"]);
 /** the same beside langchain-mcp-adapters 0.3.2, whose `mcp<2` pin resolves mcp 1.30.0 */
 export const GOOGLE_ADK_MCP1_ENV = pythonEnv("google-adk-mcp1", "google-adk-mcp1/requirements.txt", undefined, ["google-adk", "mcp"]);
-/** strands-agents 1.62.0 as pip resolves it alone (mcp 2.1.1: it pins mcp>=1.23,<2.2) */
+/** strands-agents 1.65.0 as pip resolves it alone (mcp 2.3.0: it pins mcp>=1.23,<2.4) */
 export const STRANDS_ENV = pythonEnv("strands", "strands/requirements.txt", undefined, ["strands-agents", "mcp"]);
-/** openai-agents 0.24.0 as pip resolves it alone (mcp 2.3.0) */
+/** openai-agents 0.25.0 as pip resolves it alone (mcp 2.3.0) */
 export const OPENAI_AGENTS_PY_ENV = pythonEnv("openai-agents-py", "openai-agents-py/requirements.txt", undefined, ["openai-agents", "mcp"]);
 
 export const PYTHON_ENVS: readonly PythonEnv[] = [PY_ENV, PY1_ENV, FASTMCP_ENV, PY130_ENV, SEMANTIC_KERNEL_ENV, FAST_AGENT_ENV, PYDANTIC_AI_ENV, PYDANTIC_AI_MCP1_ENV, LANGCHAIN_PY_ENV, MCP_USE_ENV, GOOGLE_ADK_ENV, GOOGLE_ADK_MCP1_ENV, STRANDS_ENV, OPENAI_AGENTS_PY_ENV];

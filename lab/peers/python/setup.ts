@@ -39,7 +39,7 @@ export function envInfo(env: PythonEnv): { versions: Record<string, string | und
   const site = readdirSync(lib).map((d) => join(lib, d, "site-packages")).find((d) => existsSync(d));
   const dists = site ? readdirSync(site) : [];
   for (const name of env.shows) {
-    // a dist-info folder spells the name with "_" for "-" (google_adk-2.13.0.dist-info), case as the wheel has it
+    // a dist-info folder spells the name with "_" for "-" (google_adk-2.15.0.dist-info), case as the wheel has it
     const folder = `${name.replace(/-/g, "_").toLowerCase()}-`;
     const dist = dists.find((d) => d.toLowerCase().startsWith(folder) && /^[^-]+-[^-]+\.dist-info$/.test(d));
     versions[name] = dist?.slice(name.length + 1, -".dist-info".length);

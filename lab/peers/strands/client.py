@@ -1,11 +1,11 @@
-# Client peers `strands` and `strands-sync`: strands-agents 1.62.0's MCPClient (on mcp 2.1.1), the object its
+# Client peers `strands` and `strands-sync`: strands-agents 1.65.0's MCPClient (on mcp 2.3.0), the object its
 # agents call, as an adapter of the lab's one Python driver (lab/peers/python/lab_driver.py). Sources under
 # build/venvs/strands/lib/python3.11/site-packages/. MCPClient runs the session on a background thread with a loop
-# of its own (start() :442, _background_task :1632-1644) and hands the elicitation_callback to mcp 2.1.1's
-# ClientSession (:1483-1487), whose JSONRPCDispatcher spawns each inbound request (jsonrpc_dispatcher.py:606, :671).
+# of its own (start() :442, _background_task :1632-1644) and hands the elicitation_callback to mcp 2.3.0's
+# ClientSession (:1483-1487), whose JSONRPCDispatcher spawns each inbound request (jsonrpc_dispatcher.py:623, :688).
 # It has no sampling or roots callback. The nested request:
 #  - strands: strands has no async list_tools (list_tools_sync :724 only), so it goes through the session the
-#    callback is handed (context.session, mcp/client/session.py:205), with the SDK's own per-request timeout;
+#    callback is handed (context.session, mcp/client/session.py:198-201), with the SDK's own per-request timeout;
 #  - strands-sync (--sync): strands' own list_tools_sync() from inside the callback. It schedules its coroutine on the
 #    background loop and blocks on .result() with no timeout (:757, _invoke_on_background_thread :1834-1912); the
 #    callback runs on that very loop, so the request is never sent and nothing in strands or mcp can end the wait.
@@ -43,8 +43,8 @@ WEDGED = ("list_tools_sync() blocks, with no timeout (strands mcp_client.py:757)
 
 class StrandsClient(Mcp2Adapter):
     prog = "strands client.py"
-    description = "strands-agents 1.62.0 MCPClient client peer driver for the reentrancy lab"
-    opens_pipe = True  # the transport is opened by strands, on its background loop (:1482)
+    description = "strands-agents 1.65.0 MCPClient client peer driver for the reentrancy lab"
+    opens_pipe = True  # the transport is opened by strands, on its background loop (:1481)
     sync = False
     driver: Driver
     client: MCPClient
@@ -63,7 +63,7 @@ class StrandsClient(Mcp2Adapter):
             return (f"strands' MCPClient cannot run it: capabilities {others}: it takes an elicitation_callback only "
                     "(strands/tools/mcp/mcp_client.py:318, handed to ClientSession at :1483-1487)")
         # strands' negotiate_session runs the SDK's own initialize (_compat.py:541-548)
-        return undeclarable(plan, "strands' MCPClient", "mcp/client/session.py:640-643")
+        return undeclarable(plan, "strands' MCPClient", "mcp/client/session.py:634-637")
 
     async def send_nested(self, context: ClientRequestContext, nested: Nested) -> set[str]:
         if not self.sync:
@@ -74,7 +74,7 @@ class StrandsClient(Mcp2Adapter):
         return {tool.tool_name for tool in self.client.list_tools_sync()}  # blocks this loop: never returns
 
     async def elicitation(self, context: ClientRequestContext, params: types.ElicitRequestParams) -> Any:
-        """mcp 2.1.1's ElicitationFnT (session.py:221), run on strands' background loop in a task the dispatcher spawned."""
+        """mcp 2.3.0's ElicitationFnT (session.py:214), run on strands' background loop in a task the dispatcher spawned."""
         embedded = context.session.protocol_version in MODERN_PROTOCOL_VERSIONS
         answer = await self.driver.elicitation(context.request_id, lambda nested: self.send_nested(context, nested),
                                                self.unplanned, embedded=embedded)
@@ -112,7 +112,7 @@ class StrandsClient(Mcp2Adapter):
     @asynccontextmanager
     async def connect(self, driver: Driver, read: Any, write: Any) -> AsyncIterator[Connection]:
         """MCPClient(transport_callable): a callable returning an async context manager of (read, write)
-        (MCPTransport, strands/tools/mcp/mcp_types.py:89), entered on the background loop (:1482): the lab's own
+        (MCPTransport, strands/tools/mcp/mcp_types.py:89), entered on the background loop (:1481): the lab's own
         pipe, opened there. start() negotiates by mode 'auto' (negotiate_auto: server/discover, then initialize on
         a legacy server; strands _compat.py:541-545, mcp/client/_probe.py:52-95)."""
         self.driver, self.blocked = driver, anyio.Event()
@@ -134,7 +134,7 @@ class StrandsClient(Mcp2Adapter):
             yield Connection(list_tools, self.call_tool)
         finally:
             # stop() joins the background thread with no timeout (:693): on a blocked loop it would never return.
-            # The thread is a daemon (:462): the process ends without it.
+            # The thread is a daemon (:463): the process ends without it.
             if not self.wedged:
                 await anyio.to_thread.run_sync(self.client.stop, None, None, None)
 

@@ -1,4 +1,4 @@
-// The strands peers: strands-agents 1.62.0's MCPClient, the object its agents call, on mcp 2.1.1 as pip resolves
+// The strands peers: strands-agents 1.65.0's MCPClient, the object its agents call, on mcp 2.3.0 as pip resolves
 // strands-agents alone (build/venvs/strands). The client is one adapter of the lab's Python driver
 // (client.py): `strands` sends the nested request asynchronously on the session its callback is handed;
 // `strands-sync` calls strands' own list_tools_sync() from inside the callback, which blocks the loop it waits on.
@@ -12,7 +12,7 @@ const SDK = sdkLabel("strands-agents {} (on mcp {})", pythonDist(STRANDS_ENV, "s
 export const STRANDS_CLIENT: ClientPeer = pythonClient({
   name: "strands",
   sdk: SDK,
-  meaning: "strands-agents 1.62.0's MCPClient(elicitation_callback=...): its session runs on a background thread's own loop (mcp_client.py:1632-1644) on mcp 2.1.1's ClientSession, whose dispatcher spawns each inbound request; the callback's nested tools/list goes through the session it is handed (strands has no async list_tools)",
+  meaning: "strands-agents 1.65.0's MCPClient(elicitation_callback=...): its session runs on a background thread's own loop (mcp_client.py:1632-1644) on mcp 2.3.0's ClientSession, whose dispatcher spawns each inbound request; the callback's nested tools/list goes through the session it is handed (strands has no async list_tools)",
   era: "auto",
 }, STRANDS_ENV, "strands/client.py");
 
