@@ -135,6 +135,7 @@ test("normalise erases times, durations, pids and the texts only timing decides,
       "| 3 | 810.7 | client ──▶ server | tools/list #2 |  |",
       "| fan-out · sdk · memory #1 | 91.5 ms | 133.6 ms (1.5 callbacks) |",
       `build go: built in 29.0 s (13.5 s), wall time 4.2 s, ${tmpdir()}/lab-x1/plan.json 0b6f5d2e-3c1a-4e8b-9f00-123456789abc`,
+      "mcp (Python SDK): 3 releases, 1.29.0 to 2.0.0 (listed 2026-12-07T13:07:54.855Z)",
       "",
     ]),
     [
@@ -147,6 +148,7 @@ test("normalise erases times, durations, pids and the texts only timing decides,
       "| 3 | <n> | client ──▶ server | tools/list #2 | |",
       "| fan-out · sdk · memory #1 | <n> ms | <n> ms (<n> callbacks) |",
       "build go: built in <n> s (<n> s), wall time <n> s, <tmp> <uuid>",
+      "mcp (Python SDK): 3 releases, 1.29.0 to 2.0.0 (listed <time>)",
     ],
   );
   assert.not.equal(normalise(["| 21 |"]), normalise(["| 22 |"]));

@@ -179,7 +179,9 @@ export async function main(args: Parsed): Promise<number> {
   writeAtomic(join(inv.dir, "history.md"), renderHistoryMarkdown(data));
   writeAtomic(join(inv.dir, "history.svg"), renderHistorySvg(data));
   writeStoreIndex(inv.root);
-  console.log(`${source.title}: ${releases.length} releases, ${releases[0]} to ${releases.at(-1)} (listed ${list.listed}${list.cached ? ", cached" : ""})`);
+  // whether the list came from the cache is the machine's state, not the history's: said beside the progress
+  if (list.cached) console.error(`${source.package}: the release list is the cached one, listed ${list.listed}`);
+  console.log(`${source.title}: ${releases.length} releases, ${releases[0]} to ${releases.at(-1)} (listed ${list.listed})`);
   for (const row of data.rows) console.log(`${row.title}: ${rangesText(data.ranges[row.id]!)}`);
   for (const d of data.differences) console.log(`  DIFFERS ${d.behaviour} at ${d.release}: expected ${d.expected}, got ${d.actual}`);
   console.log(`history: ${data.differences.length === 0 ? "every release as expected" : `${data.differences.length} cells differ`} in ${Math.round((performance.now() - started) / 1000)} s; written to ${join(inv.dir, "history.md")}, history.svg, history.json`);

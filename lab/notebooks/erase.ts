@@ -11,6 +11,8 @@ export function eraseVarying(line: string): string {
     line
       .replace(/\bpid\b(["']?\s*[:=]?\s*)\d+/gi, "pid$1<pid>")
       .replace(TEMP, "<tmp>")
+      // a moment (a release list's listing time)
+      .replace(/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\b/g, "<time>")
       .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<uuid>")
       // the time column: a swimlane's or report's line, a wire table's second cell
       .replace(/^(\s*)\d+\.\d+(?=\s|$)/, "$1<n>")

@@ -7,7 +7,7 @@ import type { Block } from "./markers.js";
  * What differs between two honest runs is erased, and only that: the time column a swimlane, report
  * or wire table begins with; durations in ms ("after 502.0 ms", "607 ms") and in s as the lab
  * prints them ("(13.5 s)", "built in 2.1 s", "wall time 9.9 s"); what a fan-out's span holds in
- * callbacks ("(1.5 callbacks)", a span divided by a callback's time); pids; temp paths; uuids (an
+ * callbacks ("(1.5 callbacks)", a span divided by a callback's time); pids; temp paths; a moment in ISO form (a release list's listing time); uuids (an
  * HTTP session's id). A limit is kept ("limit 0.5 s", "the 0.5 s limit", "500 ms limit", "(limit
  * 500 ms)"), and so is every other number: versions, counts, ids, values. Two texts whose very
  * presence depends on timing go too: " after N ms in queue" (the swimlane prints it only when a wait
