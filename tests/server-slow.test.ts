@@ -136,6 +136,9 @@ test(`the repeat: at most ${MAX_ATTEMPTS} attempts, each one kept; a deadlock or
   const stillSlow = await runAgain(last, feed([slow, slow, slow]).next);
   assert.is(stillSlow.earlierAttempts?.length, 2 * MAX_ATTEMPTS - 1);
   assert.ok(serverSlow(stillSlow), "slow on its last attempt too: the caller sees it");
+  // a session that failed otherwise (history's late round): the caller's reason is kept with it
+  const failedOnce = await runAgain(deadlocked, feed([passing]).next, "the session failed: a driver exited");
+  assert.equal(failedOnce.earlierAttempts?.map((a) => a.why), ["the session failed: a driver exited"]);
 });
 
 test.run();

@@ -63,10 +63,13 @@ export function pickReleases(all: readonly string[], range: string | undefined, 
   return picked;
 }
 
+/** A cell's detail when its session failed (an error, a driver that exited): the run said nothing of the behaviour. */
+const SESSION_FAILED = "the session failed";
+
 /** A run's cell: the card row's value as one compact word; a failed session is "not run" with its error. */
 export function cellOf(run: SessionEvidence, behaviour: Behaviour, release: string, sdk: string): HistoryCell {
   const fault = [...run.errors, ...[driverFault(run)].filter((f) => f !== undefined)];
-  if (fault.length > 0) return { release, outcome: NOT_RUN, detail: `the session failed: ${String(fault[0]).slice(0, 160)}` };
+  if (fault.length > 0) return { release, outcome: NOT_RUN, detail: `${SESSION_FAILED}: ${String(fault[0]).slice(0, 160)}` };
   // still slow on its last attempt (a busy machine): the cell claims nothing, and differs from its expectation
   const slow = serverSlow(run);
   if (slow) return { release, outcome: INCONCLUSIVE, detail: `slow in each of ${1 + (run.earlierAttempts?.length ?? 0)} attempts: ${slow.why}` };
@@ -138,19 +141,20 @@ export async function runHistory(options: HistoryOptions, progress: (line: strin
             const run = await session(() => runConclusive(attempt));
             writeJsonAtomic(join(options.outDir, "history", `${source.sdk}-${release}.${b.id}.${t}.json`), run);
             const cell = cellOf(run, b, release, source.sdk);
-            if (cell.outcome === INCONCLUSIVE) return late.push({ row, run, attempt, file: `${source.sdk}-${release}.${b.id}.${t}.json`, behaviour: b, release });
+            if (cell.outcome === INCONCLUSIVE || (cell.outcome === NOT_RUN && cell.detail.startsWith(SESSION_FAILED))) return late.push({ row, run, attempt, file: `${source.sdk}-${release}.${b.id}.${t}.json`, behaviour: b, release });
             return row.cells.push(cell);
           }),
         ),
       );
     }),
   );
-  // A session slow in each attempt ran while installs and every release's sessions shared the
-  // machine (seen: mcp 1.10.0's cancel0 over HTTP, the server's 250 ms withdrawal 2 s late, three
-  // times in a row, in a CI run); it gets its attempts again once that start is over, one at a time,
-  // every earlier attempt kept in its evidence. Still slow then, it stays inconclusive.
+  // A session slow in each attempt, or one that failed, ran while installs and every release's
+  // sessions shared the machine (seen in CI runs: mcp 1.10.0's cancel0 over HTTP, the server's 250 ms
+  // withdrawal 2 s late three times in a row; 1.9.0's HTTP client timing out on the server's reply);
+  // it gets its attempts again once that start is over, one at a time, every earlier attempt kept in
+  // its evidence. Still slow or failing then, it stays inconclusive or not run.
   for (const l of late) {
-    const run = await runAgain(l.run, l.attempt);
+    const run = await runAgain(l.run, l.attempt, cellOf(l.run, l.behaviour, l.release, source.sdk).detail);
     writeJsonAtomic(join(options.outDir, "history", l.file), run);
     l.row.cells.push(cellOf(run, l.behaviour, l.release, source.sdk));
   }
