@@ -130,9 +130,12 @@ export function goHistoryClient(b: GoHistoryBuild, release: string, meaning: str
   };
 }
 
-/** A Go SDK's HistorySource: the parts both share (the proxy's list, the build, stdio only, every row from the first
- *  release listed: the driver sets all three handlers, and a release without one does not compile). */
-export function goHistorySource(b: GoHistoryBuild, s: { title: string; driver: string; meaning: (release: string) => string; installNote: string }): HistorySource {
+/** A Go SDK's HistorySource: the parts both share (the proxy's list, the build, stdio only); every row from the first
+ *  release listed unless the SDK says from which release each can arise (`behaviours`, as formBehaviours gives). */
+export function goHistorySource(
+  b: GoHistoryBuild,
+  s: { title: string; driver: string; meaning: (release: string) => string; installNote: string; behaviours?: HistorySource["behaviours"] },
+): HistorySource {
   return {
     sdk: b.sdk,
     title: s.title,
@@ -143,7 +146,7 @@ export function goHistorySource(b: GoHistoryBuild, s: { title: string; driver: s
     // two go builds at once at the most: each compiles the SDK (the shared GOCACHE keeps a rebuild cheap)
     installsAtOnce: GO_BUILDS_AT_ONCE,
     client: (release) => goHistoryClient(b, release, s.meaning(release)),
-    behaviours: { nested: {}, samplingNested: {}, rootsNested: {}, ping: {}, fanOut: {}, probe: {}, cancel0: {} },
+    behaviours: s.behaviours ?? { nested: {}, samplingNested: {}, rootsNested: {}, ping: {}, fanOut: {}, probe: {}, cancel0: {} },
     transports: ["stdio"],
     noTransport: `the history runs the ${s.driver} driver over its own stdin/stdout only`,
     installNote: s.installNote,

@@ -62,30 +62,6 @@ func (d *driver) enter(ctx context.Context, method string) (cur *call, id any, w
 	return cur, id, where
 }
 
-type elicitor struct{ d *driver }
-
-// Elicit: an error becomes -32603 with its words (stdio.go:774-778); a plan without a callback refuses.
-func (e elicitor) Elicit(ctx context.Context, _ mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	d := e.d
-	cur, id, where := d.enter(ctx, "elicitation/create")
-	defer cur.running.Done()
-	b := cur.Callback
-	if b == nil {
-		d.emit("callback.left", id, "elicitation/create", where("error", "no callback for this call"))
-		return nil, errors.New("Elicitation not supported")
-	}
-	a, aborted := d.behave(ctx, b, d.nest) // a watched abort never comes: the handler's ctx is Start's (stdio.go:760-763)
-	if aborted {
-		d.emit("callback.aborted", id, "elicitation/create", where("reason", "the handler's context was cancelled: "+context.Cause(ctx).Error()))
-	}
-	d.emit("callback.left", id, "elicitation/create", where("action", a.Action))
-	res := &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseAction(a.Action)}}
-	if a.Content != nil { // exactly as the plan gives it
-		res.Content = a.Content
-	}
-	return res, nil
-}
-
 // plainTurn is the sampling and roots handler's one body: enter, think the plan's delayMs, send its
 // nested request (a failure changes nothing else), leave with accept; false when none is planned.
 func (d *driver) plainTurn(ctx context.Context, method string, plan func(*call) *turn) bool {

@@ -13,3 +13,6 @@ import (
 func eraOptions() []client.ClientOption {
 	return []client.ClientOption{client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION)}
 }
+
+// eraInitVersion: the initialize request names no version; the option above decides.
+func eraInitVersion() string { return "" }

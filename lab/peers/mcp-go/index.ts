@@ -19,7 +19,10 @@ const BINARY = join(BUILD_DIR, "mcp-go-client");
 const SDK = sdkLabel("mcp-go (mark3labs) {}", goModule("github.com/mark3labs/mcp-go", { gomod: join(DIR, "go.mod"), binary: BINARY }));
 
 // the linked files' targets are inputs too: a change to the go driver's shared files rebuilds this one
-const FILES = ["lab/peers/mcp-go/main.go", "lab/peers/mcp-go/era.go", "lab/peers/mcp-go/era_pre1.go", "lab/peers/mcp-go/callbacks.go", ...["steps.go", "contract.go", "host.go"].map((f) => `lab/peers/go/${f}`)];
+// main.go, callbacks.go and each per-release-range shim pair (the file the newest release builds, untagged, and the
+// _pre one lab/peers/mcp-go/history.ts selects by build tag for older releases)
+const SHIMS = ["era", "era_pre1", "closed", "closed_pre044", "roots", "roots_pre043", "sentinels", "sentinels_pre041", "elicit", "elicit_pre040", "stdio", "stdio_pre040", "result", "result_pre037"];
+const FILES = [...["main", "callbacks", ...SHIMS].map((f) => `lab/peers/mcp-go/${f}.go`), ...["steps.go", "contract.go", "host.go"].map((f) => `lab/peers/go/${f}`)];
 export const MCP_GO_BUILD: CachedBuild = goDriverBuild("mcp-go", "lab/peers/mcp-go", FILES, BINARY);
 
 export const MCP_GO_CLIENT: ClientPeer = {

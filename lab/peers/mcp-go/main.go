@@ -20,17 +20,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// The JSON-RPC error codes of mcp-go's sentinel errors: JSONRPCErrorDetails.AsError wraps a known
-// code's sentinel and keeps no code; any other code is lost, only its message kept (mcp/errors.go:178-250).
-var sentinelCodes = []struct {
-	err  error
-	code int
-}{
-	{mcp.ErrParseError, mcp.PARSE_ERROR}, {mcp.ErrInvalidRequest, mcp.INVALID_REQUEST}, {mcp.ErrMethodNotFound, mcp.METHOD_NOT_FOUND},
-	{mcp.ErrInvalidParams, mcp.INVALID_PARAMS}, {mcp.ErrInternalError, mcp.INTERNAL_ERROR}, {mcp.ErrRequestInterrupted, mcp.REQUEST_INTERRUPTED},
-	{mcp.ErrResourceNotFound, mcp.RESOURCE_NOT_FOUND},
-}
-
 // classify names an SDK error itself: timed out, cancelled, a JSON-RPC error (its code), closed.
 func classify(err error) map[string]any {
 	switch {
@@ -38,10 +27,10 @@ func classify(err error) map[string]any {
 		return map[string]any{"code": nil, "message": err.Error(), "type": "timed out"}
 	case errors.Is(err, context.Canceled):
 		return map[string]any{"code": nil, "message": err.Error(), "type": "cancelled"}
-	case errors.Is(err, transport.ErrTransportClosed):
+	case closedError(err): // closed.go; closed_pre044.go before the sentinel
 		return map[string]any{"code": nil, "message": err.Error(), "type": "connection closed"}
 	}
-	for _, s := range sentinelCodes {
+	for _, s := range sentinelCodes { // sentinels.go; none before v0.41.0 (sentinels_pre041.go)
 		if errors.Is(err, s.err) {
 			return map[string]any{"code": s.code, "message": err.Error(), "type": "JSON-RPC error"}
 		}
@@ -101,7 +90,7 @@ func (d *driver) callTool(c *call, limit time.Duration) map[string]any {
 		if err != nil {
 			return nil, false, err
 		}
-		return res.StructuredContent, res.IsError, nil
+		return structured(res), res.IsError, nil // result.go; result_pre037.go before v0.37.0
 	})
 }
 
@@ -119,16 +108,16 @@ func (d *driver) run(in io.ReadCloser, out io.WriteCloser) error {
 	options = append(options, client.WithClientCapabilities(caps))
 	// A handler is set exactly when the plan declares its capability.
 	if _, ok := d.plan.Capabilities["elicitation"]; ok {
-		options = append(options, client.WithElicitationHandler(elicitor{d}))
+		options = append(options, elicitationHandler(d)...) // elicit.go; none before v0.40.0 (elicit_pre040.go)
 	}
 	if _, ok := d.plan.Capabilities["sampling"]; ok {
 		options = append(options, client.WithSamplingHandler(sampler{d}))
 	}
 	if _, ok := d.plan.Capabilities["roots"]; ok {
-		options = append(options, client.WithRootsHandler(rooter{d}))
+		options = append(options, rootsHandler(d)...) // roots.go; none before v0.43.0 (roots_pre043.go)
 	}
-	// NewIO: the SDK's stdio transport on streams it was given (client/transport/stdio.go:233-247)
-	d.client = client.NewClient(idTransport{transport.NewIO(in, out, nil)}, options...)
+	// NewIO: the SDK's stdio transport on streams it was given (client/transport/stdio.go:233-247; stdio.go)
+	d.client = client.NewClient(idTransport{newIO(in, out)}, options...)
 	ctx, stop := context.WithTimeout(d.ctx, limit)
 	defer stop()
 	// Start's ctx is every handler's ctx (stdio.go:264-266, :760-774): the session's, not this bounded one
@@ -137,6 +126,7 @@ func (d *driver) run(in io.ReadCloser, out io.WriteCloser) error {
 	}
 	init := mcp.InitializeRequest{}
 	init.Params.ClientInfo = mcp.Implementation{Name: "reentrancy-lab-client-mcp-go", Version: "0.1.0"}
+	init.Params.ProtocolVersion = eraInitVersion() // era.go: none; era_pre1.go: the SDK's latest
 	res, err := d.client.Initialize(ctx, init)
 	if err != nil {
 		return err
