@@ -1,9 +1,9 @@
 // `history --client rmcp` (issue 46): four releases run for real, the rmcp driver built by cargo against each
-// under build/history/rmcp/: the last the driver does not compile against (1.4.0, no V_2025_11_25), the first it
-// does (1.5.0, with its pre_2_0 feature), the last with pre_3_4 (3.3.0, never aborted) and the first with no
-// feature (3.4.1, aborted again); their ranges against expected/history/rmcp.json, moved boundaries rejected naming
-// their release, corrupted withdrawal evidence read as it says, the release list, the features per release and the
-// compiler's first error line as cargo prints them, and bad input.
+// under build/history/rmcp/: the last that does not build (0.16.0, rmcp's own feature gating), the first that does
+// (0.17.0, with its pre_1_0 feature: struct literals, protocol 2025-06-18), the last with pre_3_4 (3.3.0, never
+// aborted) and the first with no feature (3.4.1, aborted again); their ranges against expected/history/rmcp.json,
+// moved boundaries rejected naming their release, corrupted withdrawal evidence read as it says, the release list,
+// the features per release and the compiler's first error line as cargo prints them, and bad input.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -18,9 +18,9 @@ import type { HistoryData } from "../lab/plan/history.js";
 import { PROJECT_ROOT } from "../lab/paths.js";
 import { toolchainVersion } from "../lab/peers/cached-build.js";
 import { firstCargoError, indexPath, newestPatchPerMinor, pinnedManifest } from "../lab/peers/cargo-history.js";
-import { RMCP_HISTORY, rmcpFeatures } from "../lab/peers/rmcp/history.js";
+import { RMCP_HISTORY, rmcpFeatures, rmcpProtocol } from "../lab/peers/rmcp/history.js";
 
-const SAMPLE = ["1.4.0", "1.5.0", "3.3.0", "3.4.1"];
+const SAMPLE = ["0.16.0", "0.17.0", "3.3.0", "3.4.1"];
 const CARGO = { name: "cargo", unavailable: () => (toolchainVersion(["cargo", "--version"]) ? undefined : "cargo is not on PATH") };
 const withCargo = needs(CARGO);
 let sample: Promise<HistoryData> | undefined;
@@ -29,22 +29,23 @@ const ran = () => (sample ??= runHistory({ releases: SAMPLE, listed: "test", out
 
 test.after(() => rmSync(out, { recursive: true, force: true }));
 
-withCargo("four releases: every cell as expected/history/rmcp.json says; 1.4.0 does not build, 1.5.0 on completes", async () => {
+withCargo("four releases: every cell as expected/history/rmcp.json says; 0.16.0 does not build, 0.17.0 on completes", async () => {
   const data = await ran();
   assert.equal(data.differences, [], JSON.stringify(data.differences));
-  for (const id of ["nested.stdio", "samplingNested.stdio", "rootsNested.stdio", "samplingAnswer.stdio"]) assert.is(rangesText(data.ranges[id]!), "not run 1.4.0, completes 1.5.0-3.4.1", id);
-  assert.is(rangesText(data.ranges["ping.stdio"]!), "not run 1.4.0, answers 1.5.0-3.4.1");
-  assert.is(rangesText(data.ranges["cancel0.stdio"]!), "not run 1.4.0, aborted 1.5.0, never aborted 3.3.0, aborted 3.4.1");
-  // the not-run cell carries cargo's first error, in the driver's own source (the project's path left out)
-  const cell = data.rows.find((r) => r.id === "nested.stdio")!.cells.find((c) => c.release === "1.4.0")!;
-  assert.match(cell.detail, /^does not compile against the driver: lab\/peers\/rmcp\/src\/host\.rs:42:\d+: error\[E0599\]: no associated item named `V_2025_11_25`/);
+  for (const id of ["nested.stdio", "samplingNested.stdio", "rootsNested.stdio", "samplingAnswer.stdio"]) assert.is(rangesText(data.ranges[id]!), "not run 0.16.0, completes 0.17.0-3.4.1", id);
+  assert.is(rangesText(data.ranges["ping.stdio"]!), "not run 0.16.0, answers 0.17.0-3.4.1");
+  assert.is(rangesText(data.ranges["cancel0.stdio"]!), "not run 0.16.0, aborted 0.17.0, never aborted 3.3.0, aborted 3.4.1");
+  // the not-run cell carries cargo's first error, in rmcp's own source (cargo's registry path left out)
+  const cell = data.rows.find((r) => r.id === "nested.stdio")!.cells.find((c) => c.release === "0.16.0")!;
+  assert.match(cell.detail, /^does not compile against the driver: rmcp-0\.16\.0\/src\/task_manager\.rs:10:\d+: error\[E0432\]: unresolved import `crate::RoleServer`/);
 });
 
-withCargo("a boundary moved one release on in the expectation fails, naming 1.5.0, and 3.4.1 for the withdrawal's", async () => {
+withCargo("a boundary moved one release on in the expectation fails, naming 0.17.0, and 3.4.1 for the withdrawal's", async () => {
   const data = await ran();
+  // movedBoundary takes the first not-run range (0.1.5-0.14.0) and the first range after it (0.17.0-1.4.0)
   for (const [row, after] of [["nested.stdio", "completes"], ["cancel0.stdio", "aborted"]] as const)
-    assert.equal(movedBoundary(data, row, { outcome: "not run", to: "1.5.0" }, { outcome: after, from: "1.6.0" }), [`${row} 1.5.0 not run`]);
-  // never aborted (3.0.1-3.3.0) moved on past 3.4.1 by hand: movedBoundary takes the first aborted range (1.5.0-2.2.0)
+    assert.equal(movedBoundary(data, row, { outcome: "not run", to: "0.17.0" }, { outcome: after, from: "1.0.0" }), [`${row} 0.17.0 not run`]);
+  // never aborted (3.0.1-3.3.0) moved on past 3.4.1 by hand: movedBoundary takes the first aborted range (0.17.0-1.4.0)
   const moved = structuredClone(loadExpectedHistory("rmcp")!);
   const ranges = moved.behaviours["cancel0.stdio"]!.ranges;
   ranges.find((r) => r.outcome === "never aborted")!.to = "3.4.1";
@@ -72,12 +73,17 @@ test("the release list: the newest patch of every minor, yanked and pre-releases
   assert.equal(["rmcp", "rust-mcp-sdk", "syn", "cc"].map(indexPath), ["rm/cp/rmcp", "ru/st/rust-mcp-sdk", "3/s/syn", "2/cc"]);
 });
 
-test("the driver's features: pre_2_0 (pre_3_4 with it) before 2.0.0, pre_3_4 before 3.4.1, none after", () => {
-  const releases = ["1.4.0", "1.8.0", "2.0.0", "3.3.0", "3.4.1", "3.11.0"];
-  assert.equal(releases.map(rmcpFeatures), [["pre_2_0"], ["pre_2_0"], ["pre_3_4"], ["pre_3_4"], [], []]);
+test("the driver's features: pre_1_0, pre_1_2, pre_1_5, pre_2_0, pre_3_4 before 1.0.0, 1.2.0, 1.5.0, 2.0.0, 3.4.1 (each implying the newer), none after", () => {
+  const releases = ["0.16.0", "0.17.0", "1.0.0", "1.1.1", "1.2.0", "1.4.0", "1.5.0", "1.8.0", "2.0.0", "3.3.0", "3.4.1", "3.11.0"];
+  const features = [["pre_1_0"], ["pre_1_0"], ["pre_1_2"], ["pre_1_2"], ["pre_1_5"], ["pre_1_5"], ["pre_2_0"], ["pre_2_0"], ["pre_3_4"], ["pre_3_4"], [], []];
+  assert.equal(releases.map(rmcpFeatures), features);
+  assert.equal(releases.map(rmcpProtocol), [...Array(6).fill("2025-06-18"), ...Array(6).fill("2025-11-25")]);
   const manifest = readFileSync(join(PROJECT_ROOT, "lab/peers/rmcp/Cargo.toml"), "utf8");
   assert.match(manifest, /^pre_3_4 = \[\]$/m);
   assert.match(manifest, /^pre_2_0 = \["pre_3_4"\]$/m);
+  assert.match(manifest, /^pre_1_5 = \["pre_2_0"\]$/m);
+  assert.match(manifest, /^pre_1_2 = \["pre_1_5"\]$/m);
+  assert.match(manifest, /^pre_1_0 = \["pre_1_2"\]$/m);
 });
 
 test("the pinned manifest: the release's exact version, the driver's own main.rs, nothing else moved", () => {

@@ -38,8 +38,21 @@ where R: AsyncRead + Send + Unpin + 'static, W: AsyncWrite + Send + Unpin + 'sta
         Ok(c) => c, Err(e) => { let _ = writeln!(err, "rmcp-client: bad plan {plan_file}: capabilities: {e}"); return 2; }
     };
     let file = match std::fs::File::create(&events_file) { Ok(f) => f, Err(e) => { let _ = writeln!(err, "rmcp-client: cannot write {events_file}: {e}"); return 2; } };
+    // ClientConfig::new and Implementation::new from rmcp 1.0.0 (model.rs:785-794, :962-973); 0.17.0 has neither
+    // (its structs are not non_exhaustive: model.rs:748-758, :845-856): --features pre_1_0 spells the same fields out.
+    #[cfg(not(feature = "pre_1_0"))]
     let mut info = ClientConfig::new(capabilities, Implementation::new("reentrancy-lab-client-rmcp", "0.1.0"));
-    info.protocol_version = ProtocolVersion::V_2025_11_25;
+    #[cfg(feature = "pre_1_0")]
+    let mut info = ClientConfig {
+        meta: None, protocol_version: ProtocolVersion::default(), capabilities,
+        client_info: Implementation { name: "reentrancy-lab-client-rmcp".into(), title: None, version: "0.1.0".into(), description: None, icons: None, website_url: None },
+    };
+    // The newest version the release knows: 2025-11-25 from rmcp 1.5.0 (model.rs:155), 2025-06-18 before (1.4.0
+    // model.rs:155-158, 0.17.0 :153-156): --features pre_1_5 (lab/peers/rmcp/history.ts rmcpFeatures).
+    #[cfg(not(feature = "pre_1_5"))]
+    { info.protocol_version = ProtocolVersion::V_2025_11_25; }
+    #[cfg(feature = "pre_1_5")]
+    { info.protocol_version = ProtocolVersion::V_2025_06_18; }
     let st = Arc::new(State {
         plan, events: Events { file: Mutex::new(file), ended }, info, listed: Mutex::default(), label: Mutex::default(), callbacks: Mutex::new(0),
         running: Mutex::default(), changed: Notify::new(), form_opened: Mutex::default(),

@@ -115,7 +115,11 @@ impl ClientHandler for Client {
         let (action, word) = match answer.action { Action::Accept => (ElicitationAction::Accept, "accept"), Action::Decline => (ElicitationAction::Decline, "decline"), Action::Cancel => (ElicitationAction::Cancel, "cancel") };
         st.events.write(Kind::CallbackLeft, id, method, with(json!({"action": word})));
         // content goes out exactly as the plan gives it: ElicitResult.content is an untyped serde_json::Value
+        // ElicitResult::new from rmcp 1.0.0 (model.rs:2596-2603); 0.17.0 builds the struct itself (model.rs:2172-2181)
+        #[cfg(not(feature = "pre_1_0"))]
         let mut result = ElicitResult::new(action);
+        #[cfg(feature = "pre_1_0")]
+        let mut result = ElicitResult { action, content: None };
         result.content = answer.content.map(Value::Object);
         Ok(result)
     }
@@ -161,7 +165,11 @@ fn outcome(result: Result<ServerResult, ServiceError>) -> Value {
 async fn call_tool(st: &State, peer: &Peer<RoleClient>, call: &CallData) -> Value {
     let opened = Arc::new(Notify::new());
     *st.form_opened.lock().unwrap() = Some(opened.clone());
+    // CallToolRequestParams::new from rmcp 1.0.0 (model.rs:2802-2811); 0.17.0 builds the struct itself (model.rs:2342-2354)
+    #[cfg(not(feature = "pre_1_0"))]
     let mut params = CallToolRequestParams::new(call.tool.clone());
+    #[cfg(feature = "pre_1_0")]
+    let mut params = CallToolRequestParams { meta: None, name: call.tool.clone().into(), arguments: None, task: None };
     params.arguments = Some(call.args.clone());
     let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
     let limit = st.plan.call_timeout_ms;

@@ -6,7 +6,9 @@
 // words (lab/plan/behaviour.ts SYNTHETIC_COMPLETION, SYNTHETIC_ROOTS): no model is called.
 // Sampling and roots are SEP-2577-deprecated in rmcp 3.11.0 (model.rs:2872-2875, :3849-3852): still public API.
 #![allow(deprecated)]
-use rmcp::model::{CreateMessageResult, ErrorData, ListRootsResult, Root, SamplingMessage};
+use rmcp::model::{CreateMessageResult, ErrorData, ListRootsResult, SamplingMessage};
+#[cfg(not(feature = "pre_1_2"))]
+use rmcp::model::Root;
 use rmcp::service::{RequestContext, RoleClient};
 use serde_json::{json, Value};
 
@@ -42,12 +44,24 @@ async fn plain_turn(st: &State, context: &RequestContext<RoleClient>, method: &'
 /// sampling/createMessage: the lab's synthetic completion (CreateMessageResult, model.rs:4516-4525).
 pub(crate) async fn create_message(st: &State, context: RequestContext<RoleClient>) -> Result<CreateMessageResult, ErrorData> {
     plain_turn(st, &context, "sampling/createMessage", |c| c.sampling.as_ref(), "sampling").await?;
-    Ok(CreateMessageResult::new(SamplingMessage::assistant_text(SYNTHETIC_TEXT), SYNTHETIC_MODEL.into())
-        .with_stop_reason(CreateMessageResult::STOP_REASON_END_TURN))
+    // CreateMessageResult::new from rmcp 1.0.0 (model.rs:2871-2879); 0.17.0 builds the struct itself (model.rs:2389-2398)
+    #[cfg(not(feature = "pre_1_0"))]
+    return Ok(CreateMessageResult::new(SamplingMessage::assistant_text(SYNTHETIC_TEXT), SYNTHETIC_MODEL.into())
+        .with_stop_reason(CreateMessageResult::STOP_REASON_END_TURN));
+    #[cfg(feature = "pre_1_0")]
+    return Ok(CreateMessageResult {
+        model: SYNTHETIC_MODEL.into(), stop_reason: Some(CreateMessageResult::STOP_REASON_END_TURN.into()), message: SamplingMessage::assistant_text(SYNTHETIC_TEXT),
+    });
 }
 
 /// roots/list: the lab's two synthetic roots (ListRootsResult, Root, model.rs:3853-3916).
 pub(crate) async fn list_roots(st: &State, context: RequestContext<RoleClient>) -> Result<ListRootsResult, ErrorData> {
     plain_turn(st, &context, "roots/list", |c| c.roots.as_ref(), "roots").await?;
-    Ok(ListRootsResult::new(SYNTHETIC_ROOTS.iter().map(|(uri, name)| Root::new(*uri).with_name(*name)).collect()))
+    // ListRootsResult::new and Root::new from rmcp 1.2.0 (model.rs:2407, :2434-2436); 1.0.0-1.1.1 have neither, and
+    // their Root is non_exhaustive (1.0.0 model.rs:2372-2379): --features pre_1_2 reads the same answer from its wire form
+    #[cfg(not(feature = "pre_1_2"))]
+    return Ok(ListRootsResult::new(SYNTHETIC_ROOTS.iter().map(|(uri, name)| Root::new(*uri).with_name(*name)).collect()));
+    #[cfg(feature = "pre_1_2")]
+    return serde_json::from_value(json!({"roots": SYNTHETIC_ROOTS.iter().map(|(uri, name)| json!({"uri": uri, "name": name})).collect::<Vec<_>>()}))
+        .map_err(|e| ErrorData::internal_error(format!("roots: {e}"), None));
 }
