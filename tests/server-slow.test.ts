@@ -127,13 +127,13 @@ test(`the repeat: at most ${MAX_ATTEMPTS} attempts, each one kept; a deadlock or
 
   // run again later (history's late round): every attempt kept, in order, the earlier run's first
   const again = feed([slow, passing]);
-  const later = await runAgain(last, again.next);
+  const later = await runAgain(last, again.next, serverSlow(last)!.why);
   assert.is(again.asked(), 2);
   assert.equal({ ...later, earlierAttempts: undefined }, { ...passing, earlierAttempts: undefined });
   assert.is(later.earlierAttempts?.length, MAX_ATTEMPTS + 1);
   assert.ok(later.earlierAttempts!.every((a) => a.why.endsWith(NESTED_LATE)), "each attempt says why it was set aside");
   assert.ok(later.earlierAttempts!.slice(0, MAX_ATTEMPTS).every((a) => a.evidence.earlierAttempts === undefined), "none nests another's attempts");
-  const stillSlow = await runAgain(last, feed([slow, slow, slow]).next);
+  const stillSlow = await runAgain(last, feed([slow, slow, slow]).next, serverSlow(last)!.why);
   assert.is(stillSlow.earlierAttempts?.length, 2 * MAX_ATTEMPTS - 1);
   assert.ok(serverSlow(stillSlow), "slow on its last attempt too: the caller sees it");
   // a session that failed otherwise (history's late round): the caller's reason is kept with it

@@ -16,11 +16,8 @@ export const PING_WORD: Readonly<Record<string, string>> = {
   "answered only after the callback answers": "waits",
 };
 
-/** The card's fan-out values (lab/check/card-requests.ts peakOf) as a history's words. */
-export const PEAK_WORD: Readonly<Record<string, string>> = {
-  "several at once": "several at once",
-  "one at a time": "one at a time",
-};
+/** The card's fan-out values (lab/check/card-requests.ts peakOf) a history's cell takes as they are. */
+export const PEAK_WORDS: readonly string[] = ["several at once", "one at a time"];
 
 /** probe_receive_loop's verdict (lab/peers/ts1/probe-judge.ts), read from the server's own reply on the wire:
  *  what `serve --once` would tell a user of this release. */

@@ -10,7 +10,7 @@ import { nestedCells, peakCell, pingCell } from "../check/card.js";
 import { requestCells, REQUEST_ROW_SCENARIO } from "../check/card-requests.js";
 import { driverFault } from "../check/driver-fault.js";
 import { serverSlow } from "../check/server-slow.js";
-import { cancelZeroOutcome, historyDifferences, HISTORY_EXPECTED_DIR, PEAK_WORD, PING_WORD, probeVerdict, loadExpectedHistory, rangesOf, rangesText } from "../check/history.js";
+import { cancelZeroOutcome, historyDifferences, HISTORY_EXPECTED_DIR, PEAK_WORDS, PING_WORD, probeVerdict, loadExpectedHistory, rangesOf, rangesText } from "../check/history.js";
 import { atLeast, compareReleases, INCONCLUSIVE, NOT_RUN, type HistoryCell, type HistoryData, type HistoryRow, type HistorySource } from "../plan/history.js";
 import type { SessionEvidence } from "../plan/session.js";
 import type { Scenario } from "../plan/scenario.js";
@@ -87,7 +87,7 @@ export function cellOf(run: SessionEvidence, behaviour: Behaviour, release: stri
   }
   if (behaviour.id === "fanOut") {
     const peak = peakCell(at);
-    return { release, outcome: PEAK_WORD[String(peak.value)] ?? NOT_RUN, detail: peak.text };
+    return { release, outcome: PEAK_WORDS.includes(String(peak.value)) ? String(peak.value) : NOT_RUN, detail: peak.text };
   }
   const unsent = behaviour.id === "ping" ? undefined : unsentNested(run);
   if (unsent) return { release, ...unsent };
@@ -122,7 +122,7 @@ export async function runHistory(options: HistoryOptions, progress: (line: strin
   const behaviours = BEHAVIOURS.filter((b) => b.id in source.behaviours);
   const install = slots(source.installsAtOnce ?? INSTALLS_AT_ONCE);
   const session = slots(SESSIONS_AT_ONCE);
-  const late: { row: HistoryRow; run: SessionEvidence; attempt: () => Promise<SessionEvidence>; file: string; behaviour: Behaviour; release: string }[] = [];
+  const late: { row: HistoryRow; run: SessionEvidence; why: string; attempt: () => Promise<SessionEvidence>; file: string; behaviour: Behaviour; release: string }[] = [];
   const rows: HistoryRow[] = behaviours.flatMap((b) => transports.map((t) => ({ id: `${b.id}.${t}`, title: `${b.title} (${t})`, cells: [] as HistoryCell[] })));
   await Promise.all(
     options.releases.map(async (release) => {
@@ -141,7 +141,7 @@ export async function runHistory(options: HistoryOptions, progress: (line: strin
             const run = await session(() => runConclusive(attempt));
             writeJsonAtomic(join(options.outDir, "history", `${source.sdk}-${release}.${b.id}.${t}.json`), run);
             const cell = cellOf(run, b, release, source.sdk);
-            if (cell.outcome === INCONCLUSIVE || (cell.outcome === NOT_RUN && cell.detail.startsWith(SESSION_FAILED))) return late.push({ row, run, attempt, file: `${source.sdk}-${release}.${b.id}.${t}.json`, behaviour: b, release });
+            if (cell.outcome === INCONCLUSIVE || (cell.outcome === NOT_RUN && cell.detail.startsWith(SESSION_FAILED))) return late.push({ row, run, why: cell.detail, attempt, file: `${source.sdk}-${release}.${b.id}.${t}.json`, behaviour: b, release });
             return row.cells.push(cell);
           }),
         ),
@@ -154,7 +154,7 @@ export async function runHistory(options: HistoryOptions, progress: (line: strin
   // it gets its attempts again once that start is over, one at a time, every earlier attempt kept in
   // its evidence. Still slow or failing then, it stays inconclusive or not run.
   for (const l of late) {
-    const run = await runAgain(l.run, l.attempt, cellOf(l.run, l.behaviour, l.release, source.sdk).detail);
+    const run = await runAgain(l.run, l.attempt, l.why);
     writeJsonAtomic(join(options.outDir, "history", l.file), run);
     l.row.cells.push(cellOf(run, l.behaviour, l.release, source.sdk));
   }

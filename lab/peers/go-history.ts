@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync,
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { BUILD_DIR, PROJECT_ROOT } from "../paths.js";
-import { compareReleases, type HistorySource, type ReleaseList } from "../plan/history.js";
+import { compareReleases, everyFormRow, type HistorySource, type ReleaseList } from "../plan/history.js";
 import type { ClientPeer } from "../plan/peer.js";
 import { withBuildLock } from "./build-lock.js";
 import { inputsHash, runForOutput, writeStamp } from "./cached-build.js";
@@ -146,7 +146,7 @@ export function goHistorySource(
     // two go builds at once at the most: each compiles the SDK (the shared GOCACHE keeps a rebuild cheap)
     installsAtOnce: GO_BUILDS_AT_ONCE,
     client: (release) => goHistoryClient(b, release, s.meaning(release)),
-    behaviours: s.behaviours ?? { nested: {}, samplingNested: {}, rootsNested: {}, ping: {}, fanOut: {}, probe: {}, cancel0: {} },
+    behaviours: s.behaviours ?? everyFormRow(),
     transports: ["stdio"],
     noTransport: `the history runs the ${s.driver} driver over its own stdin/stdout only`,
     installNote: s.installNote,

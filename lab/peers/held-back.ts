@@ -13,14 +13,6 @@ export interface HeldBack {
 // a framework that pins mcp below 2 in its METADATA: the column shows the framework on what it installs
 const mcp1 = (peer: string, requires: string): HeldBack => ({ peer, package: "mcp", because: `its framework's METADATA requires ${requires}: the column is the framework as pip resolves it` });
 
-/** A release that came out after the column's expectations were read against its pin (none today): moving
- *  means re-reading the new release's source and rewriting the column's cards, not a version bump. */
-export const unread = (peer: string, pkg: string, newer: string, pin: string, on: string): HeldBack => ({
-  peer,
-  package: pkg,
-  because: `${newer} came out on ${on}, after this column's expectations were read against ${pin}: not yet re-read`,
-});
-
 export const HELD_BACK: readonly HeldBack[] = [
   { peer: "mastra", package: "@modelcontextprotocol/client", because: "@mastra/mcp 2.0.0 depends on exactly @modelcontextprotocol/client 2.0.0 (its package.json)" },
   { peer: "py1", package: "mcp", because: "the 1.x column on purpose: 1.29.0 is the release the deadlock was first seen in (py130 is the last 1.x)" },

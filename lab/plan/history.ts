@@ -86,6 +86,10 @@ export interface HistorySource {
   installNote: string;
 }
 
+/** Every form row (as formBehaviours names them) from the first release listed, for an SDK whose every release
+ *  has elicitation; `extra` adds rows (samplingAnswer). */
+export const everyFormRow = (extra: HistorySource["behaviours"] = {}): HistorySource["behaviours"] => ({ nested: {}, samplingNested: {}, rootsNested: {}, ping: {}, fanOut: {}, probe: {}, cancel0: {}, ...extra });
+
 /** The rows a form can arise in (nested, ping, fan-out, the probe, cancel0) from the release that added elicitation, with `why` for the
  *  releases before it; sampling and roots from the first; `extra` adds rows (samplingAnswer). Row order is BEHAVIOURS'. */
 export function formBehaviours(firstWithElicitation: string, why: string, extra: HistorySource["behaviours"] = {}): HistorySource["behaviours"] {

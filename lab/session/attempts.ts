@@ -22,12 +22,12 @@ export async function runConclusive(attempt: () => Promise<SessionEvidence>): Pr
   }
 }
 
-/** `previous`, still slow on its last attempt (or failed: `why`), given its attempts again (later, on
- *  a quieter machine): the new evidence keeps every earlier attempt, the previous ones first. */
-export async function runAgain(previous: SessionEvidence, attempt: () => Promise<SessionEvidence>, why?: string): Promise<SessionEvidence> {
+/** `previous`, still slow on its last attempt or failed (`why`, in the caller's words), given its attempts
+ *  again (later, on a quieter machine): the new evidence keeps every earlier attempt, the previous ones first. */
+export async function runAgain(previous: SessionEvidence, attempt: () => Promise<SessionEvidence>, why: string): Promise<SessionEvidence> {
   const { earlierAttempts: before = [], ...last } = previous;
   const evidence = await runConclusive(attempt);
-  const kept: EarlierAttempt[] = [...before, { why: serverSlow(previous)?.why ?? why ?? "run again", evidence: last }];
+  const kept: EarlierAttempt[] = [...before, { why, evidence: last }];
   return { ...evidence, earlierAttempts: [...kept, ...(evidence.earlierAttempts ?? [])] };
 }
 

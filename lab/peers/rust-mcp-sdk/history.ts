@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { PROJECT_ROOT } from "../../paths.js";
-import type { HistorySource } from "../../plan/history.js";
+import { everyFormRow, type HistorySource } from "../../plan/history.js";
 import type { ClientPeer } from "../../plan/peer.js";
 import { cargoHistory } from "../cargo-history.js";
 
@@ -39,7 +39,7 @@ export const RUST_MCP_SDK_HISTORY: HistorySource = {
   // one cargo build at a time: they share one target dir, and cargo's own lock would serialise them anyway
   installsAtOnce: 1,
   client: rustMcpSdkHistoryClient,
-  behaviours: { nested: {}, samplingNested: {}, rootsNested: {}, ping: {}, fanOut: {}, probe: {}, samplingAnswer: {}, cancel0: {} },
+  behaviours: everyFormRow({ samplingAnswer: {} }),
   transports: ["stdio"],
   noTransport: "the rust-mcp-sdk driver speaks MCP on its own stdin/stdout only",
   installNote:

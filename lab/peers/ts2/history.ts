@@ -3,7 +3,7 @@
 // installed once into build/history/ts2/<version>/ by npm (lab/peers/npm-history.ts, shared with ts1; 2.4.0 is
 // the lab's own install), and the ts2 client driver run in this process on that release's Client
 // (lab/peers/ts2/history-client.ts). The server is the ts1 one, as for every history.
-import { compareReleases, type HistorySource, type ReleaseList } from "../../plan/history.js";
+import { compareReleases, everyFormRow, type HistorySource, type ReleaseList } from "../../plan/history.js";
 import { newestPerMinor, npmHistory } from "../npm-history.js";
 import { PACKAGE, ts2HistoryClient } from "./history-client.js";
 
@@ -32,7 +32,7 @@ export const TS2_HISTORY: HistorySource = {
   install: HISTORY.install,
   client: (version) => ts2HistoryClient(version, ts2HistoryPrefix(version)),
   // elicitation, sampling and roots handlers in every 2.x (setRequestHandler by method name)
-  behaviours: { nested: {}, samplingNested: {}, rootsNested: {}, ping: {}, fanOut: {}, probe: {}, cancel0: {} },
+  behaviours: everyFormRow(),
   transports: ["stdio"],
   noTransport: "the history runs each release's Client in this process against the ts1 server's stdio child; no HTTP row yet",
   installNote: `Each by npm install --ignore-scripts into build/history/ts2/<version>/ (or the lab's own node_modules where it is the release), its dependencies resolved at install; run in the lab's process, the Client imported from that folder.`,
