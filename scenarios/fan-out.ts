@@ -5,7 +5,7 @@ import { VALID_ANSWER } from "../lab/plan/form.js";
 import { ACCEPT_VALID, FORM_CAPABILITY, type Scenario } from "../lab/plan/scenario.js";
 
 /** The fixed time each callback takes before it answers: the stimulus, like a user thinking. */
-export const FAN_OUT_CALLBACK_MS = 50;
+export const FAN_OUT_CALLBACK_MS = 150;
 
 const scenario: Scenario = {
   name: "fan-out",

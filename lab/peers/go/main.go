@@ -40,13 +40,28 @@ func classify(err error) map[string]any {
 }
 
 // taggingConn is the SDK's stdio Connection, with each inbound elicitation/create's,
-// sampling/createMessage's and roots/list's id put in its params._meta (idTag) on the way in.
-type taggingTransport struct{ inner mcp.Transport }
-type taggingConn struct{ mcp.Connection }
+// sampling/createMessage's and roots/list's id put in its params._meta (idTag) on the way in, and
+// each message the SDK writes shown to the answer log on the way out (answers.go).
+type taggingTransport struct {
+	inner   mcp.Transport
+	answers *answerLog
+}
+type taggingConn struct {
+	mcp.Connection
+	answers *answerLog
+}
 
 func (t taggingTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	conn, err := t.inner.Connect(ctx)
-	return taggingConn{conn}, err
+	return taggingConn{conn, t.answers}, err
+}
+
+func (c taggingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	err := c.Connection.Write(ctx, msg)
+	if err == nil {
+		c.answers.written(msg)
+	}
+	return err
 }
 
 func (c taggingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
@@ -144,10 +159,12 @@ func (d *driver) run(in io.ReadCloser, out io.WriteCloser) error {
 	if caps.RootsV2 != nil {
 		d.answerRoots(client)
 	}
+	answers := newAnswerLog()
+	client.AddReceivingMiddleware(answers.middleware) // added last, so outermost (mcp/shared.go:133-137)
 	ctx, stop := context.WithTimeout(d.ctx, limit)
 	defer stop()
 	// The lab's era for this peer: 2025-11-25 (session.go; the SDK's default would probe server/discover first).
-	transport := taggingTransport{&mcp.IOTransport{Reader: in, Writer: out}}
+	transport := taggingTransport{&mcp.IOTransport{Reader: in, Writer: out}, answers}
 	cs, err := client.Connect(ctx, transport, sessionOptions())
 	if err != nil {
 		return err
@@ -163,5 +180,12 @@ func (d *driver) run(in io.ReadCloser, out io.WriteCloser) error {
 		d.listed = names(res)
 		d.mu.Unlock()
 	}
-	return d.runCalls(limit, func(c *call) map[string]any { return d.callTool(cs, c, limit) }, func() { _ = cs.Close() })
+	closeSession := func() {
+		// Every answer a returned callback gave reaches the wire before the close (answers.go).
+		if err := waitBounded(limit, "the SDK writing the answers its callbacks gave", answers.wait); err != nil {
+			d.emit("note", nil, "", map[string]any{"unwrittenAnswers": err.Error()})
+		}
+		_ = cs.Close()
+	}
+	return d.runCalls(limit, func(c *call) map[string]any { return d.callTool(cs, c, limit) }, closeSession)
 }
