@@ -1,11 +1,11 @@
-// `history --client rust-mcp-sdk` (issue 46): four releases run for real, the rust-mcp-sdk driver built by cargo
+// `history --client rust-mcp-sdk` (issue 46): five releases run for real, the rust-mcp-sdk driver built by cargo
 // against each under build/history/rust-mcp-sdk/: the last the driver does not compile against before it runs
-// (0.8.3, no McpObserver), the first it runs on (0.9.0), the last it runs on (1.1.0) and the newest (2.0.0, the
-// 2026-07-28 schema); their ranges against expected/history/rust-mcp-sdk.json, a moved boundary rejected naming
+// (0.8.3, no McpObserver), the first it runs on (0.9.0), 1.0.1 (built with the rust-mcp-transport of its day), the
+// last it runs on (1.1.0) and the newest (2.0.0, the 2026-07-28 schema); their ranges against expected/history/rust-mcp-sdk.json, a moved boundary rejected naming
 // its release, cargo's resolution failure read as the feature the release lacks, and bad input.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, runMain } from "./support/cli.js";
@@ -17,9 +17,9 @@ import { movedBoundary } from "./support/history.js";
 import type { HistoryData } from "../lab/plan/history.js";
 import { toolchainVersion } from "../lab/peers/cached-build.js";
 import { firstCargoError } from "../lab/peers/cargo-history.js";
-import { RUST_MCP_SDK_HISTORY } from "../lab/peers/rust-mcp-sdk/history.js";
+import { RUST_MCP_SDK_CARGO, RUST_MCP_SDK_HISTORY, TRANSPORT_ON_ITS_DAY } from "../lab/peers/rust-mcp-sdk/history.js";
 
-const SAMPLE = ["0.8.3", "0.9.0", "1.1.0", "2.0.0"];
+const SAMPLE = ["0.8.3", "0.9.0", "1.0.1", "1.1.0", "2.0.0"];
 const CARGO = { name: "cargo", unavailable: () => (toolchainVersion(["cargo", "--version"]) ? undefined : "cargo is not on PATH") };
 const withCargo = needs(CARGO);
 let sample: Promise<HistoryData> | undefined;
@@ -28,7 +28,7 @@ const ran = () => (sample ??= runHistory({ releases: SAMPLE, listed: "test", out
 
 test.after(() => rmSync(out, { recursive: true, force: true }));
 
-withCargo("four releases: every cell as expected/history/rust-mcp-sdk.json says; nested requests deadlock wherever it runs", async () => {
+withCargo("five releases: every cell as expected/history/rust-mcp-sdk.json says; nested requests deadlock wherever it runs", async () => {
   const data = await ran();
   assert.equal(data.differences, [], JSON.stringify(data.differences));
   for (const id of ["nested.stdio", "samplingNested.stdio", "rootsNested.stdio"]) assert.is(rangesText(data.ranges[id]!), "not run 0.8.3, deadlocks 0.9.0-1.1.0, not run 2.0.0", id);
@@ -38,6 +38,15 @@ withCargo("four releases: every cell as expected/history/rust-mcp-sdk.json says;
   const cell = (release: string) => data.rows.find((r) => r.id === "nested.stdio")!.cells.find((c) => c.release === release)!.detail;
   assert.match(cell("0.8.3"), /lab\/peers\/rust-mcp-sdk\/src\/main\.rs:18:\d+: error\[E0432\]: unresolved import `rust_mcp_sdk::McpObserver`/);
   assert.match(cell("2.0.0"), /lab\/peers\/rust-mcp-sdk\/src\/main\.rs:15:\d+: error\[E0432\]: unresolved imports `rust_mcp_sdk::schema::InitializeRequestParams`/);
+});
+
+withCargo("1.0.1 runs only as it resolved on its day: rust-mcp-transport 1.0.0 in its lock, no other release pinned", async () => {
+  const data = await ran();
+  assert.is(data.rows.find((r) => r.id === "nested.stdio")!.cells.find((c) => c.release === "1.0.1")!.outcome, "deadlocks");
+  const lock = readFileSync(join(RUST_MCP_SDK_CARGO.targetDir, "..", "1.0.1", "Cargo.lock"), "utf8");
+  assert.match(lock, /name = "rust-mcp-transport"\nversion = "1\.0\.0"/);
+  assert.not.match(lock, /name = "rust-mcp-schema"\nversion = "1\./);
+  assert.equal(["0.10.0", "1.0.0", "1.0.1", "1.1.0"].map((r) => TRANSPORT_ON_ITS_DAY(r).length), [0, 1, 1, 0]);
 });
 
 withCargo("a boundary moved one release on in the expectation fails, naming 0.9.0", async () => {

@@ -34,6 +34,9 @@ export interface CargoHistorySpec {
   inputs?: readonly string[];
   /** the driver's cargo features a release needs (a per-release-range shim in the driver), none for the newest */
   features?(release: string): string[];
+  /** dependencies a release builds with as they resolved on its day, where a later release of one no longer
+   *  builds beside it (cargo update -p <crate> --precise <version>), none for the newest */
+  precise?(release: string): readonly { crate: string; version: string }[];
 }
 
 /** crates.io's sparse index, or the one the lab is told to use. */
@@ -114,8 +117,10 @@ export function cargoHistory(spec: CargoHistorySpec): CargoHistory {
   const stampOf = (version: string) => join(dirOf(version), "lab-history.txt");
   const inputs = { inputs: [`${spec.driver}/Cargo.toml`, `${spec.driver}/Cargo.lock`, `${spec.driver}/src`, ...(spec.inputs ?? [])], toolchain: ["cargo", "--version"] };
   const featuresOf = (version: string) => spec.features?.(version) ?? [];
-  // the features are an input: a release moved in or out of a shim's range is built again
-  const inputsNow = (version: string) => createHash("sha256").update(RECIPE).update(inputsHash(inputs)).update(featuresOf(version).join(",")).digest("hex");
+  const preciseOf = (version: string) => spec.precise?.(version) ?? [];
+  // the features and pins are inputs: a release moved in or out of a shim's range is built again
+  const inputsNow = (version: string) =>
+    createHash("sha256").update(RECIPE).update(inputsHash(inputs)).update(featuresOf(version).join(",")).update(preciseOf(version).map((p) => `${p.crate}@${p.version}`).join(",")).digest("hex");
 
   async function build(version: string, hash: string): Promise<string | undefined> {
     const dir = dirOf(version);
@@ -125,18 +130,29 @@ export function cargoHistory(spec: CargoHistorySpec): CargoHistory {
     writeFileSync(join(dir, "Cargo.toml"), pinnedManifest(readFileSync(join(driver, "Cargo.toml"), "utf8"), spec.crate, version, join(driver, "src", "main.rs")));
     // the driver's lock as the start: cargo moves only what the release's requirements need
     copyFileSync(join(driver, "Cargo.lock"), join(dir, "Cargo.lock"));
-    const features = featuresOf(version);
-    const args = ["build", "--release", "--message-format", "short", "--manifest-path", join(dir, "Cargo.toml"), ...(features.length ? ["--features", features.join(",")] : [])];
     const env = { CARGO_TARGET_DIR: targetDir };
     // offline first (~/.cargo/registry holds a release once fetched); online only when something is not there yet
-    let run = await cargo([...args, "--offline"], env);
-    if (!run.ok && /offline|failed to download|no matching package|not been downloaded|failed to select a version|index/i.test(run.output)) run = await cargo(args, env);
+    const offlineFirst = async (args: readonly string[]) => {
+      const run = await cargo([...args, "--offline"], env);
+      return !run.ok && /offline|failed to download|no matching package|not been downloaded|failed to select a version|index/i.test(run.output) ? cargo(args, env) : run;
+    };
+    for (const pin of preciseOf(version)) {
+      const pinned = await offlineFirst(["update", "--manifest-path", join(dir, "Cargo.toml"), "-p", pin.crate, "--precise", pin.version]);
+      if (!pinned.ok) return remember(version, hash, `${pin.crate} ${pin.version} cannot be pinned: ${firstCargoError(pinned.output)}`);
+    }
+    const features = featuresOf(version);
+    const args = ["build", "--release", "--message-format", "short", "--manifest-path", join(dir, "Cargo.toml"), ...(features.length ? ["--features", features.join(",")] : [])];
+    const run = await offlineFirst(args);
     const built = join(targetDir, "release", spec.binary);
     let why: string | undefined = run.ok ? undefined : `does not compile against the driver: ${firstCargoError(run.output)}`;
     if (!why) {
       if (existsSync(built)) copyFileSync(built, binaryOf(version));
       else why = `built, but no ${relative(PROJECT_ROOT, built)}`;
     }
+    return remember(version, hash, why);
+  }
+
+  function remember(version: string, hash: string, why: string | undefined): string | undefined {
     writeStamp(stampOf(version), `${hash}${why ? ` ${why}` : ""}`);
     return why;
   }
