@@ -1,9 +1,10 @@
-// `history --client java` (issue 46): three releases run for real, the Java driver compiled against each under
-// build/history/java/: 0.18.5, the last that does not build (its pom names an mcp-core 0.18.5 Maven Central does
-// not serve, and 0.x has no Jackson 3), 1.0.2, the first that runs (the driver's 1.x copy, ElicitFormRequest read as
-// ElicitRequest) and 2.0.1, the last, the java peer's own release; their ranges against expected/history/java.json,
-// a moved boundary rejected naming its release, corrupted withdrawal evidence read as it says, the release list
-// (newest patch per minor, the left-out ones named), the 1.x copy, the build's first error kept, and bad input.
+// `history --client java` (issue 46): five releases run for real, the Java driver compiled against each under
+// build/history/java/: 0.12.1, the last that does not build (no mapper interface), 0.16.0 (the driver's 0.x copy:
+// ElicitRequest, McpJsonMapper.getDefault(), elicitation declared as {}), 0.18.5 (its pom names an mcp-core 0.18.5
+// Maven Central does not serve), 1.0.2 (the 1.x copy, ElicitFormRequest read as ElicitRequest) and 2.0.1, the java
+// peer's own release; their ranges against expected/history/java.json, a moved boundary rejected naming its release,
+// corrupted withdrawal evidence read as it says, the release list (newest patch per minor, the left-out ones named),
+// the copies, the build's first error kept, and bad input.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -19,9 +20,9 @@ import type { HistoryData } from "../lab/plan/history.js";
 import { PROJECT_ROOT } from "../lab/paths.js";
 import { toolchainVersion } from "../lab/peers/cached-build.js";
 import { firstError } from "../lab/peers/jvm/history-build.js";
-import { driverSources, JAVA_HISTORY, LEFT_OUT, newestPatches, SHIM } from "../lab/peers/jvm/java-history.js";
+import { driverSources, JAVA_HISTORY, LEFT_OUT, newestPatches, SHIMS } from "../lab/peers/jvm/java-history.js";
 
-const SAMPLE = ["0.18.5", "1.0.2", "2.0.1"];
+const SAMPLE = ["0.12.1", "0.16.0", "0.18.5", "1.0.2", "2.0.1"];
 const MAVEN = { name: "mvn", unavailable: () => (toolchainVersion(["mvn", "-v"]) ? undefined : "mvn is not on PATH") };
 const withMaven = needs(MAVEN);
 let sample: Promise<HistoryData> | undefined;
@@ -30,22 +31,25 @@ const ran = () => (sample ??= runHistory({ releases: SAMPLE, listed: "test", out
 
 test.after(() => rmSync(out, { recursive: true, force: true }));
 
-withMaven("three releases: every cell as expected/history/java.json says; 0.18.5 not run, 1.0.2 and 2.0.1 complete", async () => {
+withMaven("five releases: every cell as expected/history/java.json says; 0.12.1 and 0.18.5 not run, 0.16.0, 1.0.2 and 2.0.1 complete", async () => {
   const data = await ran();
   assert.equal(data.differences, [], JSON.stringify(data.differences));
-  for (const id of ["nested.stdio", "samplingNested.stdio"]) assert.is(rangesText(data.ranges[id]!), "not run 0.18.5, completes 1.0.2-2.0.1", id);
-  assert.is(rangesText(data.ranges["rootsNested.stdio"]!), "not run 0.18.5, n/a 1.0.2-2.0.1");
-  assert.is(rangesText(data.ranges["ping.stdio"]!), "not run 0.18.5, answers 1.0.2-2.0.1");
-  assert.is(rangesText(data.ranges["cancel0.stdio"]!), "not run 0.18.5, never aborted 1.0.2-2.0.1");
+  const around = (word: string) => `not run 0.12.1, ${word} 0.16.0, not run 0.18.5, ${word} 1.0.2-2.0.1`;
+  for (const id of ["nested.stdio", "samplingNested.stdio"]) assert.is(rangesText(data.ranges[id]!), around("completes"), id);
+  assert.is(rangesText(data.ranges["rootsNested.stdio"]!), around("n/a"));
+  assert.is(rangesText(data.ranges["ping.stdio"]!), around("answers"));
+  assert.is(rangesText(data.ranges["cancel0.stdio"]!), around("never aborted"));
+  // 0.12.1 does not compile: the driver's JSON goes through the SDK's mapper interface, which it lacks
+  assert.match(data.rows[0]!.cells.find((c) => c.release === "0.12.1")!.detail, /cannot find symbol: class McpJsonMapper/);
   // the not-run cell says why: Maven could not resolve the mcp-core 0.18.5 that mcp 0.18.5's pom names
   const cell = data.rows.find((r) => r.id === "nested.stdio")!.cells.find((c) => c.release === "0.18.5")!;
   assert.match(cell.detail, /^does not resolve: no io\.modelcontextprotocol\.sdk:mcp-core:jar:0\.18\.5 in the repository$/);
 });
 
-withMaven("a boundary moved one release on in the expectation fails, naming 1.0.2: the first release that runs", async () => {
+withMaven("a boundary moved one release on in the expectation fails, naming 0.16.0: the first sampled release that runs", async () => {
   const data = await ran();
   for (const [row, after] of [["nested.stdio", "completes"], ["ping.stdio", "answers"], ["cancel0.stdio", "never aborted"]] as const)
-    assert.equal(movedBoundary(data, row, { outcome: "not run", to: "1.0.2" }, { outcome: after, from: "1.1.4" }), [`${row} 1.0.2 not run`]);
+    assert.equal(movedBoundary(data, row, { outcome: "not run", to: "0.16.0" }, { outcome: after, from: "0.17.0" }), [`${row} 0.16.0 not run`]);
 });
 
 withMaven("corrupted withdrawal evidence: 2.0.1's run with an abort of form 0 added reads as aborted, of form 1 as id 0 ignored", async () => {
@@ -70,20 +74,25 @@ test("the releases: the newest patch of each minor, the left-out ones not counte
   for (const v of Object.keys(LEFT_OUT)) assert.match(JAVA_HISTORY.which, new RegExp(`${v.replaceAll(".", "\\.")}, no mcp-core-`));
 });
 
-test("the driver's 1.x copy reads ElicitFormRequest as ElicitRequest, and nothing else; 0.x and 2.x build the lab's own", () => {
+test("the driver's copies: 1.x reads ElicitFormRequest as ElicitRequest, 0.13-0.16 also the 0.x mapper and no elicitation modes; 0.12 and 2.x build the lab's own", () => {
   const dir = mkdtempSync(join(tmpdir(), "lab-java-shim-"));
   try {
     const own = join(PROJECT_ROOT, "lab/peers/jvm/java/src/main/java");
     assert.is(driverSources("2.0.1", dir), own);
-    assert.is(driverSources("0.18.5", dir), own);
-    const copy = driverSources("1.1.4", dir);
-    assert.is(copy, join(dir, "driver"));
-    for (const file of ["Main.java", "Sync.java", "Requests.java", "OwnStdio.java", "Host.java"]) {
-      const mine = readFileSync(join(own, "lab", file), "utf8");
-      assert.ok(existsSync(join(copy, "lab", file)), file);
-      assert.is(readFileSync(join(copy, "lab", file), "utf8"), mine.replaceAll(SHIM.from, SHIM.to), file);
+    assert.is(driverSources("0.12.1", dir), own);
+    for (const [release, applied] of [["1.1.4", 1], ["0.17.2", 2], ["0.16.0", 3]] as const) {
+      const copy = driverSources(release, join(dir, release));
+      assert.is(copy, join(dir, release, "driver"));
+      for (const file of ["Main.java", "Sync.java", "Requests.java", "OwnStdio.java", "Host.java", "Json.java"]) {
+        const mine = readFileSync(join(own, "lab", file), "utf8");
+        assert.ok(existsSync(join(copy, "lab", file)), file);
+        const expected = SHIMS.slice(0, applied).reduce((t, s) => t.replaceAll(s.from, s.to), mine);
+        assert.is(readFileSync(join(copy, "lab", file), "utf8"), expected, `${release} ${file}`);
+      }
     }
-    assert.ok(readFileSync(join(own, "lab", "Main.java"), "utf8").includes(SHIM.from));
+    // each rewrite has something to rewrite in the lab's own driver
+    const all = ["Main.java", "Sync.java", "OwnStdio.java", "Json.java"].map((f) => readFileSync(join(own, "lab", f), "utf8")).join("\n");
+    for (const s of SHIMS) assert.ok(all.includes(s.from), s.from);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -34,26 +34,43 @@ export const javaReleases = (now = new Date()): ReleaseList => {
   return "problem" in all ? all : { ...all, versions: newestPatches(all.versions) };
 };
 
-/** The releases the driver is copied for with SHIM: 1.x. Before 1.0 no shim would do: the driver needs Jackson 3
- *  (tools.jackson), which mcp 1.0.2's pom brings through mcp-json-jackson3 and 0.18.5's does not (mcp-json-jackson2),
- *  and McpJsonDefaults, which 0.17.2 lacks. */
-export const FIRST_SHIMMED = "1.0.0";
+/** The first release with the SDK's own JSON mapper (io.modelcontextprotocol.json.McpJsonMapper, mcp-core 0.13.1), which
+ *  the driver reads and writes JSON through (lab/peers/jvm/java Json.java): it names no JSON library, so Jackson 2 (0.x, mcp-json-jackson2,
+ *  mcp-0.13.1.pom:37) or 3 (1.0.2 on, mcp-json-jackson3) is the release's own. Before it the SDK is one artifact with no
+ *  mapper interface (mcp 0.12.1), and the driver does not compile. */
+export const FIRST_WITH_MAPPER = "0.13.0";
+/** 1.0 moved the default mapper to McpJsonDefaults.getMapper() (mcp-core 1.0.2 json/McpJsonDefaults.java); in 0.x it is the
+ *  interface's own static McpJsonMapper.getDefault() (mcp-core 0.17.2 json/McpJsonMapper.java). */
+export const FIRST_DEFAULTS = "1.0.0";
 /** 2.0.0 made ElicitRequest a sealed interface over ElicitFormRequest and ElicitUrlRequest (mcp-core 2.0.1
- *  spec/McpSchema.java:4711-4716, :4795); before it ElicitRequest is the form record (1.1.4 McpSchema.java:2040),
- *  what McpClient.AsyncSpec.elicitation takes (1.1.4 client/McpClient.java:669). */
+ *  spec/McpSchema.java:4711-4716, :4795); before it ElicitRequest is the form record (1.1.4 McpSchema.java:2040,
+ *  0.17.2 the same record), what McpClient.AsyncSpec.elicitation takes (1.1.4 client/McpClient.java:669). */
 export const FIRST_FORM_REQUEST = "2.0.0";
 /** elicitation arrives in 0.11.0: mcp 0.10.0's McpSchema has no ElicitRequest. */
 export const FIRST_WITH_ELICITATION = "0.11.0";
-/** The one rewrite of the driver for 1.x: the form request's old name, nothing else. */
-export const SHIM = { from: "McpSchema.ElicitFormRequest", to: "McpSchema.ElicitRequest" } as const;
+/** The elicitation capability's form and url modes arrive in 0.17 (mcp-core 0.17.2 McpSchema.ClientCapabilities
+ *  .Elicitation(Form, Url); 0.16.0's record has no component and its mapper refuses "form"). */
+export const FIRST_ELICITATION_MODES = "0.17.0";
+/** The rewrites of the driver for the releases before 2.0, each for the releases before its `before`: the form
+ *  request's old name, the default mapper's 0.x home, and elicitation declared without modes (Json.ELICITATION_MODES);
+ *  nothing else. */
+export const SHIMS = [
+  { from: "McpSchema.ElicitFormRequest", to: "McpSchema.ElicitRequest", before: FIRST_FORM_REQUEST },
+  { from: "McpJsonDefaults.getMapper()", to: "McpJsonMapper.getDefault()", before: FIRST_DEFAULTS },
+  { from: "ELICITATION_MODES = true", to: "ELICITATION_MODES = false", before: FIRST_ELICITATION_MODES },
+] as const;
+const shimsOf = (version: string) => SHIMS.filter((s) => !atLeast(version, s.before));
 
-/** The driver's sources for the release: the lab's own, or (1.x) a copy under the build folder with SHIM applied. */
+/** The driver's sources for the release: the lab's own, or (0.13-1.x) a copy under the build folder with its SHIMS applied. */
 export function driverSources(version: string, dir: string): string {
-  if (atLeast(version, FIRST_FORM_REQUEST) || !atLeast(version, FIRST_SHIMMED)) return join(PROJECT_ROOT, DRIVER);
+  const shims = shimsOf(version);
+  if (shims.length === 0 || !atLeast(version, FIRST_WITH_MAPPER)) return join(PROJECT_ROOT, DRIVER);
   const copy = join(dir, "driver");
   cpSync(join(PROJECT_ROOT, DRIVER), copy, { recursive: true });
-  for (const file of readdirSync(join(copy, "lab")).filter((f) => f.endsWith(".java")))
-    writeFileSync(join(copy, "lab", file), readFileSync(join(copy, "lab", file), "utf8").replaceAll(SHIM.from, SHIM.to));
+  for (const file of readdirSync(join(copy, "lab")).filter((f) => f.endsWith(".java"))) {
+    const text = readFileSync(join(copy, "lab", file), "utf8");
+    writeFileSync(join(copy, "lab", file), shims.reduce((t, s) => t.replaceAll(s.from, s.to), text));
+  }
   return copy;
 }
 
@@ -63,7 +80,7 @@ const JAVA_BUILD: MavenHistoryBuild = {
   driver: DRIVER,
   jar: "java-history.jar",
   properties: (version, dir) => [`-Dsdk.version=${version}`, `-Ddriver.sources=${driverSources(version, dir)}`],
-  also: `${SHIM.from} ${SHIM.to} from ${FIRST_SHIMMED} before ${FIRST_FORM_REQUEST}`,
+  also: `${SHIMS.map((s) => `${s.from} ${s.to} before ${s.before}`).join("; ")} from ${FIRST_WITH_MAPPER}`,
 };
 export const javaHistoryJar = (version: string) => historyJarOf(JAVA_BUILD, version);
 export const installJavaRelease = (version: string): Promise<string | undefined> => installMavenRelease(JAVA_BUILD, version);
@@ -99,5 +116,5 @@ export const JAVA_HISTORY: HistorySource = {
   behaviours: formBehaviours(FIRST_WITH_ELICITATION, noElicitation),
   transports: ["stdio"],
   noTransport: "the Java driver speaks MCP on its own stdin/stdout only",
-  installNote: `The lab's Java driver (lab/peers/jvm/java/, the java peer's lab.Main) compiled by javac for Java 17 against each release of io.modelcontextprotocol.sdk:mcp, one Maven build per release under build/history/java/; for ${FIRST_SHIMMED.split(".")[0]}.x a copy of it with ${SHIM.from} read as ${SHIM.to} (the form request's 1.x name); its dependencies as the release's pom pins them.`,
+  installNote: `The lab's Java driver (lab/peers/jvm/java/, the java peer's lab.Main) compiled by javac for Java 17 against each release of io.modelcontextprotocol.sdk:mcp, one Maven build per release under build/history/java/; before ${FIRST_FORM_REQUEST} a copy of it with ${SHIMS[0].from} read as ${SHIMS[0].to} (the form request's older name), before ${FIRST_DEFAULTS} also ${SHIMS[1].from} as ${SHIMS[1].to} (the 0.x default mapper), and before ${FIRST_ELICITATION_MODES} elicitation declared as {} (${SHIMS[2].to}: that record has no form or url mode); its dependencies as the release's pom pins them (Jackson 2 before 1.0, Jackson 3 from 1.0, which the driver reaches only through the SDK's mapper); before ${FIRST_WITH_MAPPER} the driver does not compile (no mapper interface).`,
 };

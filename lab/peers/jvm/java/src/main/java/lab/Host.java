@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.*;
 import java.util.concurrent.*;
 import java.util.concurrent.atomic.AtomicBoolean;
-import tools.jackson.databind.JsonNode;
 
 final class Host {
   private Host() {}
@@ -66,7 +65,7 @@ final class Host {
   }
 
   private static final PrintStream REPLIES = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
-  static void reply(Object... kv) { synchronized (REPLIES) { REPLIES.println(Main.JSON.writeValueAsString(Main.map(kv))); } }
+  static void reply(Object... kv) { synchronized (REPLIES) { REPLIES.println(Json.write(Main.map(kv))); } }
 
   static SocketChannel connect(String socket, long id, String stream, Hosted h) throws IOException {
     SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX);
@@ -105,29 +104,27 @@ final class Host {
     try (BufferedReader control = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
       for (String line; (line = control.readLine()) != null; ) {
         if (line.isBlank()) continue;
-        JsonNode req;
-        try { req = Main.JSON.readTree(line); } catch (RuntimeException e) { System.err.println(who + ": host: not JSON: " + line); continue; }
-        JsonNode idNode = req.get("id");
-        if (idNode == null || !idNode.isIntegralNumber()) { System.err.println(who + ": host: no id: " + line); continue; }
-        long id = idNode.longValue();
-        if (req.has("kill")) {
+        Map<?, ?> req;
+        try { req = Json.parse(line) instanceof Map<?, ?> m ? m : null; } catch (IOException | RuntimeException e) { req = null; }
+        if (req == null) { System.err.println(who + ": host: not a JSON object: " + line); continue; }
+        if (!(req.get("id") instanceof Integer || req.get("id") instanceof Long)) { System.err.println(who + ": host: no id: " + line); continue; }
+        long id = ((Number) req.get("id")).longValue();
+        if (req.containsKey("kill")) {
           Hosted h = live.get(id); // an unknown or ended session is ignored
           if (h != null && h.ended.compareAndSet(false, true)) {
             h.closeAll();
-            reply("id", id, "exit", null, "signal", req.get("kill").asString());
+            reply("id", id, "exit", null, "signal", String.valueOf(req.get("kill")));
           }
           continue;
         }
-        JsonNode argv = req.get("argv"), socket = req.get("socket");
-        if (argv == null || !argv.isArray() || socket == null || !socket.isString() || live.containsKey(id)) {
+        if (!(req.get("argv") instanceof List<?> argv) || !(req.get("socket") instanceof String socket) || live.containsKey(id)) {
           reply("id", id, "error", "a request needs a new id, argv (strings) and socket (a path)");
           continue;
         }
-        String[] args = new String[argv.size()];
-        for (int i = 0; i < args.length; i++) args[i] = argv.get(i).asString();
+        String[] args = argv.stream().map(String::valueOf).toArray(String[]::new);
         Hosted h = new Hosted(id);
         live.put(id, h);
-        Thread t = new Thread(() -> { try { run(h, args, socket.stringValue(), runner, who); } finally { live.remove(id); } }, "session-" + id);
+        Thread t = new Thread(() -> { try { run(h, args, socket, runner, who); } finally { live.remove(id); } }, "session-" + id);
         h.thread = t;
         t.setDaemon(true);
         t.start();

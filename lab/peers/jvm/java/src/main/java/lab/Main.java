@@ -1,7 +1,7 @@
 // Client peer driver `java` (the MCP Java SDK's McpAsyncClient) speaking MCP over its own stdin/stdout.
 // It executes a SessionPlan (lab/plan/behaviour.ts) and writes DriverEvent lines (lab/plan/driver-events.ts).
 // CLI: java -jar java.jar --plan PLAN.json --events EVENTS.jsonl, or --host (Host.java). Public API only: McpClient.async, the
-// McpClientTransport interface, McpSchema records, McpError; Reactor is the API those methods return.
+// McpClientTransport interface, McpSchema records, McpError, the SDK's JSON mapper (McpJsonDefaults); Reactor is the API those methods return.
 package lab;
 
 import io.modelcontextprotocol.client.*;
@@ -18,15 +18,12 @@ import java.util.concurrent.atomic.*;
 import java.util.function.Function;
 import reactor.core.*;
 import reactor.core.publisher.*;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 public final class Main {
   static final int CLOSE_WAIT_MS = 500, BACKSTOP_MS = 1_000;
   static final String GIVE_UP_REASON = "the client gave up on the call while its form was open"; // lab/peers/perform.ts's words
   static final Set<String> KINDS = Set.of("call.started", "callback.entered", "callback.left", "callback.aborted", "nested.sent",
       "nested.ok", "nested.failed", "tool.result", "protocol.negotiated", "round.input_required", "round.answered", "note");
-  static final JsonMapper JSON = JsonMapper.builder().build();
 
   // ---- the plan, parsed strictly (the twin of lab/peers/jvm/kotlin/Plan.kt) ----
   record Answer(String action, Map<String, Object> content) {}
@@ -36,57 +33,60 @@ public final class Main {
   record Plan(String scenario, Map<String, Object> capabilities, boolean listToolsFirst, List<Call> calls, int callTimeoutMs) {}
   static final class BadPlan extends RuntimeException { BadPlan(String m) { super(m); } }
   /** One object's fields: unknown or missing ones refuse the plan with their path. */
-  record Fields(JsonNode o, String at) {
-    static Fields of(JsonNode o, String at, Set<String> allowed, Set<String> required) {
-      if (o == null || !o.isObject()) throw new BadPlan(at + ": expected an object");
-      for (String k : o.propertyNames()) if (!allowed.contains(k)) throw new BadPlan(at + "." + k + ": unknown field");
-      for (String k : required) if (!o.has(k)) throw new BadPlan(at + "." + k + ": required");
+  record Fields(Map<String, Object> o, String at) {
+    @SuppressWarnings("unchecked")
+    static Fields of(Object v, String at, Set<String> allowed, Set<String> required) {
+      if (!(v instanceof Map<?, ?> m)) throw new BadPlan(at + ": expected an object");
+      Map<String, Object> o = (Map<String, Object>) m;
+      for (String k : o.keySet()) if (!allowed.contains(k)) throw new BadPlan(at + "." + k + ": unknown field");
+      for (String k : required) if (!o.containsKey(k)) throw new BadPlan(at + "." + k + ": required");
       return new Fields(o, at);
     }
-    boolean has(String k) { return o.has(k); }
+    boolean has(String k) { return o.containsKey(k); }
+    Object get(String k) { return o.get(k); }
     String oneOf(String k, Set<String> allowed, String words) { String v = str(k, 0); if (allowed.contains(v)) return v; else throw bad(k, "expected " + words); }
     BadPlan bad(String k, String why) { return new BadPlan(at + "." + k + ": " + why); }
     @SuppressWarnings("unchecked") Map<String, Object> obj(String k) {
-      if (o.get(k).isObject()) return JSON.convertValue(o.get(k), LinkedHashMap.class); else throw bad(k, "expected an object");
+      if (o.get(k) instanceof Map<?, ?> m) return new LinkedHashMap<>((Map<String, Object>) m); else throw bad(k, "expected an object");
     }
     String str(String k, int min) {
-      if (o.get(k).isString() && o.get(k).stringValue().length() >= min) return o.get(k).stringValue();
+      if (o.get(k) instanceof String s && s.length() >= min) return s;
       throw bad(k, "expected a string" + (min > 0 ? " of at least " + min + " character" : ""));
     }
-    boolean bool(String k) { if (o.get(k).isBoolean()) return o.get(k).booleanValue(); else throw bad(k, "expected a boolean"); }
+    boolean bool(String k) { if (o.get(k) instanceof Boolean b) return b; else throw bad(k, "expected a boolean"); }
+    /** An integer that fits an int: the mapper reads one as Integer (a larger one as Long or BigInteger). */
     int integer(String k, int min, int max) {
-      JsonNode v = o.get(k);
-      if (!v.isIntegralNumber() || !v.canConvertToInt()) throw bad(k, "expected an integer");
-      if (v.intValue() < min || v.intValue() > max) throw bad(k, v.intValue() + " is out of range " + min + ".." + max); else return v.intValue();
+      if (!(o.get(k) instanceof Integer v)) throw bad(k, "expected an integer");
+      if (v < min || v > max) throw bad(k, v + " is out of range " + min + ".." + max); else return v;
     }
   }
-  static Answer answer(JsonNode e, String at) {
+  static Answer answer(Object e, String at) {
     Fields f = Fields.of(e, at, Set.of("action", "content"), Set.of("action"));
     String action = f.oneOf("action", Set.of("accept", "decline", "cancel"), "accept, decline or cancel");
     // content with decline/cancel is kept: ElicitResult's constructor checks only the action (McpSchema.java:5025-5027)
     return new Answer(action, f.has("content") ? f.obj("content") : null);
   }
-  static Behaviour behaviour(JsonNode e, String at) {
+  static Behaviour behaviour(Object e, String at) {
     Fields f = Fields.of(e, at, Set.of("delayMs", "nested", "needTool", "answer", "otherwise", "watchAbort"), Set.of("answer"));
-    Nested nested = f.has("nested") ? Requests.nested(e.get("nested"), at + ".nested") : null;
+    Nested nested = f.has("nested") ? Requests.nested(f.get("nested"), at + ".nested") : null;
     return new Behaviour(f.has("delayMs") ? f.integer("delayMs", 0, 10_000) : 0, nested, f.has("needTool") ? f.str("needTool", 0) : null,
-        answer(e.get("answer"), at + ".answer"), f.has("otherwise") ? answer(e.get("otherwise"), at + ".otherwise") : null,
+        answer(f.get("answer"), at + ".answer"), f.has("otherwise") ? answer(f.get("otherwise"), at + ".otherwise") : null,
         f.has("watchAbort") && f.bool("watchAbort"));
   }
   static Plan parsePlan(String text) {
-    JsonNode root;
-    try { root = JSON.readTree(text); } catch (RuntimeException e) { throw new BadPlan("not JSON: " + String.valueOf(e.getMessage()).lines().findFirst().orElse("")); }
+    Object root;
+    try { root = Json.parse(text); } catch (IOException | RuntimeException e) { throw new BadPlan("not JSON: " + String.valueOf(e.getMessage()).lines().findFirst().orElse("")); }
     Set<String> top = Set.of("scenario", "capabilities", "listToolsFirst", "calls", "callTimeoutMs");
     Fields f = Fields.of(root, "$", top, top);
-    if (!root.get("calls").isArray()) throw new BadPlan("$.calls: expected an array");
+    if (!(f.get("calls") instanceof List<?> list)) throw new BadPlan("$.calls: expected an array");
     List<Call> calls = new ArrayList<>();
-    for (int i = 0; i < root.get("calls").size(); i++) {
-      JsonNode c = root.get("calls").get(i); String at = "$.calls[" + i + "]";
-      Fields g = Fields.of(c, at, Set.of("label", "tool", "args", "callback", "giveUpAfterMs", "awaitCallbacks", "sampling", "roots"), Set.of("label"));
+    for (int i = 0; i < list.size(); i++) {
+      String at = "$.calls[" + i + "]";
+      Fields g = Fields.of(list.get(i), at, Set.of("label", "tool", "args", "callback", "giveUpAfterMs", "awaitCallbacks", "sampling", "roots"), Set.of("label"));
       calls.add(new Call(g.str("label", 1), g.has("tool") ? g.str("tool", 0) : "calculate", g.has("args") ? g.obj("args") : Map.of(),
-          g.has("callback") ? behaviour(c.get("callback"), at + ".callback") : null, g.has("giveUpAfterMs") ? g.integer("giveUpAfterMs", 1, 60_000) : null,
-          g.has("awaitCallbacks") && g.bool("awaitCallbacks"), g.has("sampling") ? Requests.turn(c.get("sampling"), at + ".sampling") : null,
-          g.has("roots") ? Requests.turn(c.get("roots"), at + ".roots") : null));
+          g.has("callback") ? behaviour(g.get("callback"), at + ".callback") : null, g.has("giveUpAfterMs") ? g.integer("giveUpAfterMs", 1, 60_000) : null,
+          g.has("awaitCallbacks") && g.bool("awaitCallbacks"), g.has("sampling") ? Requests.turn(g.get("sampling"), at + ".sampling") : null,
+          g.has("roots") ? Requests.turn(g.get("roots"), at + ".roots") : null));
     }
     if (calls.isEmpty()) throw new BadPlan("$.calls: expected at least one call");
     return new Plan(f.str("scenario", 1), f.obj("capabilities"), f.bool("listToolsFirst"), calls, f.integer("callTimeoutMs", 1, Integer.MAX_VALUE));
@@ -104,7 +104,7 @@ public final class Main {
       if (id != null) line.put("id", id);
       if (method != null) line.put("method", method);
       if (detail != null) line.put("detail", detail);
-      out.println(JSON.writeValueAsString(line));
+      out.println(Json.write(line));
     }
     synchronized void close() { out.close(); }
     /** The lab killed the session (Host.java): nothing more is written. */
@@ -136,7 +136,7 @@ public final class Main {
     volatile CompletableFuture<Void> formOpened;
     Driver(Plan plan, Events events, OwnStdio transport) {
       this.plan = plan; this.events = events; this.transport = transport;
-      McpSchema.ClientCapabilities caps = transport.mapper.convertValue(plan.capabilities(), McpSchema.ClientCapabilities.class);
+      McpSchema.ClientCapabilities caps = Json.capabilities(transport.mapper, plan.capabilities());
       // requestTimeout is the SDK's one limit, per client, on every request it sends (McpClientSession.java:267)
       var spec = McpClient.async(transport).clientInfo(new McpSchema.Implementation("reentrancy-lab-client-java", "0.1.0")).capabilities(caps)
           .requestTimeout(Duration.ofMillis(plan.callTimeoutMs())).initializationTimeout(Duration.ofMillis(plan.callTimeoutMs()));

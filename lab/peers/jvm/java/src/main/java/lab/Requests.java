@@ -12,17 +12,16 @@ import java.util.*;
 import java.util.concurrent.*;
 import java.util.function.Function;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.JsonNode;
 
 final class Requests {
   private Requests() {}
   /** What the callback does for each request during a call (lab/plan/behaviour.ts SamplingBehaviour, RootsBehaviour). */
   record Turn(int delayMs, Main.Nested nested) {}
-  static Turn turn(JsonNode e, String at) {
+  static Turn turn(Object e, String at) {
     Main.Fields f = Main.Fields.of(e, at, Set.of("delayMs", "nested"), Set.of("delayMs"));
-    return new Turn(f.integer("delayMs", 0, 10_000), f.has("nested") ? nested(e.get("nested"), at + ".nested") : null);
+    return new Turn(f.integer("delayMs", 0, 10_000), f.has("nested") ? nested(f.get("nested"), at + ".nested") : null);
   }
-  static Main.Nested nested(JsonNode e, String at) {
+  static Main.Nested nested(Object e, String at) {
     Main.Fields n = Main.Fields.of(e, at, Set.of("method", "timeoutMs"), Set.of("method", "timeoutMs"));
     return new Main.Nested(n.oneOf("method", Set.of("tools/list", "ping"), "tools/list or ping"), n.integer("timeoutMs", 1, 60_000));
   }
