@@ -34,13 +34,14 @@ export const javaReleases = (now = new Date()): ReleaseList => {
   return "problem" in all ? all : { ...all, versions: newestPatches(all.versions) };
 };
 
-/** The first release with the SDK's own JSON mapper (io.modelcontextprotocol.json.McpJsonMapper, mcp-core 0.13.1), which
+/** The first release with the SDK's own JSON mapper (io.modelcontextprotocol.json.McpJsonMapper, mcp-json 0.13.1
+ *  json/McpJsonMapper.java:14, which mcp-core 0.13.1 brings, mcp-core-0.13.1.pom:37), which
  *  the driver reads and writes JSON through (lab/peers/jvm/java Json.java): it names no JSON library, so Jackson 2 (0.x, mcp-json-jackson2,
  *  mcp-0.13.1.pom:37) or 3 (1.0.2 on, mcp-json-jackson3) is the release's own. Before it the SDK is one artifact with no
  *  mapper interface (mcp 0.12.1), and the driver does not compile. */
 export const FIRST_WITH_MAPPER = "0.13.0";
-/** 1.0 moved the default mapper to McpJsonDefaults.getMapper() (mcp-core 1.0.2 json/McpJsonDefaults.java); in 0.x it is the
- *  interface's own static McpJsonMapper.getDefault() (mcp-core 0.17.2 json/McpJsonMapper.java). */
+/** 1.0 moved the default mapper to McpJsonDefaults.getMapper() (mcp-core 1.0.2 json/McpJsonDefaults.java:54); in 0.x it is
+ *  the interface's own static McpJsonMapper.getDefault() (mcp-json 0.13.1 and 0.17.2 json/McpJsonMapper.java:96). */
 export const FIRST_DEFAULTS = "1.0.0";
 /** 2.0.0 made ElicitRequest a sealed interface over ElicitFormRequest and ElicitUrlRequest (mcp-core 2.0.1
  *  spec/McpSchema.java:4711-4716, :4795); before it ElicitRequest is the form record (1.1.4 McpSchema.java:2040,
