@@ -73,6 +73,11 @@ export function codexEnv(ctx: HostContext): Record<string, string> {
     // codex gives an MCP server 10 s to start unless told (its "timed out after 10 seconds. Add or adjust
     // startup_timeout_sec" warning), and then goes on without its tools: a loaded machine is not the host's behaviour
     `startup_timeout_sec = 60`,
+    // and an optional server not started within 1 s is left out of the first turn's tools, silently (the shared
+    // optional-server grace since codex 0.147.0: openai/codex codex-rs/codex-mcp/src/connection_manager/tool_catalog.rs,
+    // described in openai/codex #38689); a required one is waited for up to its startup_timeout_sec, and a run
+    // whose server cannot start fails instead. Seen under load: the model was offered no probe tool at all
+    `required = true`,
   ];
   mkdirSync(codexHome, { recursive: true });
   writeFileSync(join(codexHome, "config.toml"), `${lines.join("\n")}\n`);
