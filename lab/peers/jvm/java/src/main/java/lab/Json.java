@@ -9,7 +9,7 @@ import java.util.*;
 
 final class Json {
   private Json() {}
-  /** The SDK's default mapper (McpJsonDefaults from 1.0). */
+  /** The SDK's default mapper (McpJsonDefaults from 1.0): the driver's one, OwnStdio's too. */
   static final McpJsonMapper JSON = McpJsonDefaults.getMapper();
   /** A JSON text as plain values: Map (LinkedHashMap), List, String, Integer, Long, Double, Boolean or null. */
   static Object parse(String text) throws IOException { return JSON.readValue(text, Object.class); }
@@ -21,9 +21,9 @@ final class Json {
    *  record has none (0.16.0: Elicitation()) and refuses them: they declare elicitation as 2025-06-18 has it, {}. */
   static final boolean ELICITATION_MODES = true;
   /** The plan's capabilities as the SDK's own record, by its own mapper. */
-  static McpSchema.ClientCapabilities capabilities(McpJsonMapper mapper, Map<String, Object> declared) {
+  static McpSchema.ClientCapabilities capabilities(Map<String, Object> declared) {
     Map<String, Object> caps = new LinkedHashMap<>(declared);
     if (!ELICITATION_MODES && caps.get("elicitation") instanceof Map<?, ?>) caps.put("elicitation", Map.of());
-    return mapper.convertValue(caps, McpSchema.ClientCapabilities.class);
+    return JSON.convertValue(caps, McpSchema.ClientCapabilities.class);
   }
 }

@@ -5,7 +5,6 @@
 package lab;
 
 import io.modelcontextprotocol.client.*;
-import io.modelcontextprotocol.json.*;
 import io.modelcontextprotocol.spec.*;
 import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
 import java.io.*;
@@ -136,7 +135,7 @@ public final class Main {
     volatile CompletableFuture<Void> formOpened;
     Driver(Plan plan, Events events, OwnStdio transport) {
       this.plan = plan; this.events = events; this.transport = transport;
-      McpSchema.ClientCapabilities caps = Json.capabilities(transport.mapper, plan.capabilities());
+      McpSchema.ClientCapabilities caps = Json.capabilities(plan.capabilities());
       // requestTimeout is the SDK's one limit, per client, on every request it sends (McpClientSession.java:267)
       var spec = McpClient.async(transport).clientInfo(new McpSchema.Implementation("reentrancy-lab-client-java", "0.1.0")).capabilities(caps)
           .requestTimeout(Duration.ofMillis(plan.callTimeoutMs())).initializationTimeout(Duration.ofMillis(plan.callTimeoutMs()));

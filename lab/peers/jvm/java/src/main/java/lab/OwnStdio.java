@@ -20,7 +20,7 @@ import reactor.core.publisher.*;
  *  and the handler unmarshals first, McpAsyncClient.java:580, :588), so
  *  a callback that runs later on another thread (a sync handler, McpClientFeatures.java:210-214) finds its own id. */
 final class OwnStdio implements McpClientTransport {
-  final McpJsonMapper mapper = McpJsonDefaults.getMapper();
+  final McpJsonMapper mapper = Json.JSON; // the driver's one default mapper
   final Sinks.Many<McpSchema.JSONRPCMessage> inbound = Sinks.many().unicast().onBackpressureBuffer();
   final Map<String, Object> lastId = new ConcurrentHashMap<>();
   final Map<Object, Seen> seenOf = Collections.synchronizedMap(new IdentityHashMap<>());

@@ -31,7 +31,7 @@ final class Sync implements Main.Session {
   Sync(Main.Plan plan, Main.Events events, OwnStdio transport) {
     this(plan, events, transport, false);
     var spec = McpClient.sync(transport).clientInfo(new McpSchema.Implementation("reentrancy-lab-client-java-sync", "0.1.0"));
-    McpSchema.ClientCapabilities caps = Json.capabilities(transport.mapper, plan.capabilities());
+    McpSchema.ClientCapabilities caps = Json.capabilities(plan.capabilities());
     // build() wraps each sync handler in Mono.fromCallable(...).subscribeOn(Schedulers.boundedElastic()) (McpClientFeatures.java:206-214)
     if (caps.elicitation() != null) spec = spec.elicitation(this::elicitation); // McpClient.java:322
     if (caps.sampling() != null) spec = spec.sampling(this::sampling); // McpClient.java:307
@@ -43,7 +43,7 @@ final class Sync implements Main.Session {
   }
   /** The plan's capabilities, its limits and its roots on a sync spec (the handlers are the builder's). */
   McpClient.SyncSpec declare(McpClient.SyncSpec spec) {
-    McpSchema.ClientCapabilities caps = Json.capabilities(transport.mapper, plan.capabilities());
+    McpSchema.ClientCapabilities caps = Json.capabilities(plan.capabilities());
     // the same one limit per client as the async client's: SyncSpec hands requestTimeout to McpAsyncClient (McpClient.java:219, :561)
     spec = spec.capabilities(caps).requestTimeout(Duration.ofMillis(plan.callTimeoutMs())).initializationTimeout(Duration.ofMillis(plan.callTimeoutMs()));
     if (caps.roots() != null) {
