@@ -7,7 +7,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { ROOT, runMain } from "./support/cli.js";
 import { PROJECT_ROOT } from "../lab/paths.js";
 import { needs } from "./support/needs.js";
@@ -43,7 +43,7 @@ withCargo("five releases: every cell as expected/history/rust-mcp-sdk.json says;
 withCargo("1.0.1 runs only as it resolved on its day: rust-mcp-transport 1.0.0 in its lock, no other release pinned", async () => {
   const data = await ran();
   assert.is(data.rows.find((r) => r.id === "nested.stdio")!.cells.find((c) => c.release === "1.0.1")!.outcome, "deadlocks");
-  const lock = readFileSync(join(RUST_MCP_SDK_CARGO.targetDir, "..", "1.0.1", "Cargo.lock"), "utf8");
+  const lock = readFileSync(join(dirname(RUST_MCP_SDK_CARGO.binaryOf("1.0.1")), "Cargo.lock"), "utf8");
   assert.match(lock, /name = "rust-mcp-transport"\nversion = "1\.0\.0"/);
   assert.not.match(lock, /name = "rust-mcp-schema"\nversion = "1\./);
   assert.equal(["0.10.0", "1.0.0", "1.0.1", "1.1.0"].map((r) => TRANSPORT_ON_ITS_DAY(r).length), [0, 1, 1, 0]);
